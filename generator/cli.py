@@ -1,0 +1,123 @@
+"""The toolgen command line: a thin layer over pipeline, write and the generated package.
+
+Exit codes: 0 success, 1 drift (check), 2 invalid specs or usage, 123 internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from . import __version__
+from .diagnostics import Diagnostics
+
+EXIT_OK, EXIT_DRIFT, EXIT_INVALID, EXIT_INTERNAL = 0, 1, 2, 123
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse exits 2 on usage errors, as we want
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_INVALID, f"{self.prog}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--specs", type=Path, default=Path("specs"), help="spec folder (default: specs/)")
+    common.add_argument("--out", type=Path, default=Path("generated"), help="output package (default: generated/)")
+    common.add_argument(
+        "--error-format", choices=("text", "github", "json"), default="text", help="how diagnostics are printed"
+    )
+    parser = _Parser(prog="toolgen", description="Generate tool-calling code from YAML tool specs.")
+    parser.add_argument("--version", action="version", version=f"toolgen {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub.add_parser("generate", parents=[common], help="write generated/ (and docs/catalog.md) from specs/")
+    sub.add_parser("check", parents=[common], help="exit 1 with a diff when generated/ is out of date")
+    sub.add_parser("validate", parents=[common], help="check the specs only")
+    from . import show
+
+    show.add_commands(sub, common)
+    return parser
+
+
+def _print_diagnostics(diags: Diagnostics, fmt: str) -> None:
+    text = diags.render(fmt)
+    if text:
+        print(text, file=sys.stderr if fmt == "text" else sys.stdout)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+        return _dispatch(args)
+    except KeyboardInterrupt:
+        print("toolgen: interrupted; generated/ was left as it was", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # never a traceback for the user; this is a bug in toolgen
+        if os.environ.get("TOOLGEN_DEBUG"):
+            raise
+        print(f"toolgen: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print("please report this with the specs that triggered it", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    from . import pipeline, write
+
+    if args.command not in ("generate", "check", "validate"):
+        from . import show
+
+        return show.run(args)
+    if args.command == "validate":
+        diags = Diagnostics()
+        pipeline.load_catalog(args.specs, diags)
+        _print_diagnostics(diags, args.error_format)
+        return EXIT_INVALID if diags.has_errors else EXIT_OK
+    result = pipeline.run(args.specs)
+    _print_diagnostics(result.diagnostics, args.error_format)
+    if result.diagnostics.has_errors:
+        return EXIT_INVALID
+    out: Path = args.out
+    root = pipeline.project_root(args.specs)
+    plan = write.plan(out, result.files)
+    docs_stale = {rel: data for rel, data in result.docs.items() if _read(root / rel) != data}
+    if args.command == "check":
+        if plan.hand_edited:
+            print(
+                "note: edited by hand since toolgen wrote them (manifest hash differs): " + ", ".join(plan.hand_edited),
+                file=sys.stderr,
+            )
+        if plan.up_to_date and not docs_stale:
+            return EXIT_OK
+        sys.stdout.write(write.diff(out, plan))
+        for rel in sorted(docs_stale):
+            print(f"--- {rel} is out of date", file=sys.stdout)
+        print("toolgen check: generated files are out of date; run `make generate`", file=sys.stderr)
+        return EXIT_DRIFT
+    if plan.conflicts:
+        for rel in plan.conflicts:
+            print(
+                f"{out.name}/{rel}: error[E400]: refusing to overwrite a file toolgen did not write\n"
+                f"  hint: move it away, or delete it if it is an old generated file",
+                file=sys.stderr,
+            )
+        return EXIT_INVALID
+    for rel in plan.kept_stale:
+        print(f"{out.name}/{rel}: warning[W401]: no longer generated but edited by hand; left in place", file=sys.stderr)
+    write.write(out, result.files, plan)
+    for rel, data in docs_stale.items():
+        write.replace_file(root / rel, data)
+    changed = len(plan.changed) + len(plan.removed) + len(docs_stale)
+    print(f"toolgen: {changed} file(s) updated" if changed else "toolgen: up to date", file=sys.stderr)
+    return EXIT_OK
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None

@@ -1,0 +1,103 @@
+"""Diagnostics as values: every stage appends to one collector, the CLI prints them once."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Iterable, Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A position in a spec file; line and column are 1-based, path is relative to the specs root's parent."""
+
+    path: str
+    line: int = 1
+    col: int = 1
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding: where, a stable code, what is wrong, and what to do about it."""
+
+    location: Location
+    code: str
+    message: str
+    hint: str = ""
+    severity: Severity = "error"
+
+    def format_text(self) -> str:
+        loc = self.location
+        text = f"{loc.path}:{loc.line}:{loc.col}: {self.severity}[{self.code}]: {self.message}"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+    def format_github(self) -> str:
+        loc = self.location
+        message = self.message + (f" (hint: {self.hint})" if self.hint else "")
+        message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        return (
+            f"::{self.severity} file={loc.path},line={loc.line},col={loc.col},"
+            f"title={self.code}::{message}"
+        )
+
+    def to_json(self) -> dict[str, object]:
+        data = asdict(self)
+        data.update(data.pop("location"))
+        return data
+
+
+@dataclass
+class Diagnostics:
+    """Collects findings across stages; ordered output regardless of discovery order."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, location: Location, code: str, message: str, hint: str = "") -> None:
+        self.items.append(Diagnostic(location, code, message, hint, "error"))
+
+    def warning(self, location: Location, code: str, message: str, hint: str = "") -> None:
+        self.items.append(Diagnostic(location, code, message, hint, "warning"))
+
+    def extend(self, items: Iterable[Diagnostic]) -> None:
+        self.items.extend(items)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity == "error" for d in self.items)
+
+    def sorted(self) -> list[Diagnostic]:
+        unique = {(d.location, d.code, d.message): d for d in self.items}
+        return sorted(unique.values(), key=lambda d: (d.location, d.code, d.message))
+
+    def render(self, fmt: str = "text") -> str:
+        items = self.sorted()
+        if fmt == "json":
+            return json.dumps([d.to_json() for d in items], indent=2, ensure_ascii=False)
+        if fmt == "github":
+            return "\n".join(d.format_github() for d in items)
+        lines = [d.format_text() for d in items]
+        errors = sum(d.severity == "error" for d in items)
+        warnings = len(items) - errors
+        if items:
+            lines.append(f"{errors} error(s), {warnings} warning(s)")
+        return "\n".join(lines)
+
+
+class ToolgenError(Exception):
+    """Base of toolgen's exception tree; every subclass carries diagnostics with locations."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("\n".join(d.format_text() for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
+class SpecError(ToolgenError):
+    """The specs are invalid (exit code 2)."""
+
+
+class GenerationError(ToolgenError):
+    """The specs are valid but cannot be expressed in a target (also exit code 2)."""

@@ -1,0 +1,110 @@
+"""Lowering for the core modules: ids (enums), context, catalog (selection and filtering), __init__."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Catalog, Parameter, Text, ToolVariant
+from ..render import header, render_python
+from ..resolve import ResolvedFamily
+from ..semantics import member_name
+
+ALL_SPECS = ("specs/toolgen.yaml", "specs/tools/*.yaml", "specs/variants/*.yaml")
+
+
+def _specs(catalog: Catalog) -> tuple[str, ...]:
+    root = catalog.project.source.split("/", 1)[0]
+    return tuple(p.replace("specs/", root + "/", 1) for p in ALL_SPECS)
+
+
+def text_data(text: Text) -> tuple[Any, ...]:
+    """Text pieces as data: a plain string for unconditional pieces, (text, predicate) otherwise."""
+    return tuple(p.text if p.when is None else (p.text, p.when) for p in text)
+
+
+def param_data(param: Parameter) -> dict[str, Any]:
+    return {
+        "name": param.name,
+        "required": param.required,
+        "instruction": text_data(param.instruction),
+        "description": text_data(param.description),
+        "usage": param.usage,
+        "schema": param.schema,
+        "dependencies": param.dependencies,
+        "requires": param.requires,
+    }
+
+
+def variant_data(variant: ToolVariant) -> dict[str, Any]:
+    return {
+        "id": variant.tool_id,
+        "spec": variant.family,
+        "name": variant.name,
+        "description": text_data(variant.description),
+        "requires": variant.requires,
+        "strict": variant.strict,
+        "parameters": tuple(param_data(p) for p in variant.parameters),
+    }
+
+
+def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], runtime: dict[str, str]) -> dict[str, str]:
+    project = catalog.project
+    head = header(_specs(catalog))
+    tool_members = [(member_name(t), t) for t in project.tool_order]
+    family_members = [(member_name(f), f) for f in project.family_enum]
+    files = {
+        "ids.py": render_python(
+            "ids.py.j2",
+            header((project.source,)),
+            tools=tool_members,
+            families=family_members,
+            prompt_families=[(member_name(f.name), f.name) for f in catalog.families],
+        ),
+        "context.py": render_python(
+            "context.py.j2",
+            header((project.source,)),
+            fields=project.context,
+            fields_types={f.name: (f.type, f.nullable) for f in project.context},
+            fields_docs={f.name: f.doc for f in project.context},
+        ),
+        "catalog.py": render_python(
+            "catalog.py.j2",
+            head,
+            selection={
+                "provider_sets": dict(project.provider_sets),
+                "model_sets": dict(project.model_sets),
+                "model_predicates": dict(project.model_predicates),
+            },
+            rules=tuple((f.name, f.rule) for f in catalog.families),
+            precondition=project.precondition,
+            fallback=project.fallback,
+            families={
+                r.family.name: {
+                    "description": r.family.description,
+                    "labels": dict(r.family.labels),
+                    "tools": r.family.tools,
+                    "use_native_tools": r.family.use_native_tools,
+                }
+                for r in families
+            },
+            variants={r.family.name: tuple(variant_data(v) for v in r.variants) for r in families},
+            placeholders={
+                p.name: {"field": p.field, "default": p.default, "map": p.mapping} for p in project.placeholders
+            },
+            routing={
+                "default": project.routing_default,
+                "rules": tuple(
+                    {"providers": r.providers, "when": r.when, "format": r.format} for r in project.routing_rules
+                ),
+            },
+            mcp={"separator": project.mcp_separator, "name_max_length": project.mcp_name_max_length},
+            subagents={"name_prefix": project.subagent_prefix, "max_length": project.subagent_max_length},
+        ),
+    }
+    files["__init__.py"] = render_python(
+        "__init__.py.j2",
+        head,
+        has_parser="xml_calls.py" in runtime,
+        has_schema="schema_dialects.py" in runtime,
+    )
+    return files

@@ -1,0 +1,202 @@
+"""Stage 3: the typed model. Frozen dataclasses built from validated spec data.
+
+Everything downstream (resolve, lowering, templates) reads only these types, never raw YAML.
+Predicates stay as their declarative mappings: they are data for the runtime evaluator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Mapping
+
+from .diagnostics import Location
+
+Predicate = Mapping[str, Any]
+ContextType = Literal["string", "boolean", "integer", "number", "string_list"]
+HandlerKind = Literal["class", "shares", "none"]
+
+FORMATS = ("anthropic", "openai-chat", "openai-responses", "gemini", "bedrock-converse")
+
+# Order in which JSON-Schema keywords of a parameter are emitted (after type and description).
+SCHEMA_KEYWORD_ORDER = (
+    "enum",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "items",
+    "properties",
+    "required",
+    "additionalProperties",
+    "default",
+)
+
+
+@dataclass(frozen=True)
+class TextPiece:
+    """A run of prose, included only when ``when`` holds for the context (always when None)."""
+
+    text: str
+    when: Predicate | None = None
+
+
+Text = tuple[TextPiece, ...]
+
+
+def plain(text: Text) -> str:
+    """The unconditional part of a text (what a context-free view shows)."""
+    return "".join(p.text for p in text if p.when is None)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    required: bool
+    instruction: Text
+    description: Text
+    usage: str | None
+    schema: Mapping[str, Any]
+    dependencies: tuple[str, ...] = ()
+    requires: Predicate | None = None
+    shared: str | None = None
+    location: Location = field(default=Location(""), compare=False)
+
+    @property
+    def type(self) -> str:
+        return str(self.schema.get("type", "string"))
+
+
+@dataclass(frozen=True)
+class ToolVariant:
+    tool_id: str
+    family: str
+    name: str
+    description: Text
+    parameters: tuple[Parameter, ...]
+    requires: Predicate | None = None
+    strict: bool = False
+    extends: str | None = None
+    location: Location = field(default=Location(""), compare=False)
+
+    @property
+    def key(self) -> str:
+        return f"{self.family}/{self.tool_id}"
+
+
+@dataclass(frozen=True)
+class Handler:
+    kind: HandlerKind
+    class_name: str | None = None
+    validator: bool = False
+    shares: str | None = None
+
+
+@dataclass(frozen=True)
+class Tool:
+    id: str
+    handler: Handler
+    variants: tuple[ToolVariant, ...]
+    source: str
+
+    def variant(self, family: str) -> ToolVariant | None:
+        for variant in self.variants:
+            if variant.family == family:
+                return variant
+        return None
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    description: str
+    version: int
+    tags: tuple[str, ...]
+    labels: tuple[tuple[str, int], ...]
+    tools: tuple[str, ...]
+    order: int
+    rule: Predicate
+    source: str
+
+    @property
+    def use_native_tools(self) -> bool:
+        return dict(self.labels).get("use_native_tools", 0) == 1
+
+
+@dataclass(frozen=True)
+class ContextField:
+    name: str
+    type: ContextType
+    nullable: bool
+    default: Any
+    doc: str
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    name: str
+    field: str
+    default: Any
+    mapping: tuple[tuple[Any, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class RoutingRule:
+    providers: tuple[str, ...]
+    format: str
+    when: Predicate | None = None
+
+
+@dataclass(frozen=True)
+class Project:
+    name: str
+    formats: tuple[str, ...]
+    tool_order: tuple[str, ...]
+    family_enum: tuple[str, ...]
+    context: tuple[ContextField, ...]
+    placeholders: tuple[Placeholder, ...]
+    mcp_separator: str
+    mcp_name_max_length: int
+    subagent_prefix: str
+    subagent_max_length: int
+    fallback: str
+    precondition: Predicate | None
+    provider_sets: Mapping[str, tuple[str, ...]]
+    model_sets: Mapping[str, tuple[str, ...]]
+    model_predicates: Mapping[str, Mapping[str, Any]]
+    routing_default: str
+    routing_rules: tuple[RoutingRule, ...]
+    source: str
+
+
+@dataclass(frozen=True)
+class SharedParameter:
+    name: str
+    data: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The whole validated spec set. Tools are in enum order, families in selection order."""
+
+    project: Project
+    tools: tuple[Tool, ...]
+    families: tuple[Family, ...]
+    sources: tuple[str, ...]
+
+    def tool(self, tool_id: str) -> Tool:
+        for tool in self.tools:
+            if tool.id == tool_id:
+                return tool
+        raise KeyError(tool_id)
+
+    def family(self, name: str) -> Family:
+        for family in self.families:
+            if family.name == name:
+                return family
+        raise KeyError(name)

@@ -1,0 +1,87 @@
+"""Orchestration: specs/ in, a mapping of relative paths to bytes out. Nothing here writes files."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .diagnostics import Diagnostics, Location
+from .load import SourceFile, load_file
+from .model import Catalog
+from .resolve import resolve
+from .semantics import build_catalog
+from .validate import check_schema
+
+
+@dataclass
+class Result:
+    diagnostics: Diagnostics
+    catalog: Catalog | None = None
+    files: dict[str, bytes] = field(default_factory=dict)  # relative to --out
+    docs: dict[str, bytes] = field(default_factory=dict)  # relative to the project root
+
+
+def display_path(specs: Path, path: Path) -> str:
+    """How a spec file is named in diagnostics and headers: '<specs dir name>/<relative path>'."""
+    return "/".join((specs.resolve().name, *path.relative_to(specs).parts))
+
+
+def load_catalog(specs: Path, diags: Diagnostics) -> Catalog | None:
+    """Load, check against the meta-schema, then check references and build the model."""
+    if not (specs / "toolgen.yaml").is_file():
+        diags.error(
+            Location(f"{specs.name}/toolgen.yaml"),
+            "E100",
+            f"no project file at {specs.name}/toolgen.yaml",
+            "pass --specs DIR pointing at a folder with toolgen.yaml, tools/ and variants/",
+        )
+        return None
+
+    def load(path: Path, kind: str, depth: int) -> SourceFile | None:
+        source = load_file(path, display_path(specs, path), diags)
+        if source.data is None and not diags.has_errors:
+            check_schema(source, kind, depth, diags)
+            return None
+        if source.data is None:
+            return None
+        return source if check_schema(source, kind, depth, diags) else None
+
+    project = load(specs / "toolgen.yaml", "project", 0)
+    shared_path = specs / "parameters.yaml"
+    shared = load(shared_path, "parameters", 0) if shared_path.is_file() else None
+    tools = [load(p, "tool", 1) for p in sorted((specs / "tools").glob("*.yaml"))]
+    families = [load(p, "family", 1) for p in sorted((specs / "variants").glob("*.yaml"))]
+    for path in sorted(specs.rglob("*.yml")):
+        diags.warning(Location(display_path(specs, path)), "W201", "'.yml' files are ignored", "rename it to .yaml")
+    if project is None or diags.has_errors:
+        return None
+    return build_catalog(
+        project,
+        shared,
+        [t for t in tools if t is not None],
+        [f for f in families if f is not None],
+        diags,
+    )
+
+
+def run(specs: Path) -> Result:
+    """The whole pure part of a run: every output file, or diagnostics explaining why not."""
+    from .lower import emit_all  # imported late: lowering pulls in jinja and black
+
+    diags = Diagnostics()
+    catalog = load_catalog(specs, diags)
+    result = Result(diags, catalog)
+    if catalog is None or diags.has_errors:
+        return result
+    files, docs = emit_all(catalog, resolve(catalog), diags)
+    if diags.has_errors:
+        return result
+    result.files = {k: v.encode("utf-8") for k, v in sorted(files.items())}
+    result.docs = {k: v.encode("utf-8") for k, v in sorted(docs.items())}
+    return result
+
+
+def project_root(specs: Path) -> Path:
+    """docs/ lives beside specs/."""
+    return Path(os.path.normpath(specs.resolve().parent))

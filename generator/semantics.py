@@ -1,0 +1,560 @@
+"""Stage 3b: cross-file checks and construction of the typed model.
+
+Runs only on files that passed the meta-schema, so shapes can be trusted; what is checked here
+is what a schema cannot see: references between files, names, types against values.
+"""
+
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+from typing import Any
+
+from .diagnostics import Diagnostics
+from .load import SourceFile
+from .model import (
+    FORMATS,
+    SCHEMA_KEYWORD_ORDER,
+    Catalog,
+    ContextField,
+    Family,
+    Handler,
+    Parameter,
+    Placeholder,
+    Project,
+    RoutingRule,
+    TextPiece,
+    Tool,
+    ToolVariant,
+)
+from .validate import PLACEHOLDER_RE, suggest, walk_predicates
+
+FIELD_OPS = ("truthy", "equals", "in", "contains", "ends_with")
+TOP_OPS = ("all", "any", "not", "field", "provider_in", "model_matches", "model_raw_contains")
+STRING_OPS = ("contains", "ends_with")
+PY_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "boolean": (bool,),
+    "integer": (int,),
+    "number": (int, float),
+    "array": (list,),
+    "object": (dict,),
+}
+
+
+def member_name(name: str) -> str:
+    """The Python enum member for an id: upper snake case, never a reserved ``_sunder_`` name."""
+    member = re.sub(r"[^A-Za-z0-9]+", "_", name).upper()
+    return member if not member.startswith("_") else "X" + member
+
+
+def _fits(value: Any, type_name: str) -> bool:
+    if isinstance(value, bool) and type_name in ("integer", "number"):
+        return False
+    return isinstance(value, PY_TYPES[type_name])
+
+
+class _Builder:
+    def __init__(
+        self,
+        project: SourceFile,
+        shared: SourceFile | None,
+        tools: list[SourceFile],
+        families: list[SourceFile],
+        diags: Diagnostics,
+    ) -> None:
+        self.project_src = project
+        self.shared_src = shared
+        self.tool_srcs = tools
+        self.family_srcs = families
+        self.diags = diags
+        data = project.data
+        self.context_types = {
+            name: spec["type"] for name, spec in (data.get("context") or {}).items()
+        }
+        self.placeholders = set((data.get("placeholders") or {}).keys())
+        selection = data.get("selection") or {}
+        self.provider_sets = selection.get("provider_sets") or {}
+        self.model_sets = selection.get("model_sets") or {}
+        self.model_predicates = selection.get("model_predicates") or {}
+        self.tool_ids = list(data.get("tools") or [])
+        self.family_enum = list(data.get("families") or [])
+        self.shared_params = (shared.data or {}).get("parameters", {}) if shared else {}
+
+    # -- predicates and text ------------------------------------------------------------------
+
+    def check_predicate(self, src: SourceFile, node: Any, path: tuple[str | int, ...]) -> None:
+        for pred, at in walk_predicates(node, path):
+            ops = [k for k in TOP_OPS if k in pred]
+            if len(ops) != 1:
+                self.diags.error(
+                    src.loc(at),
+                    "E312",
+                    f"a predicate needs exactly one operator, found {len(ops)} ({', '.join(ops) or 'none'})",
+                    "split it with 'all:' / 'any:', or keep one of " + ", ".join(TOP_OPS),
+                )
+                continue
+            op = ops[0]
+            if op == "field":
+                self._check_field_predicate(src, pred, at)
+            elif op == "provider_in" and pred[op] not in self.provider_sets:
+                self.diags.error(
+                    src.loc(at + (op,)),
+                    "E313",
+                    f"unknown provider set {pred[op]!r}",
+                    suggest(pred[op], self.provider_sets) or "declare it under selection.provider_sets in toolgen.yaml",
+                )
+            elif op == "model_matches" and pred[op] not in self.model_predicates:
+                self.diags.error(
+                    src.loc(at + (op,)),
+                    "E313",
+                    f"unknown model predicate {pred[op]!r}",
+                    suggest(pred[op], self.model_predicates)
+                    or "declare it under selection.model_predicates in toolgen.yaml",
+                )
+            for key in pred:
+                if key not in TOP_OPS and key not in FIELD_OPS:
+                    continue
+                if op != "field" and key in FIELD_OPS:
+                    self.diags.error(src.loc(at + (key,), key=True), "E312", f"{key!r} only goes with 'field'", "add 'field: <name>'")
+
+    def _check_field_predicate(self, src: SourceFile, pred: dict[str, Any], at: tuple[str | int, ...]) -> None:
+        name = pred["field"]
+        comparisons = [k for k in FIELD_OPS if k in pred]
+        if len(comparisons) != 1:
+            self.diags.error(
+                src.loc(at),
+                "E312",
+                f"'field: {name}' needs exactly one comparison, found {len(comparisons)}",
+                "use one of " + ", ".join(FIELD_OPS),
+            )
+        if name not in self.context_types:
+            self.diags.error(
+                src.loc(at + ("field",)),
+                "E305",
+                f"unknown context field {name!r}",
+                suggest(name, self.context_types) or "declare it under context: in toolgen.yaml",
+            )
+            return
+        ftype = self.context_types[name]
+        for op in comparisons:
+            if op in STRING_OPS and ftype not in ("string", "string_list"):
+                self.diags.error(
+                    src.loc(at + (op,)),
+                    "E311",
+                    f"{op!r} compares text but context field {name!r} is {ftype}",
+                    "use 'equals' or 'truthy' for non-text fields",
+                )
+            values = pred["in"] if op == "in" else [pred[op]] if op == "equals" else []
+            for value in values:
+                base = "string" if ftype == "string_list" else ftype
+                if value is not None and not _fits(value, base):
+                    self.diags.error(
+                        src.loc(at + (op,)),
+                        "E311",
+                        f"{value!r} can never equal context field {name!r} of type {ftype}",
+                        f"compare with a {ftype} value",
+                    )
+
+    def check_text(self, src: SourceFile, node: Any, path: tuple[str | int, ...]) -> tuple[TextPiece, ...]:
+        if node is None:
+            return ()
+        pieces = [{"text": node}] if isinstance(node, str) else node
+        result = []
+        for i, piece in enumerate(pieces):
+            at = path if isinstance(node, str) else path + (i, "text")
+            for name in PLACEHOLDER_RE.findall(piece["text"]):
+                if name not in self.placeholders:
+                    self.diags.error(
+                        src.loc(at),
+                        "E306",
+                        f"unknown placeholder {{{{{name}}}}}",
+                        suggest(name, self.placeholders) or "declare it under placeholders: in toolgen.yaml",
+                    )
+            when = piece.get("when")
+            if when is not None:
+                self.check_predicate(src, when, path + (i, "when"))
+            result.append(TextPiece(piece["text"], _freeze(when)))
+        return tuple(result)
+
+    # -- project -------------------------------------------------------------------------------
+
+    def project(self) -> Project:
+        src = self.project_src
+        data = src.data
+        context = []
+        for name, spec in (data.get("context") or {}).items():
+            ftype = spec["type"]
+            nullable = bool(spec.get("nullable", False))
+            default = spec.get("default", [] if ftype == "string_list" else None)
+            ok = (default is None and nullable) or (
+                _fits(default, "array") and all(isinstance(x, str) for x in default)
+                if ftype == "string_list"
+                else default is not None and _fits(default, ftype)
+            )
+            if not ok:
+                self.diags.error(
+                    src.loc(("context", name, "default") if "default" in spec else ("context", name)),
+                    "E311",
+                    f"default {default!r} of context field {name!r} does not fit type {ftype}"
+                    + ("" if nullable else " (not nullable)"),
+                    "give a default of the declared type, or add 'nullable: true'",
+                )
+            context.append(ContextField(name, ftype, nullable, default, spec["doc"]))
+        placeholders = []
+        for name, spec in (data.get("placeholders") or {}).items():
+            if spec["field"] not in self.context_types:
+                self.diags.error(
+                    src.loc(("placeholders", name, "field")),
+                    "E305",
+                    f"placeholder {name} reads unknown context field {spec['field']!r}",
+                    suggest(spec["field"], self.context_types) or "declare the field under context:",
+                )
+            mapping = tuple((m["when"], m["text"]) for m in spec.get("map") or ())
+            placeholders.append(Placeholder(name, spec["field"], spec["default"], mapping))
+        self._unique(src, ("tools",), self.tool_ids, "tool id")
+        self._unique(src, ("families",), self.family_enum, "family")
+        self._check_idents(src, ("tools",), self.tool_ids)
+        self._check_idents(src, ("families",), self.family_enum)
+        selection = data.get("selection") or {}
+        fallback = selection.get("fallback", "generic")
+        precondition = selection.get("precondition")
+        if precondition is not None:
+            self.check_predicate(src, precondition, ("selection", "precondition"))
+        self._check_model_predicates(src)
+        routing = data.get("routing") or {"default": "openai-chat", "rules": []}
+        rules = []
+        for i, rule in enumerate(routing["rules"]):
+            if rule.get("when") is not None:
+                self.check_predicate(src, rule["when"], ("routing", "rules", i, "when"))
+            rules.append(RoutingRule(tuple(rule["providers"]), rule["format"], _freeze(rule.get("when"))))
+        mcp = data.get("mcp") or {}
+        sub = data.get("subagents") or {}
+        return Project(
+            name=str(data.get("name", "")),
+            formats=tuple(data.get("formats") or FORMATS),
+            tool_order=tuple(self.tool_ids),
+            family_enum=tuple(self.family_enum),
+            context=tuple(context),
+            placeholders=tuple(placeholders),
+            mcp_separator=mcp.get("separator", "__mcp__"),
+            mcp_name_max_length=mcp.get("name_max_length", 64),
+            subagent_prefix=sub.get("name_prefix", "use_subagent_"),
+            subagent_max_length=sub.get("max_length", 64),
+            fallback=fallback,
+            precondition=_freeze(precondition),
+            provider_sets=MappingProxyType({k: tuple(v) for k, v in self.provider_sets.items()}),
+            model_sets=MappingProxyType({k: tuple(v) for k, v in self.model_sets.items()}),
+            model_predicates=MappingProxyType({k: _freeze(v) for k, v in self.model_predicates.items()}),
+            routing_default=routing["default"],
+            routing_rules=tuple(rules),
+            source=src.path,
+        )
+
+    def _check_model_predicates(self, src: SourceFile) -> None:
+        def visit(node: dict[str, Any], path: tuple[str | int, ...]) -> None:
+            if "in_set" in node and node["in_set"] not in self.model_sets:
+                self.diags.error(src.loc(path + ("in_set",)), "E313", f"unknown model set {node['in_set']!r}", "declare it under selection.model_sets")
+            if "model_matches" in node and node["model_matches"] not in self.model_predicates:
+                self.diags.error(src.loc(path + ("model_matches",)), "E313", f"unknown model predicate {node['model_matches']!r}", "declare it under selection.model_predicates")
+            if "regex_first_match" in node:
+                try:
+                    compiled = re.compile(node["regex_first_match"]["pattern"])
+                    if node["regex_first_match"]["group"] > compiled.groups:
+                        self.diags.error(src.loc(path + ("regex_first_match", "group")), "E320", "regex group number is larger than the number of groups", "count the parentheses")
+                except re.error as exc:
+                    self.diags.error(src.loc(path + ("regex_first_match", "pattern")), "E320", f"invalid regular expression: {exc}", "fix the pattern")
+            for key in ("any", "all"):
+                for i, child in enumerate(node.get(key) or []):
+                    visit(child, path + (key, i))
+
+        for name, node in self.model_predicates.items():
+            visit(node, ("selection", "model_predicates", name))
+        # Cycles between named model predicates would loop forever at run time.
+        def refs(node: dict[str, Any]) -> set[str]:
+            found = {node["model_matches"]} if "model_matches" in node else set()
+            for key in ("any", "all"):
+                for child in node.get(key) or []:
+                    found |= refs(child)
+            return found
+
+        graph = {name: refs(node) for name, node in self.model_predicates.items()}
+        state: dict[str, int] = {}
+
+        def dfs(name: str) -> bool:
+            state[name] = 1
+            for nxt in sorted(graph.get(name, ())):
+                if state.get(nxt) == 1 or (state.get(nxt) is None and nxt in graph and dfs(nxt)):
+                    return True
+            state[name] = 2
+            return False
+
+        for name in graph:
+            if state.get(name) is None and dfs(name):
+                self.diags.error(src.loc(("selection", "model_predicates", name)), "E313", f"model predicate {name!r} refers to itself through model_matches", "break the cycle")
+
+    def _unique(self, src: SourceFile, path: tuple[str | int, ...], names: list[str], what: str) -> None:
+        seen: set[str] = set()
+        for i, name in enumerate(names):
+            if name in seen:
+                self.diags.error(src.loc(path + (i,)), "E302", f"duplicate {what} {name!r}", "list each only once")
+            seen.add(name)
+
+    def _check_idents(self, src: SourceFile, path: tuple[str | int, ...], names: list[str]) -> None:
+        members: dict[str, str] = {}
+        for i, name in enumerate(names):
+            member = member_name(name)
+            if member in members and members[member] != name:
+                self.diags.error(
+                    src.loc(path + (i,)),
+                    "E303",
+                    f"{name!r} and {members[member]!r} both become the Python name {member}",
+                    "rename one so they differ in more than '-' vs '_' or case",
+                )
+            members.setdefault(member, name)
+
+    # -- families ------------------------------------------------------------------------------
+
+    def families(self, project: Project) -> list[Family]:
+        result = []
+        orders: dict[int, str] = {}
+        for src in self.family_srcs:
+            data = src.data
+            name = data["family"]
+            stem = src.path.rsplit("/", 1)[-1].removesuffix(".yaml")
+            if name != stem:
+                self.diags.error(src.loc(("family",)), "E316", f"family {name!r} is in a file named {stem}.yaml", f"rename the file to {name}.yaml or the family to {stem!r}")
+            if name not in self.family_enum:
+                self.diags.error(src.loc(("family",)), "E310", f"family {name!r} is not listed under families: in toolgen.yaml", "add it there")
+            seen: set[str] = set()
+            for i, tool_id in enumerate(data["tools"]):
+                if tool_id not in self.tool_ids:
+                    self.diags.error(src.loc(("tools", i)), "E301", f"unknown tool id {tool_id!r}", suggest(tool_id, self.tool_ids) or "add specs/tools/<id>.yaml and list it under tools: in toolgen.yaml")
+                elif tool_id in seen:
+                    self.diags.warning(src.loc(("tools", i)), "W302", f"tool {tool_id!r} is listed twice; the second entry is dropped", "remove the duplicate")
+                seen.add(tool_id)
+            selection = data["selection"]
+            order = selection["order"]
+            if order in orders:
+                self.diags.error(src.loc(("selection", "order")), "E315", f"selection order {order} is also used by family {orders[order]!r}", "give every family a distinct order")
+            orders.setdefault(order, name)
+            self.check_predicate(src, selection["rule"], ("selection", "rule"))
+            labels = tuple((k, int(v)) for k, v in (data.get("labels") or {}).items())
+            result.append(
+                Family(name, data["description"], int(data.get("version", 1)), tuple(data.get("tags") or ()), labels,
+                       tuple(data["tools"]), order, _freeze(selection["rule"]), src.path)
+            )
+        result.sort(key=lambda f: f.order)
+        names = {f.name for f in result}
+        if project.fallback not in names:
+            self.diags.error(self.project_src.loc(("selection", "fallback")), "E310", f"fallback family {project.fallback!r} has no file specs/variants/{project.fallback}.yaml", suggest(project.fallback, names) or "add the family file")
+        return result
+
+    # -- tools ---------------------------------------------------------------------------------
+
+    def tools(self) -> list[Tool]:
+        by_id: dict[str, tuple[SourceFile, dict[str, Any]]] = {}
+        for src in self.tool_srcs:
+            data = src.data
+            tool_id = data["id"]
+            stem = src.path.rsplit("/", 1)[-1].removesuffix(".yaml")
+            if tool_id != stem:
+                self.diags.error(src.loc(("id",)), "E316", f"tool {tool_id!r} is in a file named {stem}.yaml", f"rename the file to {tool_id}.yaml")
+            if tool_id in by_id:
+                self.diags.error(src.loc(("id",)), "E302", f"duplicate tool id {tool_id!r} (also in {by_id[tool_id][0].path})", "keep one file per tool id")
+                continue
+            if tool_id not in self.tool_ids:
+                self.diags.error(src.loc(("id",)), "E301", f"tool {tool_id!r} is not listed under tools: in toolgen.yaml", "add it there so it gets a place in the enum order")
+            by_id[tool_id] = (src, data)
+        for i, tool_id in enumerate(self.tool_ids):
+            if tool_id not in by_id:
+                self.diags.error(self.project_src.loc(("tools", i)), "E301", f"tool {tool_id!r} has no spec file", f"add specs/tools/{tool_id}.yaml")
+        result = []
+        for tool_id in self.tool_ids:
+            if tool_id not in by_id:
+                continue
+            src, data = by_id[tool_id]
+            result.append(Tool(tool_id, self._handler(src, data, by_id), self._variants(src, data), src.path))
+        return result
+
+    def _handler(self, src: SourceFile, data: dict[str, Any], by_id: dict[str, Any]) -> Handler:
+        handler = data["handler"]
+        if handler is None:
+            return Handler("none")
+        if "class" in handler:
+            return Handler("class", handler["class"], bool(handler.get("validator", False)))
+        target = handler["shares"]
+        target_data = by_id.get(target, (None, {}))[1]
+        target_handler = target_data.get("handler") if target_data else None
+        if not target_data or not isinstance(target_handler, dict) or "class" not in target_handler:
+            self.diags.error(
+                src.loc(("handler", "shares")),
+                "E309",
+                f"handler shares {target!r}, which is not a tool with a handler class",
+                suggest(target, by_id) or "name a tool whose handler has 'class:'",
+            )
+            return Handler("shares", None, False, target)
+        return Handler("shares", target_handler["class"], bool(target_handler.get("validator", False)), target)
+
+    def _variants(self, src: SourceFile, data: dict[str, Any]) -> tuple[ToolVariant, ...]:
+        raw = data["variants"]
+        built: dict[str, ToolVariant] = {}
+        visiting: set[str] = set()
+
+        def build(family: str) -> ToolVariant | None:
+            if family in built:
+                return built[family]
+            if family in visiting:
+                self.diags.error(src.loc(("variants", family, "extends")), "E314", f"variant {family!r} extends itself through a cycle", "break the extends chain")
+                return None
+            visiting.add(family)
+            spec = raw[family]
+            base = None
+            if "extends" in spec:
+                parent = spec["extends"]
+                if parent not in raw:
+                    self.diags.error(src.loc(("variants", family, "extends")), "E314", f"variant {family!r} extends {parent!r}, which this tool does not define", suggest(parent, raw) or "extend a variant defined in this file")
+                else:
+                    base = build(parent)
+            visiting.discard(family)
+            variant = self._variant(src, data["id"], family, spec, base)
+            built[family] = variant
+            return variant
+
+        for family in raw:
+            if family not in self.family_enum:
+                self.diags.error(src.loc(("variants", family), key=True), "E310", f"unknown family {family!r}", suggest(family, self.family_enum) or "list it under families: in toolgen.yaml")
+            build(family)
+        return tuple(built[f] for f in raw if f in built)
+
+    def _variant(self, src: SourceFile, tool_id: str, family: str, spec: dict[str, Any], base: ToolVariant | None) -> ToolVariant:
+        at = ("variants", family)
+        description = self.check_text(src, spec["description"], at + ("description",)) if "description" in spec else (base.description if base else ())
+        requires = spec.get("requires", base.requires if base else None)
+        if "requires" in spec:
+            self.check_predicate(src, spec["requires"], at + ("requires",))
+        if "parameters" in spec:
+            params = tuple(self._parameter(src, p, at + ("parameters", i)) for i, p in enumerate(spec["parameters"]))
+            seen: dict[str, int] = {}
+            for i, p in enumerate(params):
+                if p.name in seen:
+                    self.diags.error(src.loc(at + ("parameters", i)), "E304", f"duplicate parameter {p.name!r} (also parameter {seen[p.name] + 1})", "rename or remove one")
+                seen.setdefault(p.name, i)
+        else:
+            params = base.parameters if base else ()
+        return ToolVariant(
+            tool_id=tool_id,
+            family=family,
+            name=spec.get("name", base.name if base else tool_id),
+            description=description,
+            parameters=params,
+            requires=_freeze(requires),
+            strict=bool(spec.get("strict", base.strict if base else False)),
+            extends=spec.get("extends"),
+            location=src.loc(at, key=True),
+        )
+
+    def _parameter(self, src: SourceFile, spec: dict[str, Any], at: tuple[str | int, ...]) -> Parameter:
+        shared_name = spec.get("use")
+        merged = dict(spec)
+        if shared_name is not None:
+            if shared_name not in self.shared_params:
+                self.diags.error(src.loc(at + ("use",)), "E308", f"unknown shared parameter {shared_name!r}", suggest(shared_name, self.shared_params) or "define it in specs/parameters.yaml")
+            else:
+                merged = {"name": shared_name, **self.shared_params[shared_name], **{k: v for k, v in spec.items() if k != "use"}}
+        name = merged.get("name", shared_name or "?")
+        for i, dep in enumerate(merged.get("dependencies") or []):
+            if dep not in self.tool_ids:
+                self.diags.error(src.loc(at + ("dependencies", i)), "E307", f"parameter {name!r} depends on unknown tool id {dep!r}", suggest(dep, self.tool_ids) or "name a tool id listed in toolgen.yaml")
+        if merged.get("requires") is not None:
+            self.check_predicate(src, merged["requires"], at + ("requires",))
+        instruction = self.check_text(src, merged.get("instruction"), at + ("instruction",))
+        description = self.check_text(src, merged.get("description"), at + ("description",))
+        schema = self._schema(src, merged, at, top=True)
+        return Parameter(
+            name=name,
+            required=bool(merged.get("required", False)),
+            instruction=instruction,
+            description=description,
+            usage=merged.get("usage"),
+            schema=schema,
+            dependencies=tuple(merged.get("dependencies") or ()),
+            requires=_freeze(merged.get("requires")),
+            shared=shared_name,
+            location=src.loc(at),
+        )
+
+    def _schema(self, src: SourceFile, spec: dict[str, Any], at: tuple[str | int, ...], top: bool) -> MappingProxyType:
+        """Canonical JSON-Schema keywords of a parameter or nested schema, in emission order."""
+        type_name = spec.get("type", "string")
+        out: dict[str, Any] = {"type": type_name}
+        if spec.get("nullable"):
+            out["nullable"] = True
+        if not top and "description" in spec:
+            out["description"] = spec["description"]
+        for key in SCHEMA_KEYWORD_ORDER:
+            source_key = "member_required" if (top and key == "required") else key
+            if source_key not in spec:
+                continue
+            value = spec[source_key]
+            if key == "items":
+                if type_name != "array":
+                    self.diags.error(src.loc(at + ("items",), key=True), "E311", f"'items' needs type array, not {type_name}", "set 'type: array' or remove 'items'")
+                value = self._schema(src, value, at + ("items",), top=False)
+            elif key == "properties":
+                if type_name != "object":
+                    self.diags.error(src.loc(at + ("properties",), key=True), "E311", f"'properties' needs type object, not {type_name}", "set 'type: object' or remove 'properties'")
+                value = MappingProxyType({n: self._schema(src, s, at + ("properties", n), top=False) for n, s in value.items()})
+            elif key == "required":
+                members = spec.get("properties") or {}
+                for i, member in enumerate(value):
+                    if member not in members:
+                        self.diags.error(src.loc(at + (source_key, i)), "E311", f"required member {member!r} is not among the properties", suggest(member, members) or "add it under properties:")
+                value = tuple(value)
+            elif key == "enum":
+                for i, item in enumerate(value):
+                    if not (item is None and spec.get("nullable")) and not _fits(item, type_name):
+                        self.diags.error(src.loc(at + ("enum", i)), "E311", f"enum value {item!r} does not fit type {type_name}", f"use {type_name} values or change the type")
+                value = tuple(value)
+            elif key == "default" and not (value is None and spec.get("nullable")) and not _fits(value, type_name):
+                self.diags.error(src.loc(at + ("default",)), "E311", f"default {value!r} does not fit type {type_name}", f"give a {type_name} default")
+            elif key == "pattern":
+                try:
+                    re.compile(value)
+                except re.error as exc:
+                    self.diags.error(src.loc(at + ("pattern",)), "E320", f"invalid regular expression: {exc}", "fix the pattern")
+            elif key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum") and type_name not in ("integer", "number"):
+                self.diags.error(src.loc(at + (key,), key=True), "E311", f"{key!r} needs a numeric type, not {type_name}", "set 'type: integer' or 'type: number'")
+            elif key in ("minLength", "maxLength", "pattern", "format") and type_name != "string":
+                self.diags.error(src.loc(at + (key,), key=True), "E311", f"{key!r} needs type string, not {type_name}", "remove it or change the type")
+            out[key] = value
+        return MappingProxyType(out)
+
+    def catalog(self) -> Catalog | None:
+        project = self.project()
+        families = self.families(project)
+        tools = self.tools()
+        sources = tuple(sorted({project.source, *(t.source for t in tools), *(f.source for f in families)} | ({self.shared_src.path} if self.shared_src else set())))
+        if self.diags.has_errors:
+            return None
+        return Catalog(project, tuple(tools), tuple(families), sources)
+
+
+def _freeze(value: Any) -> Any:
+    """Read-only deep copy of predicate data (mappings become MappingProxyType, lists tuples)."""
+    if isinstance(value, dict):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def build_catalog(
+    project: SourceFile,
+    shared: SourceFile | None,
+    tools: list[SourceFile],
+    families: list[SourceFile],
+    diags: Diagnostics,
+) -> Catalog | None:
+    """Check references across files and build the model; None when any error was found."""
+    return _Builder(project, shared, tools, families, diags).catalog()

@@ -1,0 +1,177 @@
+"""Stage 2: check loaded files against the meta-schema, then check what a schema cannot (references).
+
+Both passes only collect diagnostics; nothing here raises on bad input.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Iterable, Iterator
+
+from jsonschema import Draft7Validator
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+
+from .diagnostics import Diagnostics
+from .load import SourceFile
+
+NAME_RE = re.compile(r"[a-zA-Z_][a-zA-Z0-9_-]{0,63}")  # use with fullmatch
+PLACEHOLDER_RE = re.compile(r"\{\{([A-Za-z0-9_]+)\}\}")
+SCHEMA_FILES = ("common", "project", "parameters", "tool", "family")
+
+
+@lru_cache(maxsize=None)
+def schema_text(kind: str) -> str:
+    return resources.files("generator").joinpath("schemas", f"{kind}.schema.json").read_text("utf-8")
+
+
+@lru_cache(maxsize=None)
+def _registry() -> Registry:
+    registry: Registry = Registry()
+    for kind in SCHEMA_FILES:
+        registry = registry.with_resource(
+            f"{kind}.schema.json", Resource.from_contents(json.loads(schema_text(kind)))
+        )
+    return registry
+
+
+@lru_cache(maxsize=None)
+def validator(kind: str) -> Draft7Validator:
+    return Draft7Validator(json.loads(schema_text(kind)), registry=_registry())
+
+
+def modeline_for(kind: str, depth: int) -> str:
+    """The modeline a spec file ``depth`` folders below specs/ should start with."""
+    prefix = "../" * (depth + 1)
+    return f"# yaml-language-server: $schema={prefix}generator/schemas/{kind}.schema.json"
+
+
+def check_schema(source: SourceFile, kind: str, depth: int, diags: Diagnostics) -> bool:
+    """Meta-schema pass. Returns True when the file is structurally valid."""
+    if not source.first_line.startswith("# yaml-language-server: $schema="):
+        diags.warning(
+            source.loc(()),
+            "W200",
+            "spec file does not start with a yaml-language-server modeline",
+            f"add this first line for editor completion: {modeline_for(kind, depth)}",
+        )
+    if source.data is None:
+        diags.error(source.loc(()), "E211", "file is empty", "fill in the spec or delete the file")
+        return False
+    ok = True
+    for error in sorted(validator(kind).iter_errors(source.data), key=lambda e: list(map(str, e.absolute_path))):
+        ok = False
+        _report(source, _deepest(error), diags)
+    return ok
+
+
+def _deepest(error: ValidationError) -> ValidationError:
+    """For oneOf/anyOf failures, report the branch that got furthest instead of 'is not valid under any'."""
+    if error.context:
+        candidates = [e for e in error.context if e.validator not in ("type",)] or list(error.context)
+        deepest = max(candidates, key=lambda e: len(e.absolute_path))
+        if len(deepest.absolute_path) > len(error.absolute_path):
+            return _deepest(deepest)
+        return best_match(error.context) or error
+    return error
+
+
+def _report(source: SourceFile, error: ValidationError, diags: Diagnostics) -> None:
+    path = tuple(error.absolute_path)
+    where = "/".join(map(str, path)) or "top level"
+    kind = error.validator
+    if kind == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = list(error.schema.get("properties", {}))
+        extras = [k for k in error.instance if k not in allowed and not _pattern_allows(error.schema, k)]
+        for key in extras:
+            close = difflib.get_close_matches(str(key), allowed, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"allowed keys: {', '.join(allowed)}"
+            diags.error(source.loc(path + (key,), key=True), "E210", f"unknown key {key!r} in {where}", hint)
+        return
+    if kind == "required":
+        diags.error(source.loc(path, key=True), "E211", f"{error.message} (in {where})", "add the missing key")
+        return
+    if kind == "type":
+        expected = error.validator_value
+        diags.error(
+            source.loc(path),
+            "E212",
+            f"{where}: expected {_plural(expected)}, got {_json_type(error.instance)}",
+            "change the value to the expected type",
+        )
+        return
+    if kind in ("enum", "const"):
+        options = error.validator_value if kind == "enum" else [error.validator_value]
+        diags.error(
+            source.loc(path),
+            "E213",
+            f"{where}: {json.dumps(error.instance, ensure_ascii=False)} is not one of {json.dumps(options)}",
+            "use one of the listed values",
+        )
+        return
+    if kind == "pattern":
+        diags.error(
+            source.loc(path),
+            "E213",
+            f"{where}: {json.dumps(error.instance, ensure_ascii=False)[:80]} does not match {error.validator_value}",
+            "names start with a letter or '_' and use only letters, digits, '_' and '-' (at most 64)",
+        )
+        return
+    if kind == "dependencies":
+        diags.error(source.loc(path), "E214", f"{where}: {error.message}", "add the missing key next to it")
+        return
+    diags.error(source.loc(path), "E214", f"{where}: {error.message[:300]}", "see the meta-schema in generator/schemas")
+
+
+def _pattern_allows(schema: dict[str, Any], key: str) -> bool:
+    return any(re.search(p, key) for p in schema.get("patternProperties", {}))
+
+
+def _plural(expected: Any) -> str:
+    if isinstance(expected, list):
+        return " or ".join(map(str, expected))
+    return str(expected)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference found in a spec, to be resolved by the semantic pass."""
+
+    source: SourceFile
+    path: tuple[str | int, ...]
+
+
+def suggest(name: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f"did you mean {close[0]!r}?" if close else ""
+
+
+def walk_predicates(node: Any, path: tuple[str | int, ...]) -> Iterator[tuple[dict[str, Any], tuple[str | int, ...]]]:
+    """Every predicate mapping inside ``node`` (depth first, in document order)."""
+    if not isinstance(node, dict):
+        return
+    yield node, path
+    for key in ("all", "any"):
+        for i, child in enumerate(node.get(key) or []):
+            yield from walk_predicates(child, path + (key, i))
+    if "not" in node:
+        yield from walk_predicates(node["not"], path + ("not",))

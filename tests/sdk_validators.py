@@ -1,0 +1,171 @@
+"""Validate tool dicts with the providers' own SDK types; every function raises on invalid input.
+
+Import from tests as ``from sdk_validators import validate_openai_chat, ...``.
+
+The SDK request types are TypedDicts, which pydantic validates leniently (unknown keys pass).
+:func:`_closed` rebuilds such a TypedDict (recursively, nested TypedDicts too) as a copy whose
+pydantic config forbids extra keys, so a misspelt or misplaced key fails validation instead of
+being ignored. The SDK classes themselves are never modified.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import functools
+import typing
+import warnings
+
+import typing_extensions
+from pydantic import ConfigDict, TypeAdapter
+
+__all__ = [
+    "validate_gemini",
+    "validate_openai_chat",
+    "validate_openai_responses",
+    "validate_anthropic",
+    "validate_bedrock",
+    "check_json_schema",
+    "validate_tool",
+]
+
+_FORBID = ConfigDict(extra="forbid")
+
+
+def _is_typeddict(tp: typing.Any) -> bool:
+    return isinstance(tp, type) and typing_extensions.is_typeddict(tp)
+
+
+def _close_type(tp: typing.Any, memo: dict) -> typing.Any:
+    """``tp`` with every TypedDict inside replaced by its closed copy."""
+    if _is_typeddict(tp):
+        return _closed(tp, memo)
+    origin = typing_extensions.get_origin(tp)
+    args = typing_extensions.get_args(tp)
+    if origin is None or not args:
+        return tp
+    if origin is typing_extensions.Annotated:
+        return typing_extensions.Annotated[(_close_type(args[0], memo), *args[1:])]
+    if origin is typing.Literal:
+        return tp
+    closed_args = tuple(_close_type(a, memo) for a in args)
+    if origin is typing.Union or str(origin) == "<class 'types.UnionType'>":
+        return typing.Union[closed_args]
+    # lazy containers would validate element by element only when consumed: use lists
+    if origin in (collections.abc.Iterable, collections.abc.Sequence, list):
+        return typing.List[closed_args[0]]
+    if origin in (dict, collections.abc.Mapping):
+        return typing.Dict[closed_args[0], closed_args[1]]
+    return tp
+
+
+def _closed(td: type, memo: dict | None = None) -> type:
+    """A copy of the TypedDict ``td`` that forbids unknown keys (nested ones too)."""
+    memo = {} if memo is None else memo
+    if td in memo:
+        return memo[td]
+    hints = typing_extensions.get_type_hints(td, include_extras=True)
+    required = getattr(td, "__required_keys__", frozenset(hints))
+    fields = {}
+    for key, tp in hints.items():
+        tp = _close_type(tp, memo)
+        fields[key] = typing_extensions.Required[tp] if key in required else typing_extensions.NotRequired[tp]
+    closed = typing_extensions.TypedDict(f"Closed{td.__name__}", fields)  # type: ignore[operator]
+    closed.__pydantic_config__ = _FORBID  # type: ignore[attr-defined]
+    memo[td] = closed
+    return closed
+
+
+@functools.lru_cache(maxsize=None)
+def _adapter(td: type) -> TypeAdapter:
+    return TypeAdapter(_closed(td))
+
+
+def _validate_typeddict(td: type, value: dict) -> None:
+    _adapter(td).validate_python(value, strict=True)
+
+
+def validate_openai_chat(tool: dict) -> None:
+    """A Chat Completions ``tools`` element (``ChatCompletionFunctionToolParam``)."""
+    from openai.types import chat
+
+    td = getattr(chat, "ChatCompletionFunctionToolParam", None) or chat.ChatCompletionToolParam
+    _validate_typeddict(td, tool)
+    check_json_schema(tool["function"].get("parameters", {}))
+
+
+def validate_openai_responses(tool: dict) -> None:
+    """A Responses API ``tools`` element (``FunctionToolParam``)."""
+    from openai.types.responses import FunctionToolParam
+
+    _validate_typeddict(FunctionToolParam, tool)
+    check_json_schema(tool.get("parameters") or {})
+
+
+def validate_anthropic(tool: dict) -> None:
+    """A Messages API custom tool (``anthropic.types.ToolParam``)."""
+    from anthropic.types import ToolParam
+
+    _validate_typeddict(ToolParam, tool)
+    if tool["input_schema"].get("type") != "object":
+        raise ValueError("anthropic: input_schema.type must be 'object'")
+    check_json_schema(tool["input_schema"])
+
+
+def validate_gemini(decl: dict) -> None:
+    """A ``FunctionDeclaration``: SDK model validation with warnings as errors, no key ignored."""
+    from google.genai import types
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = types.FunctionDeclaration.model_validate(decl)
+        dumped = model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if dumped != decl:
+        raise ValueError(f"gemini: the SDK model does not round-trip the declaration:\n{dumped!r}\n!=\n{decl!r}")
+
+
+@functools.lru_cache(maxsize=1)
+def _converse_shape():
+    import botocore.session
+
+    session = botocore.session.get_session()
+    return session.get_service_model("bedrock-runtime").operation_model("Converse").input_shape
+
+
+def validate_bedrock(tools: list) -> None:
+    """A Converse ``toolConfig.tools`` list, checked by botocore's own parameter validator."""
+    from botocore.validate import ParamValidator
+
+    params = {
+        "modelId": "anthropic.claude-3-haiku-20240307-v1:0",
+        "messages": [{"role": "user", "content": [{"text": "hi"}]}],
+        "toolConfig": {"tools": tools},
+    }
+    report = ParamValidator().validate(params, _converse_shape())
+    if report.has_errors():
+        raise ValueError(report.generate_report())
+    for tool in tools:
+        if "toolSpec" in tool:
+            check_json_schema(tool["toolSpec"]["inputSchema"]["json"])
+
+
+def check_json_schema(schema: dict) -> None:
+    """The schema is valid JSON Schema (draft 2020-12 meta-schema)."""
+    import jsonschema
+
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+
+def validate_tool(dialect: str, tool: dict) -> None:
+    """Dispatches to the validator of ``dialect`` (one of schema_dialects.DIALECTS)."""
+    if dialect == "anthropic":
+        validate_anthropic(tool)
+    elif dialect == "openai-chat":
+        validate_openai_chat(tool)
+    elif dialect == "openai-responses":
+        validate_openai_responses(tool)
+    elif dialect == "gemini":
+        validate_gemini(tool)
+    elif dialect == "bedrock-converse":
+        validate_bedrock([tool])
+    else:
+        raise ValueError(f"unknown dialect {dialect!r}")

@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _dispatch(args: argparse.Namespace) -> int:
     from . import pipeline, write
 
-    if args.command not in ("generate", "check", "validate"):
+    if args.command not in ("generate", "check", "validate"):  # show, parse
         from . import show
 
         return show.run(args)

@@ -8,7 +8,13 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
+
+
+def _fail(message: str) -> NoReturn:
+    """Bad input to show/parse (missing file, bad JSON, bad context): exit 2 like other usage errors."""
+    print(message, file=sys.stderr)
+    raise SystemExit(2)
 
 
 def add_commands(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -16,16 +22,28 @@ def add_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     kinds = show.add_subparsers(dest="what", required=True, parser_class=type(show))
     family = kinds.add_parser("family", parents=[common], help="the family selected for a context")
     family.add_argument("--context", type=Path, help="JSON file with context fields")
-    tools = kinds.add_parser("tools", parents=[common], help="enabled tool ids of a family")
-    tools.add_argument("--family", required=True)
-    tools.add_argument("--context", type=Path)
+    enabled = kinds.add_parser("enabled", parents=[common], help="enabled tool ids of a family")
+    enabled.add_argument("--family", required=True)
+    enabled.add_argument("--context", type=Path)
+    prompt = kinds.add_parser("prompt", parents=[common], help="the text-path tools section of a family")
+    prompt.add_argument("--family", required=True)
+    prompt.add_argument("--context", type=Path)
+    _dynamic_args(prompt)
+    parse = sub.add_parser("parse", parents=[common], help="read a model reply on stdin, print its tool calls as JSON")
+    parse.add_argument("--family", required=True)
+    _dynamic_args(parse)
+
+
+def _dynamic_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--mcp-servers", type=Path, help="JSON list of {uid, name, disabled, tools}")
+    parser.add_argument("--subagents", type=Path, help="JSON list of {name, description}")
 
 
 def load_package(out: Path) -> ModuleType:
     """Import the generated package at ``out`` under a private name (relative imports make this work)."""
     init = out / "__init__.py"
     if not init.is_file():
-        raise SystemExit(f"toolgen: {out}/__init__.py not found; run `toolgen generate` first")
+        _fail(f"toolgen: {out}/__init__.py not found; run `toolgen generate` first")
     name = "_toolgen_generated"
     if name in sys.modules:
         return sys.modules[name]
@@ -43,22 +61,78 @@ def _context(package: ModuleType, path: Path | None) -> Any:
     try:
         return package.Context.from_json(path.read_text("utf-8"))
     except OSError as exc:
-        raise SystemExit(f"toolgen: cannot read {path}: {exc.strerror}") from None
+        _fail(f"toolgen: cannot read {path}: {exc.strerror}")
     except package.ContextError as exc:
-        raise SystemExit(f"toolgen: {path}: {exc}") from None
+        _fail(f"toolgen: {path}: {exc}")
+
+
+def _json_file(path: Path | None) -> Any:
+    if path is None:
+        return None
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        _fail(f"toolgen: cannot read {path}: {exc.strerror}")
+    except ValueError as exc:
+        _fail(f"toolgen: {path}: not valid JSON: {exc}")
+
+
+def _extra_variants(package: ModuleType, args: argparse.Namespace, context: Any, family: str) -> list[Any]:
+    """Run-time tools (subagents, MCP) for --subagents / --mcp-servers, when the package has them."""
+    servers = _json_file(getattr(args, "mcp_servers", None))
+    agents = _json_file(getattr(args, "subagents", None))
+    if servers is None and agents is None:
+        return []
+    from importlib import import_module
+
+    dynamic = import_module(package.__name__ + ".dynamic_tools")
+    catalog = import_module(package.__name__ + ".catalog")
+    extra: list[Any] = []
+    if agents and dynamic.subagents_active(context, catalog.FAMILIES[family]["tools"]):
+        extra += dynamic.subagent_tools(agents, **_kw(catalog.SUBAGENTS, "prefix", "max_length"))
+    if servers:
+        variants, skipped = dynamic.mcp_tools(servers, **_kw(catalog.MCP, "separator", "max_length"))
+        for skip in skipped:
+            print(f"toolgen: skipped MCP tool {skip}", file=sys.stderr)
+        extra += variants
+    return extra
+
+
+def _kw(settings: dict[str, Any], *names: str) -> dict[str, Any]:
+    aliases = {"prefix": "name_prefix", "max_length": "max_length", "separator": "separator"}
+    out = {}
+    for name in names:
+        key = aliases[name] if aliases[name] in settings else "name_max_length"
+        out[name] = settings[key]
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
     package = load_package(args.out)
     context = _context(package, getattr(args, "context", None))
-    if args.what == "family":
-        print(package.select_family(context))
-        return 0
-    if args.what == "tools":
-        try:
+    try:
+        if args.command == "parse":
+            from importlib import import_module
+
+            prompt = import_module(package.__name__ + ".prompt")
+            extra = _extra_variants(package, args, context, args.family)
+            calls = prompt.parse_calls(sys.stdin.read(), args.family, extra)
+            out = [{"name": c.name, "params": dict(c.params), "partial": c.partial} for c in calls]
+            print(json.dumps(out, indent=2, ensure_ascii=False))
+            return 0
+        if args.what == "family":
+            print(package.select_family(context))
+        elif args.what == "enabled":
             print(json.dumps(list(package.enabled_tools(args.family, context)), indent=2))
-        except KeyError as exc:
-            print(f"toolgen: {exc.args[0]}", file=sys.stderr)
+        elif args.what == "prompt":
+            from importlib import import_module
+
+            prompt = import_module(package.__name__ + ".prompt")
+            extra = _extra_variants(package, args, context, args.family)
+            print(prompt.prompt_section(args.family, context, extra))
+        else:
             return 2
-        return 0
-    return 2
+    except KeyError as exc:
+        print(f"toolgen: {exc.args[0]}", file=sys.stderr)
+        return 2
+    return 0

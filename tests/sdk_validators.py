@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections.abc
 import functools
+import re
 import typing
 import warnings
 
@@ -140,12 +141,24 @@ def validate_bedrock(tools: list) -> None:
         "messages": [{"role": "user", "content": [{"text": "hi"}]}],
         "toolConfig": {"tools": tools},
     }
-    report = ParamValidator().validate(params, _converse_shape())
+    shape = _converse_shape()
+    report = ParamValidator().validate(params, shape)
     if report.has_errors():
         raise ValueError(report.generate_report())
-    for tool in tools:
-        if "toolSpec" in tool:
-            check_json_schema(tool["toolSpec"]["inputSchema"]["json"])
+    # botocore checks only the lower length bound; apply the model's max and pattern too
+    spec_shape = shape.members["toolConfig"].members["tools"].member.members["toolSpec"]
+    for i, tool in enumerate(tools):
+        if "toolSpec" not in tool:
+            continue
+        spec = tool["toolSpec"]
+        for key, value in spec.items():
+            meta = spec_shape.members[key].metadata
+            if isinstance(value, str):
+                if "max" in meta and len(value) > meta["max"]:
+                    raise ValueError(f"bedrock: tools[{i}].toolSpec.{key} longer than {meta['max']}")
+                if "pattern" in meta and not re.fullmatch(meta["pattern"], value):
+                    raise ValueError(f"bedrock: tools[{i}].toolSpec.{key} does not match {meta['pattern']}")
+        check_json_schema(spec["inputSchema"]["json"])
 
 
 def check_json_schema(schema: dict) -> None:

@@ -292,13 +292,13 @@ def calls_for(draw, tools, content, name=None):
         def ok(v, p=p, own_close=own_close):
             if v != v.strip(JS_WS):
                 return False  # values are trimmed
+            if any(f"</{q}>" in v for q in params if q in content and q != p):
+                return False  # ambiguous: the last closing tag of a content param wins
             if p in content:
-                # inherently ambiguous: a content closing tag, then the tool's closing tag
-                return not (close_tool in v and any(f"</{q}>" in v for q in params if q in content))
+                # inherently ambiguous: its closing tag, then the tool's closing tag
+                return not (close_tool in v and own_close in v)
             if own_close in v:
                 return False  # a non-content value ends at its first closing tag
-            if any(f"</{q}>" in v for q in params if q in content):
-                return False  # ambiguous: the last content closing tag wins
             # with content params around, a stray </tool> in another value could be reached
             # from a misread content candidate; keep the test unambiguous
             return not (has_content and close_tool in v)

@@ -8,10 +8,10 @@ from ..diagnostics import Diagnostics
 from ..model import Catalog
 from ..render import header
 from ..resolve import ResolvedFamily
-from . import catalog_doc, core
+from . import catalog_doc, core, prompts
 
 # Standard-library modules shipped verbatim in the generated package (the same source the generator uses).
-RUNTIME_MODULES = ("predicates", "tool_types", "xml_calls", "schema_dialects")
+RUNTIME_MODULES = ("predicates", "tool_types", "xml_calls", "schema_dialects", "prompt_blocks")
 
 
 def runtime_sources() -> dict[str, str]:
@@ -31,5 +31,6 @@ def emit_all(
     """All files for generated/ and for docs/."""
     files = runtime_sources()
     files.update(core.emit(catalog, families, files))
+    files.update(prompts.emit(catalog, families, core.spec_sources(catalog)))
     docs = {"docs/catalog.md": catalog_doc.emit(catalog, families)}
     return files, docs

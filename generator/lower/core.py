@@ -12,7 +12,7 @@ from ..semantics import member_name
 ALL_SPECS = ("specs/toolgen.yaml", "specs/tools/*.yaml", "specs/variants/*.yaml")
 
 
-def _specs(catalog: Catalog) -> tuple[str, ...]:
+def spec_sources(catalog: Catalog) -> tuple[str, ...]:
     root = catalog.project.source.split("/", 1)[0]
     return tuple(p.replace("specs/", root + "/", 1) for p in ALL_SPECS)
 
@@ -49,7 +49,7 @@ def variant_data(variant: ToolVariant) -> dict[str, Any]:
 
 def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], runtime: dict[str, str]) -> dict[str, str]:
     project = catalog.project
-    head = header(_specs(catalog))
+    head = header(spec_sources(catalog))
     tool_members = [(member_name(t), t) for t in project.tool_order]
     family_members = [(member_name(f), f) for f in project.family_enum]
     files = {
@@ -87,7 +87,8 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], runtime: dict[s
                 }
                 for r in families
             },
-            variants={r.family.name: tuple(variant_data(v) for v in r.variants) for r in families},
+            specs={v.key: variant_data(v) for t in catalog.tools for v in t.variants},
+            family_specs={r.family.name: tuple(v.key for v in r.variants) for r in families},
             placeholders={
                 p.name: {"field": p.field, "default": p.default, "map": p.mapping} for p in project.placeholders
             },

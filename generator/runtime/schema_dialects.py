@@ -203,10 +203,6 @@ def _ordered(d: dict) -> dict:
     return out
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
@@ -301,13 +297,19 @@ class _Walker:
     def _refs_below(self, node: Any, at: Path) -> list[Path]:
         found: list[Path] = []
 
-        def visit(n: Any, p: Path) -> None:
+        def visit(n: Any, p: Path, in_map: bool = False) -> None:
+            # in_map: ``n`` maps names to schemas (properties, $defs, ...), so its keys are names
             if isinstance(n, dict):
+                if in_map:
+                    for k, v in n.items():
+                        visit(v, p + (k,))
+                    return
                 if "$ref" in n:
                     found.append(self._target(n["$ref"], p))
                 for k, v in n.items():
-                    if k != "$ref" and k not in _DEF_CONTAINERS and k not in ("enum", "const", "default", "examples"):
-                        visit(v, p + (k,))
+                    if k == "$ref" or k in _DEF_CONTAINERS or k in ("enum", "const", "default", "examples"):
+                        continue
+                    visit(v, p + (k,), k in _SCHEMA_MAP)
             elif isinstance(n, list):
                 for i, v in enumerate(n):
                     visit(v, p + (i,))
@@ -704,6 +706,8 @@ class _OpenAIStrictWalker(_JsonSchemaWalker):
         if "array" in types and "items" not in out:
             raise DialectError(at, f"{self.dialect}: an array needs 'items'",
                                "give the element schema, e.g. items: {type: string}")
+        if is_root:
+            out.setdefault("properties", {})  # a bare root object is a tool without parameters
         if "object" in types:
             if "properties" not in out:
                 raise DialectError(at, f"{self.dialect}: an object needs declared 'properties'",
@@ -916,6 +920,9 @@ class _GeminiWalker(_Walker):
                 continue
             if k == "items":
                 out["items"] = self.node(v, kpath)
+                continue
+            if k == "default" and v is None:
+                extras.append(_extra_sentence(k, v))  # the SDK's Schema cannot carry a null default
                 continue
             if k in _GEMINI_KEEP:
                 out[k] = copy.deepcopy(v)

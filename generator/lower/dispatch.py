@@ -1,0 +1,54 @@
+"""Lowering for generated/dispatch.py: the static handler table and the coordinator that routes calls.
+
+The table lists every tool id in enum order with its handler binding from specs/tools/<id>.yaml.
+Classes are not imported here: the generated coordinator binds them at construction time to an
+implementation namespace (a module or a mapping) that the downstream project supplies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Catalog, Tool
+from ..render import header, render_python
+
+# The tools the coordinator routes dynamic names to (Cline: ClineDefaultTool.MCP_ACCESS and
+# ClineDefaultTool.USE_SUBAGENTS). They are tool ids of the bundled specs; a spec set without them
+# simply gets no MCP / subagent routing.
+MCP_TOOL_ID = "use_mcp_tool"
+SUBAGENTS_TOOL_ID = "use_subagents"
+
+
+def _sources(catalog: Catalog) -> tuple[str, ...]:
+    root = catalog.project.source.split("/", 1)[0]
+    return (catalog.project.source, f"{root}/tools/*.yaml")
+
+
+def binding_data(tool: Tool) -> dict[str, Any] | None:
+    """One HANDLERS entry: None for a tool without a handler, else the class and how to build it."""
+    handler = tool.handler
+    if handler.kind == "none" or handler.class_name is None:
+        return None
+    return {
+        "class_name": handler.class_name,
+        "takes_validator": handler.validator,
+        "shares": handler.shares if handler.kind == "shares" else None,
+    }
+
+
+def emit(catalog: Catalog) -> dict[str, str]:
+    project = catalog.project
+    by_id = {tool.id: tool for tool in catalog.tools}
+    handlers = {tool_id: binding_data(by_id[tool_id]) if tool_id in by_id else None for tool_id in project.tool_order}
+    return {
+        "dispatch.py": render_python(
+            "dispatch.py.j2",
+            header(_sources(catalog)),
+            handlers=handlers,
+            mcp_tool=MCP_TOOL_ID if MCP_TOOL_ID in handlers else None,
+            subagents_tool=SUBAGENTS_TOOL_ID if SUBAGENTS_TOOL_ID in handlers else None,
+            mcp_separator=project.mcp_separator,
+            subagent_prefix=project.subagent_prefix,
+            subagent_max_length=project.subagent_max_length,
+        )
+    }

@@ -1,0 +1,33 @@
+"""Text path: generated/prompt.py and the review files generated/prompts/<family>.xml."""
+
+from __future__ import annotations
+
+from ..model import Catalog, plain
+from ..render import header, render_python, render_text
+from ..resolve import ResolvedFamily
+from ..runtime.prompt_blocks import PromptParam, tool_block, tools_section
+
+
+def review_section(resolved: ResolvedFamily) -> str:
+    """Every resolved tool with only unconditional text and placeholders left as written."""
+    blocks = []
+    for variant in resolved.variants:
+        params = [
+            PromptParam(p.name, p.required, plain(p.instruction), plain(p.description), p.usage or "")
+            for p in variant.parameters
+        ]
+        blocks.append(tool_block(variant.name, plain(variant.description), params))
+    return tools_section(blocks)
+
+
+def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], sources: tuple[str, ...]) -> dict[str, str]:
+    files = {"prompt.py": render_python("prompt.py.j2", header(sources))}
+    for resolved in families:
+        used = sorted({resolved.family.source, *(catalog.tool(v.tool_id).source for v in resolved.variants)})
+        files[f"prompts/{resolved.family.name}.xml"] = render_text(
+            "prompt.xml.j2",
+            sources=", ".join(used),
+            family=resolved.family.name,
+            section=review_section(resolved),
+        )
+    return files

@@ -1,0 +1,55 @@
+"""Layout of the text-path tools section (standard library only; shipped in the generated package).
+
+Formatting only: callers pass text that is already resolved for a context. The generator uses
+the same functions for the review files in generated/prompts/, so both can never disagree.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+__all__ = ["PromptParam", "tool_block", "tools_section"]
+
+
+class PromptParam(NamedTuple):
+    name: str
+    required: bool
+    instruction: str
+    description: str = ""
+    usage: str = ""
+
+
+def tool_block(
+    name: str,
+    description: str,
+    params: Sequence[PromptParam],
+    param_descriptions: Sequence[str] | None = None,
+) -> str:
+    """One tool: heading, description, parameter list and a Usage example.
+
+    ``param_descriptions`` defaults to the descriptions of ``params``. The modelled system takes
+    them from the parameters before dependency filtering, so callers pass those for parity.
+    A tool with neither a description nor parameters has no block (empty string).
+    """
+    if not params and not description:
+        return ""
+    if param_descriptions is None:
+        param_descriptions = [p.description for p in params]
+    lines = [f"## {name}", f"Description: {description}"]
+    lines.extend(text for text in param_descriptions if text)
+    if params:
+        lines.append("Parameters:")
+        for p in params:
+            lines.append(f"- {p.name}: ({'required' if p.required else 'optional'}) {p.instruction}")
+    else:
+        lines.append("Parameters: None")
+    lines.append("Usage:")
+    lines.append(f"<{name}>")
+    lines.extend(f"<{p.name}>{p.usage}</{p.name}>" for p in params)
+    lines.append(f"</{name}>")
+    return "\n".join(lines)
+
+
+def tools_section(blocks: Sequence[str]) -> str:
+    """'# Tools' followed by the non-empty blocks, separated by blank lines."""
+    return "\n\n".join(["# Tools", *(b for b in blocks if b)])

@@ -1,0 +1,103 @@
+"""Shared helpers: the fixture catalog, running the CLI in-process, importing generated packages."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE_SPECS = ROOT / "tests" / "fixtures" / "specs"
+BUNDLED_SPECS = ROOT / "specs"
+BUNDLED_OUT = ROOT / "generated"
+REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+
+_counter = itertools.count()
+
+
+def reference_file(name: str) -> Path:
+    """A file of ../shared/reference, or skip the test when the folder is not there."""
+    path = REFERENCE / f"cline-v4.0.10-{name}.json"
+    if not path.is_file():
+        pytest.skip(f"reference data not available at {path}")
+    return path
+
+
+def copy_specs(source: Path, dest: Path) -> Path:
+    """Copy a spec tree to ``dest/specs`` (the name diagnostics show) and return that folder."""
+    target = dest / "specs"
+    shutil.copytree(source, target)
+    return target
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    """Replace ``old`` by ``new`` in a spec file; ``old`` must occur exactly ``count`` times."""
+    text = path.read_text("utf-8")
+    assert text.count(old) == count, f"{old!r} occurs {text.count(old)} times in {path}"
+    path.write_text(text.replace(old, new), "utf-8")
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run ``toolgen`` in-process; returns (exit code, stdout, stderr)."""
+    from generator.cli import main
+
+    capsys.readouterr()
+    try:
+        code = main([str(a) for a in args])
+    except SystemExit as exc:  # argparse: --version, usage errors
+        code = exc.code if isinstance(exc.code, int) else 2
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def read_tree(root: Path) -> dict[str, bytes]:
+    """Every file below ``root`` by POSIX relative path."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+def import_package(out: Path):
+    """Import a generated package from ``out`` under a fresh module name (it only uses relative imports)."""
+    name = f"toolgen_test_pkg_{next(_counter)}"
+    spec = importlib.util.spec_from_file_location(
+        name, out / "__init__.py", submodule_search_locations=[str(out)]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def submodule(package, name: str):
+    return importlib.import_module(f"{package.__name__}.{name}")
+
+
+@pytest.fixture
+def specs(tmp_path: Path) -> Path:
+    """A private copy of the fixture catalog at ``tmp_path/specs``."""
+    return copy_specs(FIXTURE_SPECS, tmp_path)
+
+
+@pytest.fixture(scope="session")
+def fixture_output(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture catalog generated once per session; returns the output folder."""
+    from generator import pipeline, write
+
+    base = tmp_path_factory.mktemp("fixture-gen")
+    spec_dir = copy_specs(FIXTURE_SPECS, base)
+    result = pipeline.run(spec_dir)
+    assert not result.diagnostics.has_errors, result.diagnostics.render()
+    out = base / "generated"
+    write.write(out, result.files, write.plan(out, result.files))
+    return out
+
+
+@pytest.fixture(scope="session")
+def fixture_package(fixture_output: Path):
+    return import_package(fixture_output)

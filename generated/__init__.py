@@ -6,12 +6,20 @@ Import from this package only with relative imports inside it; it can be vendore
 
 from .catalog import enabled_tools, enabled_variants, resolve_text, route, select_family
 from .context import Context, ContextError
+from .dispatch import Coordinator, MissingHandlersError, SharedToolHandler
+from .native import NativeToolsUnavailable
+from .prompt import parse_calls, prompt_section
+from .providers import native_tools
 from .ids import TOOL_USE_NAMES, Family, PromptFamily, ToolId
 from .tool_types import ToolResult, ToolUse
 
 __all__ = [
     "Context",
     "ContextError",
+    "Coordinator",
+    "MissingHandlersError",
+    "NativeToolsUnavailable",
+    "SharedToolHandler",
     "Family",
     "PromptFamily",
     "TOOL_USE_NAMES",
@@ -20,6 +28,9 @@ __all__ = [
     "ToolUse",
     "enabled_tools",
     "enabled_variants",
+    "native_tools",
+    "parse_calls",
+    "prompt_section",
     "resolve_text",
     "route",
     "select_family",

@@ -18,6 +18,7 @@ __all__ = [
     "SPECS",
     "VARIANTS",
     "select_family",
+    "holds",
     "enabled_tools",
     "enabled_variants",
     "visible_parameters",
@@ -3591,7 +3592,8 @@ def select_family(context: Context | Mapping[str, Any]) -> str:
     return select(RULES, context, _DATA, FALLBACK, PRECONDITION)
 
 
-def _holds(predicate: Mapping[str, Any] | None, context: Any) -> bool:
+def holds(predicate: Mapping[str, Any] | None, context: Any) -> bool:
+    """Whether a context requirement holds (None means no requirement)."""
     return predicate is None or evaluate(predicate, context, _DATA)
 
 
@@ -3606,7 +3608,7 @@ def enabled_variants(
     family: str, context: Context | Mapping[str, Any]
 ) -> tuple[dict[str, Any], ...]:
     """The family's resolved spec variants whose context requirements hold, in prompt order."""
-    return tuple(v for v in VARIANTS[_family(family)] if _holds(v["requires"], context))
+    return tuple(v for v in VARIANTS[_family(family)] if holds(v["requires"], context))
 
 
 def enabled_tools(family: str, context: Context | Mapping[str, Any]) -> tuple[str, ...]:
@@ -3623,7 +3625,7 @@ def visible_parameters(
     return tuple(
         p
         for p in variant["parameters"]
-        if _holds(p["requires"], context)
+        if holds(p["requires"], context)
         and (
             enabled_ids is None or all(dep in enabled_ids for dep in p["dependencies"])
         )
@@ -3669,7 +3671,7 @@ def resolve_text(
     for piece in pieces:
         if isinstance(piece, str):
             parts.append(piece)
-        elif context is not None and _holds(piece[1], context):
+        elif context is not None and holds(piece[1], context):
             parts.append(piece[0])
     text = "".join(parts)
     if context is None or not placeholders:
@@ -3683,7 +3685,7 @@ def route(provider_id: str | None, model_id: str | None = None) -> str:
     for rule in ROUTING["rules"]:
         if provider_id in rule["providers"]:
             try:
-                if _holds(rule["when"], context):
+                if holds(rule["when"], context):
                     return rule["format"]
             except Exception:
                 continue

@@ -28,26 +28,24 @@ def variant_block(
     Parameter descriptions come from the parameters whose context requirements hold, even when a
     dependency hides the parameter itself (as in the modelled system).
     """
-    described = [
-        resolve_text(p["description"], context)
-        for p in visible_parameters(variant, context)
-    ]
+    # Run-time tools (no spec family) carry server or user text: never fill placeholders in it.
+    fill = variant.get("spec") is not None
+
+    def text(pieces: Sequence[Any]) -> str:
+        return resolve_text(pieces, context, placeholders=fill)
+
+    described = [text(p["description"]) for p in visible_parameters(variant, context)]
     params = [
         PromptParam(
             p["name"],
             p["required"],
-            resolve_text(p["instruction"], context),
-            resolve_text(p["description"], context),
-            resolve_text((p["usage"] or "",), context),
+            text(p["instruction"]),
+            text(p["description"]),
+            text((p["usage"] or "",)),
         )
         for p in visible_parameters(variant, context, enabled_ids)
     ]
-    return tool_block(
-        variant["name"],
-        resolve_text(variant["description"], context),
-        params,
-        described,
-    )
+    return tool_block(variant["name"], text(variant["description"]), params, described)
 
 
 def prompt_section(

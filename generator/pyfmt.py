@@ -11,6 +11,8 @@ every generated file unchanged.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -42,8 +44,14 @@ def _escape_body(text: str, quote: str) -> str:
     return "".join(out)
 
 
+_PLAIN = re.compile(r"[\x20\x21\x23-\x5b\x5d-\x7e]*")
+
+
+@lru_cache(maxsize=65536)
 def string(text: str) -> str:
     """A single-line string literal black would keep: double quotes unless single ones escape less."""
+    if _PLAIN.fullmatch(text):
+        return f'"{text}"'  # printable ASCII without quotes or backslashes: nothing to escape
     double = _escape_body(text, '"')
     single = _escape_body(text, "'")
     if single.count("\\") < double.count("\\"):
@@ -51,8 +59,14 @@ def string(text: str) -> str:
     return f'"{double}"'
 
 
+class Code(str):
+    """Python source emitted as is (e.g. the name of another constant); never spec text."""
+
+
 def atom(value: Any) -> str | None:
     """The literal of a scalar, or None for collections."""
+    if isinstance(value, Code):
+        return str(value)
     if value is None or isinstance(value, bool):
         return repr(value)
     if isinstance(value, int):
@@ -78,22 +92,28 @@ def _brackets(value: Any) -> tuple[str, str, list[tuple[str | None, Any]]]:
     raise TypeError(f"cannot emit {type(value).__name__} as a literal")
 
 
-def flat(value: Any) -> str:
-    """The one-line form of a value."""
+def flat(value: Any, memo: dict[int, str] | None = None) -> str:
+    """The one-line form of a value (``memo`` caches collections by identity within one call tree)."""
     text = atom(value)
     if text is not None:
         return text
+    if memo is not None and id(value) in memo:
+        return memo[id(value)]
     opening, closing, items = _brackets(value)
-    parts = [f"{k}: {flat(v)}" if k is not None else flat(v) for k, v in items]
+    parts = [f"{k}: {flat(v, memo)}" if k is not None else flat(v, memo) for k, v in items]
     if opening == "(" and len(parts) == 1:
-        return f"({parts[0]},)"
-    return opening + ", ".join(parts) + closing
+        text = f"({parts[0]},)"
+    else:
+        text = opening + ", ".join(parts) + closing
+    if memo is not None:
+        memo[id(value)] = text
+    return text
 
 
-def _lines(value: Any, prefix: str, suffix: str, depth: int) -> list[str]:
+def _lines(value: Any, prefix: str, suffix: str, depth: int, memo: dict[int, str]) -> list[str]:
     """Lines for ``prefix + value + suffix`` at indentation ``depth``, split as black would."""
     indent = INDENT * depth
-    one = f"{indent}{prefix}{flat(value)}{suffix}"
+    one = f"{indent}{prefix}{flat(value, memo)}{suffix}"
     if str_width(one) <= LINE_LENGTH or atom(value) is not None:
         return [one]
     opening, closing, items = _brackets(value)
@@ -103,10 +123,10 @@ def _lines(value: Any, prefix: str, suffix: str, depth: int) -> list[str]:
     if len(items) == 1:
         # A lone element is hugged without a trailing comma, except in a tuple, which needs it.
         key, item = items[0]
-        lines += _lines(item, f"{key}: " if key is not None else "", "," if opening == "(" else "", depth + 1)
+        lines += _lines(item, f"{key}: " if key is not None else "", "," if opening == "(" else "", depth + 1, memo)
     else:
         for key, item in items:
-            lines += _lines(item, f"{key}: " if key is not None else "", ",", depth + 1)
+            lines += _lines(item, f"{key}: " if key is not None else "", ",", depth + 1, memo)
     lines.append(f"{indent}{closing}{suffix}")
     return lines
 
@@ -124,7 +144,8 @@ def assignment(target: str, value: Any, depth: int = 0) -> str:
         if str_width(line) > LINE_LENGTH and len(indent) + len(INDENT) + str_width(text) <= LINE_LENGTH:
             return f"{indent}{target} = (\n{indent}{INDENT}{text}\n{indent})"
         return line
-    return "\n".join(_lines(value, f"{target} = ", "", depth))
+    # Values are immutable while we format them, so identity is a safe memo key.
+    return "\n".join(_lines(value, f"{target} = ", "", depth, {}))
 
 
 def freeze_order(mapping: Mapping[str, Any]) -> dict[str, Any]:

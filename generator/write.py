@@ -146,9 +146,16 @@ def write(out: Path, files: dict[str, bytes], the_plan: Plan) -> None:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     backup = _backup(out)
-    if out.exists():
-        os.rename(out, backup)
-    os.rename(staging, out)
+    try:
+        if out.exists():
+            os.rename(out, backup)
+        os.rename(staging, out)
+    except BaseException:
+        # Put the previous tree back and drop the half-swapped new one.
+        if backup.exists() and not out.exists():
+            os.rename(backup, out)
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     shutil.rmtree(backup, ignore_errors=True)
 
 

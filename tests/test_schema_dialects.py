@@ -52,13 +52,6 @@ def refused(schema: dict, dialect: str, *, strict: bool = False) -> DialectError
     return info.value
 
 
-def entry_and_validate(dialect: str, name: str, description: str, params: dict, *, strict: bool = False) -> dict:
-    tool = tool_entry(dialect, name, description, params, strict=strict)
-    validate_tool(dialect, tool)
-    assert check_limits(dialect, [tool]) == [] or all(isinstance(n, Notice) for n in check_limits(dialect, [tool]))
-    return tool
-
-
 # ----------------------------------------------------------------------------- golden structure
 
 

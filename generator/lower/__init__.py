@@ -6,12 +6,32 @@ from importlib import resources
 
 from ..diagnostics import Diagnostics
 from ..model import Catalog
-from ..render import header
+from ..render import header, render_python
 from ..resolve import ResolvedFamily
-from . import catalog_doc, core, prompts
+from . import (
+    anthropic,
+    bedrock,
+    catalog_doc,
+    core,
+    dispatch,
+    gemini,
+    openai_chat,
+    openai_responses,
+    prompts,
+)
 
 # Standard-library modules shipped verbatim in the generated package (the same source the generator uses).
-RUNTIME_MODULES = ("predicates", "tool_types", "xml_calls", "schema_dialects", "prompt_blocks")
+RUNTIME_MODULES = (
+    "predicates",
+    "tool_types",
+    "xml_calls",
+    "schema_dialects",
+    "native",
+    "prompt_blocks",
+    "dynamic_tools",
+)
+# One emitter per native format, in declared order.
+NATIVE_EMITTERS = (anthropic, openai_chat, openai_responses, gemini, bedrock)
 
 
 def runtime_sources() -> dict[str, str]:
@@ -19,18 +39,28 @@ def runtime_sources() -> dict[str, str]:
     out: dict[str, str] = {}
     package = resources.files("generator").joinpath("runtime")
     for name in RUNTIME_MODULES:
-        item = package.joinpath(f"{name}.py")
-        if item.is_file():
-            out[f"{name}.py"] = header((f"generator/runtime/{name}.py",)) + item.read_text("utf-8")
+        source = package.joinpath(f"{name}.py").read_text("utf-8")
+        out[f"{name}.py"] = header((f"generator/runtime/{name}.py",)) + source
     return out
 
 
 def emit_all(
     catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnostics
 ) -> tuple[dict[str, str], dict[str, str]]:
-    """All files for generated/ and for docs/."""
+    """All files for generated/ (relative to --out) and for docs/ (relative to the project root)."""
+    sources = core.spec_sources(catalog)
     files = runtime_sources()
     files.update(core.emit(catalog, families, files))
-    files.update(prompts.emit(catalog, families, core.spec_sources(catalog)))
+    files.update(dispatch.emit(catalog))
+    files.update(prompts.emit(catalog, families, sources))
+    emitters = [e for e in NATIVE_EMITTERS if e.DIALECT in catalog.project.formats]
+    for emitter in emitters:
+        files.update(emitter.emit(catalog, families, sources, diags))
+    files["providers.py"] = render_python(
+        "providers.py.j2",
+        header(sources),
+        modules=[e.MODULE for e in emitters],
+        formats=[(e.DIALECT, e.MODULE) for e in emitters],
+    )
     docs = {"docs/catalog.md": catalog_doc.emit(catalog, families)}
     return files, docs

@@ -1,0 +1,15 @@
+"""Emitter for generated/anthropic.py: Anthropic Messages API."""
+
+from __future__ import annotations
+
+from ..diagnostics import Diagnostics
+from ..model import Catalog
+from ..resolve import ResolvedFamily
+from . import native
+
+DIALECT = "anthropic"
+MODULE = "anthropic"
+
+
+def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], sources: tuple[str, ...], diags: Diagnostics) -> dict[str, str]:
+    return native.emit(DIALECT, MODULE, catalog, families, sources, diags)

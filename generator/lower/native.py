@@ -1,0 +1,123 @@
+"""Shared lowering for the native formats: one converted entry per spec variant, deduplicated.
+
+Each provider's emitter module only names its dialect and module; the conversion itself is the
+runtime converter (generator/runtime/schema_dialects.py), so run time and build time agree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnostics import Diagnostics, Location
+from ..model import Catalog, Text, ToolVariant, plain
+from ..pyfmt import Code
+from ..render import header, render_python
+from ..resolve import ResolvedFamily
+from ..runtime.native import parameters_schema
+from ..runtime.schema_dialects import DialectError, check_limits, tool_entry
+from .core import text_data
+
+
+def _has_condition(text: Text) -> bool:
+    return any(piece.when is not None for piece in text)
+
+
+def _meta(variant: ToolVariant) -> dict[str, Any] | None:
+    """What of this variant's entry depends on the context (None: nothing)."""
+    gates = tuple((p.name, p.requires) for p in variant.parameters if p.requires is not None)
+    texts: list[tuple[Any, ...]] = []
+    if _has_condition(variant.description):
+        texts.append((None, plain(variant.description), text_data(variant.description)))
+    for p in variant.parameters:
+        if _has_condition(p.instruction):
+            texts.append((p.name, plain(p.instruction), text_data(p.instruction)))
+    all_text = [variant.description, *(p.instruction for p in variant.parameters)]
+    has_placeholder = any("{{" in piece.text for t in all_text for piece in t)
+    if not gates and not texts and not has_placeholder:
+        return None
+    return {"gates": gates, "texts": tuple(texts), "placeholders": has_placeholder}
+
+
+def entry(dialect: str, variant: ToolVariant) -> dict[str, Any] | None:
+    """The converted entry (placeholders unresolved); None for a tool with no description."""
+    description = plain(variant.description)
+    if not description and not _has_condition(variant.description):
+        return None
+    schema = parameters_schema(
+        [
+            {"name": p.name, "required": p.required, "instruction": plain(p.instruction), "schema": p.schema}
+            for p in variant.parameters
+        ]
+    )
+    return tool_entry(dialect, variant.name, description, schema, strict=variant.strict)
+
+
+def emit(
+    dialect: str,
+    module: str,
+    catalog: Catalog,
+    families: tuple[ResolvedFamily, ...],
+    sources: tuple[str, ...],
+    diags: Diagnostics,
+) -> dict[str, str]:
+    constants: list[tuple[str, dict[str, Any]]] = []
+    names_by_value: dict[str, str] = {}
+    tools: dict[str, Any] = {}
+    metas: dict[str, Any] = {}
+    entries: dict[str, dict[str, Any] | None] = {}
+    for tool in catalog.tools:
+        for variant in tool.variants:
+            try:
+                built = entry(dialect, variant)
+            except DialectError as exc:
+                diags.error(
+                    variant.location,
+                    "E500",
+                    f"{variant.key} cannot be expressed for {dialect}: {exc.message} (at {'/'.join(map(str, exc.path)) or 'root'})",
+                    exc.hint or "change the parameter schema, or leave this format out of 'formats' in toolgen.yaml",
+                )
+                built = None
+            entries[variant.key] = built
+            metas[variant.key] = _meta(variant)
+            if built is None:
+                tools[variant.key] = None
+                continue
+            fingerprint = repr(built)
+            if fingerprint not in names_by_value:
+                names_by_value[fingerprint] = f"_T{len(constants)}"
+                constants.append((names_by_value[fingerprint], built))
+            tools[variant.key] = Code(names_by_value[fingerprint])
+    for resolved in families:
+        if not resolved.family.use_native_tools:
+            continue
+        variants = [v for v in resolved.variants if entries.get(v.key) is not None]
+        listed = [entries[v.key] for v in variants]
+
+        def where(path: tuple[Any, ...]) -> Location:
+            # A path starting with a tool index points at that tool's spec variant.
+            if path and isinstance(path[0], int) and path[0] < len(variants):
+                return variants[path[0]].location
+            return Location(resolved.family.source, 1, 1)
+
+        try:
+            notices = check_limits(dialect, listed)
+        except DialectError as exc:
+            diags.error(
+                where(tuple(exc.path)),
+                "E501",
+                f"family {resolved.family.name!r} breaks a {dialect} limit: {exc.message}",
+                exc.hint or "rename or split the tools",
+            )
+            continue
+        for notice in notices:
+            diags.warning(where(tuple(notice.path)), "W501", notice.message, "see docs/providers.md for the limit")
+    return {
+        f"{module}.py": render_python(
+            "native_module.py.j2",
+            header(sources),
+            dialect=dialect,
+            constants=constants,
+            tools=tools,
+            metas=metas,
+        )
+    }

@@ -1,0 +1,154 @@
+"""Request-ready native tool lists from precomputed per-dialect entries (standard library only).
+
+Generated provider modules hold each spec variant's tool entry already converted for their
+dialect, with placeholders unresolved. At request time this module copies the entries a family
+enables, drops parameters whose context requirements fail, fills conditional text and
+placeholders, and converts run-time tools (subagents, MCP) with the same converter the generator
+used, so build-time and run-time output can never differ.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Mapping, Sequence
+
+from .schema_dialects import tool_entry
+
+__all__ = [
+    "DESCRIPTION_PATH",
+    "PROPERTIES_PATH",
+    "NativeToolsUnavailable",
+    "parameters_schema",
+    "materialize",
+    "runtime_entry",
+    "fast_copy",
+]
+
+# Where each dialect keeps the tool description and the parameter properties.
+DESCRIPTION_PATH: dict[str, tuple[str, ...]] = {
+    "anthropic": ("description",),
+    "openai-chat": ("function", "description"),
+    "openai-responses": ("description",),
+    "gemini": ("description",),
+    "bedrock-converse": ("toolSpec", "description"),
+}
+PROPERTIES_PATH: dict[str, tuple[str, ...]] = {
+    "anthropic": ("input_schema", "properties"),
+    "openai-chat": ("function", "parameters", "properties"),
+    "openai-responses": ("parameters", "properties"),
+    "gemini": ("parameters", "properties"),
+    "bedrock-converse": ("toolSpec", "inputSchema", "json", "properties"),
+}
+_PLACEHOLDER = re.compile(r"\{\{([A-Z][A-Z0-9_]*)\}\}")
+
+
+class NativeToolsUnavailable(Exception):
+    """The family or the context does not use native tool calling: send the text-path prompt instead.
+
+    Raised instead of returning an empty list, which would mean 'native calling with no tools'.
+    """
+
+
+def fast_copy(value: Any) -> Any:
+    """Deep copy of JSON-like data (dicts, lists, tuples as lists, scalars); faster than copy.deepcopy."""
+    if isinstance(value, dict):
+        return {k: fast_copy(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [fast_copy(v) for v in value]
+    return value
+
+
+def parameters_schema(params: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The canonical JSON Schema of a tool's parameters.
+
+    Each param mapping has name, required, instruction (resolved text) and schema (keywords:
+    type first, then the rest in spec order). The instruction becomes the property description.
+    """
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for param in params:
+        schema = dict(param["schema"])
+        prop: dict[str, Any] = {"type": schema.pop("type", "string")}
+        if param["instruction"]:
+            prop["description"] = param["instruction"]
+        prop.update(schema)
+        properties[param["name"]] = prop
+        if param["required"]:
+            required.append(param["name"])
+    return {"type": "object", "properties": properties, "required": required}
+
+
+def _at(entry: Any, path: Sequence[str]) -> Any:
+    for key in path:
+        entry = entry[key]
+    return entry
+
+
+def _fill(value: Any, resolve: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return resolve(value) if "{{" in value else value
+    if isinstance(value, dict):
+        return {k: _fill(v, resolve) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fill(v, resolve) for v in value]
+    return value
+
+
+def materialize(
+    dialect: str,
+    entry: Mapping[str, Any],
+    meta: Mapping[str, Any] | None,
+    holds: Callable[[Any], bool],
+    text: Callable[[Sequence[Any]], str],
+    placeholders: Callable[[str], str],
+) -> dict[str, Any]:
+    """A fresh copy of ``entry`` adapted to the context.
+
+    ``meta`` (None when nothing depends on the context) lists parameter ``gates`` (name,
+    requirement), conditional ``texts`` (parameter name or None for the tool, unconditional text,
+    all pieces) and whether any string holds a placeholder.
+    """
+    result = fast_copy(entry)
+    if meta is None:
+        return result
+    properties = _at(result, PROPERTIES_PATH[dialect])
+    parent = _at(result, PROPERTIES_PATH[dialect][:-1])
+    for name, requirement in meta["gates"]:
+        if name in properties and not holds(requirement):
+            del properties[name]
+            if name in parent.get("required", ()):
+                parent["required"].remove(name)
+    for name, plain, pieces in meta["texts"]:
+        if name is None:
+            holder, key = _at(result, DESCRIPTION_PATH[dialect][:-1]), DESCRIPTION_PATH[dialect][-1]
+        elif name in properties:
+            holder, key = properties[name], "description"
+        else:
+            continue
+        if key in holder:
+            holder[key] = holder[key].replace(plain, text(pieces), 1) if plain else text(pieces) + holder[key]
+        else:
+            holder[key] = text(pieces)
+    if meta["placeholders"]:
+        result = _fill(result, placeholders)
+    return result
+
+
+def runtime_entry(dialect: str, variant: Mapping[str, Any], text: Callable[[Sequence[Any]], str]) -> dict[str, Any] | None:
+    """Convert a run-time tool (subagent or MCP variant) exactly as the generator converts static ones.
+
+    MCP variants carry their server's raw ``input_schema``; others are built from their parameters.
+    Returns None for a tool without a description (it is not offered).
+    """
+    description = text(variant["description"])
+    if not description:
+        return None
+    schema = variant.get("input_schema")
+    if schema is None:
+        schema = parameters_schema(
+            [
+                {**p, "instruction": text(p["instruction"])}
+                for p in variant["parameters"]
+            ]
+        )
+    return tool_entry(dialect, variant["name"], description, schema, strict=bool(variant.get("strict")))

@@ -9,13 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .catalog import (
-    FAMILIES,
-    enabled_variants,
-    holds,
-    resolve_placeholders,
-    resolve_text,
-)
+from .catalog import FAMILIES, assemble, holds, resolve_placeholders, resolve_text
 from .context import Context
 from .native import NativeToolsUnavailable, materialize, runtime_entry
 from .predicates import truthy
@@ -998,7 +992,18 @@ def tools(
             "native tool calls are off in this context (enable_native_tool_calls)"
         )
     result = []
-    for variant in enabled_variants(name, ctx):
+    for variant in assemble(name, ctx, extra_variants):
+        if (
+            variant.get("spec") is None
+        ):  # a run-time tool: convert it now, like the generator did the others
+            built = runtime_entry(
+                DIALECT,
+                variant,
+                lambda pieces: resolve_text(pieces, ctx, placeholders=False),
+            )
+            if built is not None:
+                result.append(built)
+            continue
         key = variant["spec"] + "/" + variant["id"]
         entry = TOOLS[key]
         if entry is None:
@@ -1013,14 +1018,6 @@ def tools(
                 lambda text: resolve_placeholders(text, ctx),
             )
         )
-    for variant in extra_variants:
-        built = runtime_entry(
-            DIALECT,
-            variant,
-            lambda pieces: resolve_text(pieces, ctx, placeholders=False),
-        )
-        if built is not None:
-            result.append(built)
     if cache_control and result:
         result[-1]["cache_control"] = {"type": "ephemeral"}
     return result

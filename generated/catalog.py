@@ -11,6 +11,7 @@ import re
 from typing import Any, Mapping, Sequence
 
 from .context import Context
+from .dynamic_tools import mcp_tools, merge_tools, subagent_tools, subagents_active
 from .predicates import SelectionData, evaluate, select
 
 __all__ = [
@@ -21,6 +22,8 @@ __all__ = [
     "holds",
     "enabled_tools",
     "enabled_variants",
+    "assemble",
+    "dynamic_variants",
     "visible_parameters",
     "resolve_text",
     "resolve_placeholders",
@@ -3609,6 +3612,48 @@ def enabled_variants(
 ) -> tuple[dict[str, Any], ...]:
     """The family's resolved spec variants whose context requirements hold, in prompt order."""
     return tuple(v for v in VARIANTS[_family(family)] if holds(v["requires"], context))
+
+
+def dynamic_variants(
+    family: str,
+    context: Context | Mapping[str, Any],
+    *,
+    mcp_servers: Sequence[Mapping[str, Any]] = (),
+    subagents: Sequence[Mapping[str, Any]] = (),
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Run-time tools for a request: (subagent tools + MCP tools, skipped MCP tools with reasons).
+
+    Subagent tools exist only when subagents are active for this family and context.
+    """
+    extra: list[dict[str, Any]] = []
+    if subagents and subagents_active(context, FAMILIES[_family(family)]["tools"]):
+        extra += subagent_tools(
+            subagents,
+            prefix=SUBAGENTS["name_prefix"],
+            max_length=SUBAGENTS["max_length"],
+        )
+    skipped: list[dict[str, Any]] = []
+    if mcp_servers:
+        tools, skipped = mcp_tools(
+            mcp_servers, separator=MCP["separator"], max_length=MCP["name_max_length"]
+        )
+        extra += tools
+    return extra, skipped
+
+
+def assemble(
+    family: str,
+    context: Context | Mapping[str, Any],
+    extra_variants: Sequence[Mapping[str, Any]] = (),
+) -> tuple[Mapping[str, Any], ...]:
+    """Static enabled tools, then subagent tools, then MCP tools (the modelled system's order).
+
+    When dynamic subagent tools are present, the static use_subagents tool is left out.
+    """
+    static = enabled_variants(family, context)
+    subagent = [v for v in extra_variants if v.get("input_schema") is None]
+    mcp = [v for v in extra_variants if v.get("input_schema") is not None]
+    return tuple(merge_tools(list(static), subagent, mcp))
 
 
 def enabled_tools(family: str, context: Context | Mapping[str, Any]) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .catalog import VARIANTS, enabled_variants, resolve_text, visible_parameters
+from .catalog import VARIANTS, assemble, resolve_text, visible_parameters
 from .context import Context
 from .prompt_blocks import PromptParam, tool_block, tools_section
 from .tool_types import ToolUse
@@ -59,7 +59,7 @@ def prompt_section(
     """
     if context is None:
         context = Context()
-    variants = (*enabled_variants(family, context), *extra_variants)
+    variants = assemble(family, context, extra_variants)
     enabled_ids = tuple(v["id"] for v in variants)
     return tools_section([variant_block(v, context, enabled_ids) for v in variants])
 

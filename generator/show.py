@@ -25,6 +25,15 @@ def add_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     enabled = kinds.add_parser("enabled", parents=[common], help="enabled tool ids of a family")
     enabled.add_argument("--family", required=True)
     enabled.add_argument("--context", type=Path)
+    tools = kinds.add_parser("tools", parents=[common], help="the request-ready native tools list (JSON)")
+    tools.add_argument("--family", required=True)
+    target = tools.add_mutually_exclusive_group(required=True)
+    target.add_argument("--provider", help="route by provider id (with --model)")
+    target.add_argument("--format", help="anthropic, openai-chat, openai-responses, gemini or bedrock-converse")
+    tools.add_argument("--model", help="model id, used by routing (e.g. vertex + gemini)")
+    tools.add_argument("--context", type=Path)
+    _dynamic_args(tools)
+    kinds.add_parser("dispatch", parents=[common], help="the handler dispatch table (JSON)")
     prompt = kinds.add_parser("prompt", parents=[common], help="the text-path tools section of a family")
     prompt.add_argument("--family", required=True)
     prompt.add_argument("--context", type=Path)
@@ -83,28 +92,12 @@ def _extra_variants(package: ModuleType, args: argparse.Namespace, context: Any,
     agents = _json_file(getattr(args, "subagents", None))
     if servers is None and agents is None:
         return []
-    from importlib import import_module
-
-    dynamic = import_module(package.__name__ + ".dynamic_tools")
-    catalog = import_module(package.__name__ + ".catalog")
-    extra: list[Any] = []
-    if agents and dynamic.subagents_active(context, catalog.FAMILIES[family]["tools"]):
-        extra += dynamic.subagent_tools(agents, **_kw(catalog.SUBAGENTS, "prefix", "max_length"))
-    if servers:
-        variants, skipped = dynamic.mcp_tools(servers, **_kw(catalog.MCP, "separator", "max_length"))
-        for skip in skipped:
-            print(f"toolgen: skipped MCP tool {skip}", file=sys.stderr)
-        extra += variants
+    extra, skipped = package.catalog.dynamic_variants(
+        family, context, mcp_servers=servers or (), subagents=agents or ()
+    )
+    for skip in skipped:
+        print(f"toolgen: skipped MCP tool {skip['name']!r} of {skip['server']!r}: {skip['reason']}", file=sys.stderr)
     return extra
-
-
-def _kw(settings: dict[str, Any], *names: str) -> dict[str, Any]:
-    aliases = {"prefix": "name_prefix", "max_length": "max_length", "separator": "separator"}
-    out = {}
-    for name in names:
-        key = aliases[name] if aliases[name] in settings else "name_max_length"
-        out[name] = settings[key]
-    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -119,6 +112,29 @@ def run(args: argparse.Namespace) -> int:
             calls = prompt.parse_calls(sys.stdin.read(), args.family, extra)
             out = [{"name": c.name, "params": dict(c.params), "partial": c.partial} for c in calls]
             print(json.dumps(out, indent=2, ensure_ascii=False))
+            return 0
+        if args.what == "dispatch":
+            from importlib import import_module
+
+            dispatch = import_module(package.__name__ + ".dispatch")
+            print(json.dumps(dispatch.dispatch_table(), indent=2))
+            return 0
+        if args.what == "tools":
+            from importlib import import_module
+
+            providers = import_module(package.__name__ + ".providers")
+            fmt = args.format
+            if fmt is None:
+                fmt = package.route(args.provider, args.model)
+            elif fmt not in providers.FORMATS:
+                _fail(f"toolgen: unknown format {fmt!r}; known: {', '.join(providers.FORMATS)}")
+            extra = _extra_variants(package, args, context, args.family)
+            try:
+                tools = providers.native_tools(args.family, context, format=fmt, extra_variants=extra)
+            except providers.NativeToolsUnavailable as exc:
+                print(f"toolgen: no native tools: {exc}", file=sys.stderr)
+                return 1
+            print(json.dumps(tools, indent=2, ensure_ascii=False))
             return 0
         if args.what == "family":
             print(package.select_family(context))

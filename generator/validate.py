@@ -21,7 +21,7 @@ from .diagnostics import Diagnostics
 from .load import SourceFile
 
 NAME_RE = re.compile(r"[a-zA-Z_][a-zA-Z0-9_-]{0,63}")  # use with fullmatch
-PLACEHOLDER_RE = re.compile(r"\{\{([A-Za-z0-9_]+)\}\}")
+PLACEHOLDER_RE = re.compile(r"\{\{([A-Z][A-Z0-9_]*)\}\}")  # the run-time pattern (catalog.py.j2)
 SCHEMA_FILES = ("common", "project", "parameters", "tool", "family")
 
 

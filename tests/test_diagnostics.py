@@ -301,6 +301,13 @@ def test_no_traceback_on_hostile_project_files(capsys, specs: Path, file: str, t
     assert "internal error" not in err
 
 
+def test_nested_schemas_generate(capsys, specs: Path) -> None:
+    """Nested schemas (items/properties) reach lowering as read-only mappings; they must still generate."""
+    edit(specs / "tools/todo.yaml", "        type: array\n", "        type: array\n        items: {type: object, properties: {text: {type: string}}, required: [text]}\n")
+    rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", specs.parent / "generated")
+    assert rc == 0, err
+
+
 def test_version_and_usage_errors(capsys) -> None:
     from generator import __version__
 

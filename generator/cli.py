@@ -66,12 +66,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    from . import pipeline, write
-
     if args.command not in ("generate", "check", "validate"):  # show, parse
         from . import show
 
         return show.run(args)
+    from . import fastpath
+
+    root = Path(os.path.normpath(args.specs.resolve().parent))  # docs/ lives beside specs/
+    if args.command != "validate" and fastpath.up_to_date(args.specs, args.out, root):
+        if args.command == "generate":
+            print("toolgen: up to date", file=sys.stderr)
+        return EXIT_OK
+    from . import pipeline, write
+
     if args.command == "validate":
         diags = Diagnostics()
         pipeline.load_catalog(args.specs, diags)
@@ -82,8 +89,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if result.diagnostics.has_errors:
         return EXIT_INVALID
     out: Path = args.out
-    root = pipeline.project_root(args.specs)
     plan = write.plan(out, result.files)
+    files_with_manifest = {**result.files, write.MANIFEST: write.manifest_bytes(result.files)}
     docs_stale = {rel: data for rel, data in result.docs.items() if _read(root / rel) != data}
     if args.command == "check":
         if plan.hand_edited:
@@ -92,6 +99,7 @@ def _dispatch(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         if plan.up_to_date and not docs_stale:
+            fastpath.record(args.specs, out, root, files_with_manifest, result.docs)
             return EXIT_OK
         sys.stdout.write(write.diff(out, plan))
         for rel in sorted(docs_stale):
@@ -111,6 +119,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     write.write(out, result.files, plan)
     for rel, data in docs_stale.items():
         write.replace_file(root / rel, data)
+    fastpath.record(args.specs, out, root, files_with_manifest, result.docs)
     changed = len(plan.changed) + len(plan.removed) + len(docs_stale)
     print(f"toolgen: {changed} file(s) updated" if changed else "toolgen: up to date", file=sys.stderr)
     return EXIT_OK

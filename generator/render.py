@@ -20,6 +20,7 @@ import black
 import jinja2
 
 from . import pyfmt
+from .fastpath import cache_dir
 
 BLACK_MODE = black.Mode(
     target_versions={black.TargetVersion.PY311},
@@ -29,15 +30,6 @@ BLACK_MODE = black.Mode(
     preview=False,
 )
 _SENTINEL = re.compile(r"^(?P<indent> *)(?P<target>[^\n=]+?) = __toolgen_const_(?P<n>\d+)__$", re.M)
-
-
-def cache_dir() -> Path | None:
-    """Where formatted skeletons are cached; TOOLGEN_CACHE_DIR overrides, empty disables."""
-    configured = os.environ.get("TOOLGEN_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "toolgen"
 
 
 @lru_cache(maxsize=1024)

@@ -116,7 +116,8 @@ def test_e105_deep_nesting(capsys, specs: Path) -> None:
     (specs / "tools/ask.yaml").write_text("x: " + "[" * 20000 + "]" * 20000 + "\n", "utf-8")
     rc, out, err = run_cli(capsys, "validate", "--specs", specs)
     assert rc == 2, err
-    expect_line(err, "specs/tools/ask.yaml:1:1", "E105")
+    # libyaml stops at its own depth limit (E100), the pure-Python parser at ours (E105)
+    assert re.search(r"^specs/tools/ask.yaml:1:\d+: error\[E10[05]\]: .*(nesting|depth)", err, re.M), err
 
 
 def test_e211_empty_file(capsys, specs: Path) -> None:
@@ -303,7 +304,7 @@ def test_no_traceback_on_hostile_project_files(capsys, specs: Path, file: str, t
 
 def test_nested_schemas_generate(capsys, specs: Path) -> None:
     """Nested schemas (items/properties) reach lowering as read-only mappings; they must still generate."""
-    edit(specs / "tools/todo.yaml", "        type: array\n", "        type: array\n        items: {type: object, properties: {text: {type: string}}, required: [text]}\n")
+    edit(specs / "tools/todo.yaml", "        required: true\n", "        required: true\n        type: array\n        items: {type: object, properties: {text: {type: string}}, required: [text]}\n")
     rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", specs.parent / "generated")
     assert rc == 0, err
 

@@ -41,7 +41,11 @@ _UNSAFE = re.compile(r"[^a-z0-9_]+")
 
 
 def _variant(
-    tool_id: str, name: str, description: str, parameters: Iterable[dict[str, Any]], input_schema: Any
+    tool_id: str,
+    name: str,
+    description: str,
+    parameters: Iterable[dict[str, Any]],
+    input_schema: Any,
 ) -> dict[str, Any]:
     return {
         "id": tool_id,
@@ -56,7 +60,11 @@ def _variant(
 
 
 def _parameter(
-    name: str, required: bool, instruction: str, schema: Mapping[str, Any], usage: str | None
+    name: str,
+    required: bool,
+    instruction: str,
+    schema: Mapping[str, Any],
+    usage: str | None,
 ) -> dict[str, Any]:
     return {
         "name": name,
@@ -83,20 +91,30 @@ def _mcp_parameters(input_schema: Mapping[str, Any]) -> list[dict[str, Any]]:
     if not isinstance(properties, Mapping):
         return []
     root_required = input_schema.get("required")
-    required = {r for r in root_required if isinstance(r, str)} if isinstance(root_required, list) else set()
+    required = (
+        {r for r in root_required if isinstance(r, str)}
+        if isinstance(root_required, list)
+        else set()
+    )
     params = []
     for prop_name, prop in properties.items():
         schema = copy.deepcopy(dict(prop)) if isinstance(prop, Mapping) else {}
         text = schema.get("description")
         params.append(
             _parameter(
-                str(prop_name), prop_name in required, text if isinstance(text, str) else "", schema, None
+                str(prop_name),
+                prop_name in required,
+                text if isinstance(text, str) else "",
+                schema,
+                None,
             )
         )
     return params
 
 
-def _skip(server: Mapping[str, Any], tool: str | None, name: str | None, reason: str) -> dict[str, Any]:
+def _skip(
+    server: Mapping[str, Any], tool: str | None, name: str | None, reason: str
+) -> dict[str, Any]:
     return {
         "server": server.get("name"),
         "uid": server.get("uid"),
@@ -142,7 +160,9 @@ def mcp_tools(
             elif separator in uid:
                 reason = f"server uid contains the separator {separator!r}"
             elif len(name) > max_length:
-                reason = f"name is {len(name)} characters, over the limit of {max_length}"
+                reason = (
+                    f"name is {len(name)} characters, over the limit of {max_length}"
+                )
             elif name in taken:
                 reason = "duplicate name"
             else:
@@ -153,11 +173,17 @@ def mcp_tools(
             taken.add(name)
             raw = tool.get("inputSchema")
             schema = (
-                copy.deepcopy(dict(raw)) if isinstance(raw, Mapping) else {"type": "object", "properties": {}}
+                copy.deepcopy(dict(raw))
+                if isinstance(raw, Mapping)
+                else {"type": "object", "properties": {}}
             )
             text = tool.get("description")
             description = f"{server_name}: {text if isinstance(text, str) and text else tool_name}"
-            variants.append(_variant(MCP_TOOL_ID, name, description, _mcp_parameters(schema), schema))
+            variants.append(
+                _variant(
+                    MCP_TOOL_ID, name, description, _mcp_parameters(schema), schema
+                )
+            )
     return variants, skipped
 
 
@@ -185,11 +211,15 @@ def _short_hash(text: str) -> str:
 def _fit(prefix: str, base: str, suffix: str, max_length: int) -> str:
     room = max_length - len(prefix) - len(suffix)
     if room < 1:
-        raise ValueError(f"prefix {prefix!r} leaves no room for a name within {max_length} characters")
+        raise ValueError(
+            f"prefix {prefix!r} leaves no room for a name within {max_length} characters"
+        )
     return prefix + (base[:room].rstrip("_") or base[:room]) + suffix
 
 
-def subagent_name(name: str, *, prefix: str = "use_subagent_", max_length: int = 64) -> str:
+def subagent_name(
+    name: str, *, prefix: str = "use_subagent_", max_length: int = 64
+) -> str:
     """The tool name for one subagent: ``prefix`` + the name sanitized, within ``max_length``.
 
     Sanitizing lower-cases, turns each run of characters outside ``[a-z0-9_]`` into ``_`` and
@@ -203,7 +233,10 @@ def subagent_name(name: str, *, prefix: str = "use_subagent_", max_length: int =
 
 
 def subagent_names(
-    configs: Sequence[Mapping[str, Any]], *, prefix: str = "use_subagent_", max_length: int = 64
+    configs: Sequence[Mapping[str, Any]],
+    *,
+    prefix: str = "use_subagent_",
+    max_length: int = 64,
 ) -> list[str]:
     """Tool names for ``configs``, in order, all distinct.
 
@@ -225,7 +258,10 @@ def subagent_names(
 
 
 def subagent_tools(
-    configs: Sequence[Mapping[str, Any]], *, prefix: str = "use_subagent_", max_length: int = 64
+    configs: Sequence[Mapping[str, Any]],
+    *,
+    prefix: str = "use_subagent_",
+    max_length: int = 64,
 ) -> list[dict[str, Any]]:
     """One variant per subagent config ``{name, description}``, named by ``subagent_names``.
 
@@ -233,10 +269,16 @@ def subagent_tools(
     ``"use_subagents"``: their calls are served by the subagents handler.
     """
     variants = []
-    for config, name in zip(configs, subagent_names(configs, prefix=prefix, max_length=max_length)):
+    for config, name in zip(
+        configs, subagent_names(configs, prefix=prefix, max_length=max_length)
+    ):
         label = str(config.get("name") or "") or name[len(prefix) :]
         text = config.get("description")
-        description = text if isinstance(text, str) and text else f"Delegate a task to the {label} subagent."
+        description = (
+            text
+            if isinstance(text, str) and text
+            else f"Delegate a task to the {label} subagent."
+        )
         prompt = _parameter(
             "prompt",
             True,
@@ -274,5 +316,9 @@ def merge_tools(
     The dicts themselves are passed through, not copied.
     """
     subagents = list(subagent_variants)
-    static = [v for v in static_variants if not (subagents and v.get("id") == SUBAGENTS_TOOL_ID)]
+    static = [
+        v
+        for v in static_variants
+        if not (subagents and v.get("id") == SUBAGENTS_TOOL_ID)
+    ]
     return static + subagents + list(mcp_variants)

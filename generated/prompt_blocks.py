@@ -41,7 +41,9 @@ def tool_block(
     if params:
         lines.append("Parameters:")
         for p in params:
-            lines.append(f"- {p.name}: ({'required' if p.required else 'optional'}) {p.instruction}")
+            lines.append(
+                f"- {p.name}: ({'required' if p.required else 'optional'}) {p.instruction}"
+            )
     else:
         lines.append("Parameters: None")
     lines.append("Usage:")

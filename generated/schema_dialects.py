@@ -65,7 +65,13 @@ __all__ = [
     "OPENAI_MAX_DESCRIPTION",
 ]
 
-DIALECTS = ("anthropic", "openai-chat", "openai-responses", "gemini", "bedrock-converse")
+DIALECTS = (
+    "anthropic",
+    "openai-chat",
+    "openai-responses",
+    "gemini",
+    "bedrock-converse",
+)
 
 Path = tuple  # tuple[str | int, ...]
 
@@ -102,23 +108,54 @@ _GEMINI_FORMATS = {
     "NUMBER": ("float", "double"),
     "INTEGER": ("int32", "int64"),
 }
-_STRICT_FORMATS = ("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")
+_STRICT_FORMATS = (
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+)
 _JSON_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
 
 _METADATA = ("$schema", "$id", "$comment", "$anchor", "$dynamicAnchor", "$vocabulary")
 _DEF_CONTAINERS = ("$defs", "definitions")
 # Keywords whose value is one schema / a list of schemas / a name->schema map.
 _SCHEMA_ONE = (
-    "items", "additionalProperties", "not", "if", "then", "else", "propertyNames", "contains",
-    "unevaluatedItems", "unevaluatedProperties", "additionalItems",
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "propertyNames",
+    "contains",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
 )
 _SCHEMA_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
 _SCHEMA_MAP = ("properties", "patternProperties", "dependentSchemas")
 # Keywords no description text can stand in for (they shape which values validate).
 _LOGIC = (
-    "not", "if", "then", "else", "patternProperties", "dependentSchemas", "prefixItems",
-    "contains", "unevaluatedItems", "unevaluatedProperties", "additionalItems", "dependencies",
-    "minContains", "maxContains", "$dynamicRef",
+    "not",
+    "if",
+    "then",
+    "else",
+    "patternProperties",
+    "dependentSchemas",
+    "prefixItems",
+    "contains",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+    "dependencies",
+    "minContains",
+    "maxContains",
+    "$dynamicRef",
 )
 
 
@@ -231,7 +268,10 @@ def _decode_pointer(fragment: str) -> list[str]:
         return [] if fragment == "" else [""]
     if not fragment.startswith("/"):
         raise ValueError(fragment)
-    return [unquote(p).replace("~1", "/").replace("~0", "~") for p in fragment[1:].split("/")]
+    return [
+        unquote(p).replace("~1", "/").replace("~0", "~")
+        for p in fragment[1:].split("/")
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -286,7 +326,9 @@ class _Walker:
                 node = node[int(part)]
                 path.append(int(part))
             else:
-                raise DialectError(at + ("$ref",), f"$ref {ref!r} points to nothing", "fix the pointer")
+                raise DialectError(
+                    at + ("$ref",), f"$ref {ref!r} points to nothing", "fix the pointer"
+                )
         return tuple(path)
 
     def _get(self, path: Path) -> Any:
@@ -308,7 +350,11 @@ class _Walker:
                 if "$ref" in n:
                     found.append(self._target(n["$ref"], p))
                 for k, v in n.items():
-                    if k == "$ref" or k in _DEF_CONTAINERS or k in ("enum", "const", "default", "examples"):
+                    if (
+                        k == "$ref"
+                        or k in _DEF_CONTAINERS
+                        or k in ("enum", "const", "default", "examples")
+                    ):
                         continue
                     visit(v, p + (k,), k in _SCHEMA_MAP)
             elif isinstance(n, list):
@@ -354,7 +400,9 @@ class _Walker:
 
     # ---- normalization --------------------------------------------------------------------
 
-    def _deref(self, node: Any, at: Path, origins: dict | None = None) -> tuple[dict, Path, dict]:
+    def _deref(
+        self, node: Any, at: Path, origins: dict | None = None
+    ) -> tuple[dict, Path, dict]:
         """Follows non-recursive refs; returns (schema, base path, per-key origin paths)."""
         origins = dict(origins or {})
         hops = 0
@@ -369,7 +417,9 @@ class _Walker:
             if resolved is True:
                 resolved = {}
             if not isinstance(resolved, dict):
-                raise DialectError(at + ("$ref",), f"$ref {node['$ref']!r} does not point to a schema")
+                raise DialectError(
+                    at + ("$ref",), f"$ref {node['$ref']!r} does not point to a schema"
+                )
             merged: dict = {}
             new_origins: dict = {}
             for k, v in resolved.items():
@@ -439,13 +489,23 @@ class _Walker:
                     )
         return out, out_origins
 
-    def node(self, schema: Any, at: Path, origins: dict | None = None, *, is_root: bool = False) -> dict:
+    def node(
+        self,
+        schema: Any,
+        at: Path,
+        origins: dict | None = None,
+        *,
+        is_root: bool = False,
+    ) -> dict:
         """Converts one schema. ``at``: its input path; ``origins``: input paths of merged keys."""
         if schema is True:
             schema = {}
         if not isinstance(schema, dict):
-            raise DialectError(at, f"expected a schema object, got {_render(schema)}",
-                               "a 'false' schema accepts nothing; remove the property instead")
+            raise DialectError(
+                at,
+                f"expected a schema object, got {_render(schema)}",
+                "a 'false' schema accepts nothing; remove the property instead",
+            )
         schema, at, origins = self._deref(schema, at, origins)
         if "$ref" in schema:
             return self.recursive_ref(schema, at, origins)
@@ -459,11 +519,17 @@ class _Walker:
         self._normalize_common(n, at, origins)
         if self.one_of_as_any_of and "oneOf" in n:
             if "anyOf" in n:
-                raise DialectError(self._child("oneOf", at, origins),
-                                   f"{self.dialect}: both oneOf and anyOf on one schema",
-                                   "combine them into one anyOf")
-            self.notices.append(Notice(self._child("oneOf", at, origins),
-                                       f"{self.dialect}: oneOf emitted as anyOf (exclusivity not enforced)"))
+                raise DialectError(
+                    self._child("oneOf", at, origins),
+                    f"{self.dialect}: both oneOf and anyOf on one schema",
+                    "combine them into one anyOf",
+                )
+            self.notices.append(
+                Notice(
+                    self._child("oneOf", at, origins),
+                    f"{self.dialect}: oneOf emitted as anyOf (exclusivity not enforced)",
+                )
+            )
         if is_root:
             self._check_root(n, at)
         out = self.emit(n, at, origins, is_root=is_root)
@@ -471,7 +537,10 @@ class _Walker:
 
     def _normalize_common(self, n: dict, at: Path, origins: dict) -> None:
         """Dialect-independent rewrites, in place on the (already copied) node dict."""
-        for key, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+        for key, bound in (
+            ("exclusiveMinimum", "minimum"),
+            ("exclusiveMaximum", "maximum"),
+        ):
             if isinstance(n.get(key), bool):
                 if n[key] and bound in n:
                     # draft-4: the bound itself is exclusive
@@ -484,8 +553,11 @@ class _Walker:
                     n.clear()
                     n.update(rebuilt)
                 elif n[key]:
-                    raise DialectError(self._child(key, at, origins),
-                                       f"{key}: true without {bound}", f"give {bound} or remove {key}")
+                    raise DialectError(
+                        self._child(key, at, origins),
+                        f"{key}: true without {bound}",
+                        f"give {bound} or remove {key}",
+                    )
                 else:
                     del n[key]
         t = n.get("type")
@@ -493,21 +565,36 @@ class _Walker:
             types = t if isinstance(t, list) else [t]
             for x in types:
                 if x not in _JSON_TYPES:
-                    raise DialectError(self._child("type", at, origins), f"unknown type {_render(x)}",
-                                       "use one of " + ", ".join(_JSON_TYPES))
+                    raise DialectError(
+                        self._child("type", at, origins),
+                        f"unknown type {_render(x)}",
+                        "use one of " + ", ".join(_JSON_TYPES),
+                    )
             if isinstance(t, list):
                 if len(t) == 0:
-                    raise DialectError(self._child("type", at, origins), "empty type list")
+                    raise DialectError(
+                        self._child("type", at, origins), "empty type list"
+                    )
                 if len(t) == 1:
                     n["type"] = t[0]
         if "nullable" in n and not isinstance(n["nullable"], bool):
-            raise DialectError(self._child("nullable", at, origins), "nullable must be a boolean")
+            raise DialectError(
+                self._child("nullable", at, origins), "nullable must be a boolean"
+            )
 
     def _check_root(self, n: dict, at: Path) -> None:
         t = n.get("type")
-        if t is None and "properties" in n and not any(k in n for k in ("anyOf", "oneOf", "allOf")):
+        if (
+            t is None
+            and "properties" in n
+            and not any(k in n for k in ("anyOf", "oneOf", "allOf"))
+        ):
             return
-        if t != "object" or any(k in n for k in ("anyOf", "oneOf")) or n.get("nullable") is True:
+        if (
+            t != "object"
+            or any(k in n for k in ("anyOf", "oneOf"))
+            or n.get("nullable") is True
+        ):
             raise DialectError(
                 at,
                 f"{self.dialect}: tool parameters must be one object schema "
@@ -520,10 +607,12 @@ class _Walker:
     def recursive_ref(self, schema: dict, at: Path, origins: dict) -> dict:
         target = self._target(schema["$ref"], at)
         if not self.recursive_refs:
-            raise DialectError(at + ("$ref",),
-                               f"{self.dialect}: recursive $ref {schema['$ref']!r} cannot be expressed",
-                               "bound the recursion (unroll it a fixed number of levels) or take the "
-                               "recursive part as a JSON string")
+            raise DialectError(
+                at + ("$ref",),
+                f"{self.dialect}: recursive $ref {schema['$ref']!r} cannot be expressed",
+                "bound the recursion (unroll it a fixed number of levels) or take the "
+                "recursive part as a JSON string",
+            )
         ref = "#" if target == () else "#/$defs/" + self._def_name(target)
         out: dict = {"$ref": ref}
         for k, v in schema.items():
@@ -532,9 +621,11 @@ class _Walker:
             if k in ("description", "title"):
                 out[k] = v
             else:
-                raise DialectError(self._child(k, at, origins),
-                                   f"{self.dialect}: keyword {k!r} next to a recursive $ref",
-                                   "move it into the referenced definition")
+                raise DialectError(
+                    self._child(k, at, origins),
+                    f"{self.dialect}: keyword {k!r} next to a recursive $ref",
+                    "move it into the referenced definition",
+                )
         return out
 
     def emit(self, n: dict, at: Path, origins: dict, *, is_root: bool) -> dict:
@@ -584,16 +675,23 @@ class _JsonSchemaWalker(_Walker):
             if k == "nullable":
                 continue
             if k == "items" and isinstance(v, list):  # draft-4 tuple form
-                out["prefixItems"] = [self.node(s, self._child("items", at, origins) + (i,))
-                                      for i, s in enumerate(v)]
+                out["prefixItems"] = [
+                    self.node(s, self._child("items", at, origins) + (i,))
+                    for i, s in enumerate(v)
+                ]
                 continue
             if k == "additionalItems" and isinstance(n.get("items"), list):
                 out["items"] = self._children("additionalItems", v, at, origins)
                 continue
             if k == "dependencies" and isinstance(v, dict):
-                out[k] = {name: (copy.deepcopy(d) if isinstance(d, list)
-                                 else self.node(d, self._child(k, at, origins) + (name,)))
-                          for name, d in v.items()}
+                out[k] = {
+                    name: (
+                        copy.deepcopy(d)
+                        if isinstance(d, list)
+                        else self.node(d, self._child(k, at, origins) + (name,))
+                    )
+                    for name, d in v.items()
+                }
                 continue
             out[k] = self._children(k, v, at, origins)
         if nullable:
@@ -637,9 +735,25 @@ class _OpenAIWalker(_JsonSchemaWalker):
 
 # keyword policy for OpenAI strict mode: kept as is / moved into the description
 _STRICT_KEEP = (
-    "type", "description", "title", "enum", "const", "properties", "required",
-    "additionalProperties", "items", "anyOf", "pattern", "format", "minimum", "maximum",
-    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
+    "type",
+    "description",
+    "title",
+    "enum",
+    "const",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
 )
 
 
@@ -673,8 +787,11 @@ class _OpenAIStrictWalker(_JsonSchemaWalker):
             elif "items" in n:
                 t = "array"
             else:
-                raise DialectError(at, f"{self.dialect}: schema has no type",
-                                   "give it a 'type' (strict mode cannot express 'any value')")
+                raise DialectError(
+                    at,
+                    f"{self.dialect}: schema has no type",
+                    "give it a 'type' (strict mode cannot express 'any value')",
+                )
             n = {"type": t, **{k: v for k, v in n.items() if k != "type"}}
         types = t if isinstance(t, list) else ([t] if t else [])
         for k, v in n.items():
@@ -682,16 +799,21 @@ class _OpenAIStrictWalker(_JsonSchemaWalker):
             if k == "nullable":
                 continue
             if k in _LOGIC or (k == "items" and isinstance(v, list)):
-                raise DialectError(kpath, f"{self.dialect}: keyword {k!r} is not supported",
-                                   "restructure the schema, or use strict=False")
+                raise DialectError(
+                    kpath,
+                    f"{self.dialect}: keyword {k!r} is not supported",
+                    "restructure the schema, or use strict=False",
+                )
             if k == "additionalProperties":
                 if v is False:
                     continue  # re-added below
-                raise DialectError(kpath,
-                                   f"{self.dialect}: objects must have additionalProperties false "
-                                   "(free-form maps cannot be expressed)",
-                                   "declare the properties, take the map as a list of key/value "
-                                   "objects, or use strict=False")
+                raise DialectError(
+                    kpath,
+                    f"{self.dialect}: objects must have additionalProperties false "
+                    "(free-form maps cannot be expressed)",
+                    "declare the properties, take the map as a list of key/value "
+                    "objects, or use strict=False",
+                )
             if k == "format" and v not in _STRICT_FORMATS:
                 extras.append(f"Format: {v}.")
                 continue
@@ -705,22 +827,32 @@ class _OpenAIStrictWalker(_JsonSchemaWalker):
         if n.get("nullable") is True:
             self._make_nullable(out)
         if "array" in types and "items" not in out:
-            raise DialectError(at, f"{self.dialect}: an array needs 'items'",
-                               "give the element schema, e.g. items: {type: string}")
+            raise DialectError(
+                at,
+                f"{self.dialect}: an array needs 'items'",
+                "give the element schema, e.g. items: {type: string}",
+            )
         if is_root:
-            out.setdefault("properties", {})  # a bare root object is a tool without parameters
+            out.setdefault(
+                "properties", {}
+            )  # a bare root object is a tool without parameters
         if "object" in types:
             if "properties" not in out:
-                raise DialectError(at, f"{self.dialect}: an object needs declared 'properties'",
-                                   "declare the properties (an empty object needs properties: {}), "
-                                   "or use strict=False")
+                raise DialectError(
+                    at,
+                    f"{self.dialect}: an object needs declared 'properties'",
+                    "declare the properties (an empty object needs properties: {}), "
+                    "or use strict=False",
+                )
             props = out["properties"]
             given = list(out.get("required", []))
             for r in given:
                 if r not in props:
-                    raise DialectError(self._child("required", at, origins),
-                                       f"{self.dialect}: required names {r!r}, which is not a property",
-                                       "declare the property or drop it from required")
+                    raise DialectError(
+                        self._child("required", at, origins),
+                        f"{self.dialect}: required names {r!r}, which is not a property",
+                        "declare the property or drop it from required",
+                    )
             for name in props:
                 if name not in given:
                     props[name] = _nullable_copy(props[name])
@@ -794,8 +926,18 @@ def _extra_sentence(key: str, value: Any) -> str:
 
 # keyword policy for Gemini: kept (renamed to the API's camelCase spelling, which is the same)
 _GEMINI_KEEP = (
-    "description", "title", "minimum", "maximum", "minLength", "maxLength", "minItems",
-    "maxItems", "pattern", "minProperties", "maxProperties", "default",
+    "description",
+    "title",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "pattern",
+    "minProperties",
+    "maxProperties",
+    "default",
 )
 
 
@@ -834,8 +976,13 @@ class _GeminiWalker(_Walker):
         collapsed: dict | None = None
         null_branches: list[int] = []
         if isinstance(any_of, list):
-            null_branches = [i for i, b in enumerate(any_of) if isinstance(b, dict) and b.get("type") == "null"
-                             and set(b) <= {"type", "description", "title"}]
+            null_branches = [
+                i
+                for i, b in enumerate(any_of)
+                if isinstance(b, dict)
+                and b.get("type") == "null"
+                and set(b) <= {"type", "description", "title"}
+            ]
             if null_branches:
                 nullable = True
         if not types and any_of is None:
@@ -849,23 +996,34 @@ class _GeminiWalker(_Walker):
                 elif k == "type":
                     out["anyOf"] = [{"type": g} for g in gtypes]
                     if any_of is not None:
-                        raise DialectError(kpath, "gemini: a type list together with anyOf",
-                                           "fold the types into the anyOf branches")
+                        raise DialectError(
+                            kpath,
+                            "gemini: a type list together with anyOf",
+                            "fold the types into the anyOf branches",
+                        )
                 if nullable and "nullable" not in out:
                     out["nullable"] = True
                 continue
             if k in _LOGIC or (k == "items" and isinstance(v, list)):
-                raise DialectError(kpath, f"gemini: keyword {k!r} cannot be expressed",
-                                   "restructure the schema without it")
+                raise DialectError(
+                    kpath,
+                    f"gemini: keyword {k!r} cannot be expressed",
+                    "restructure the schema without it",
+                )
             if k == "additionalProperties":
                 if v is False:
                     continue  # Gemini objects only take declared properties
-                raise DialectError(kpath, "gemini: free-form maps (additionalProperties) cannot be expressed",
-                                   "declare fixed properties, or take a list of {key, value} objects")
+                raise DialectError(
+                    kpath,
+                    "gemini: free-form maps (additionalProperties) cannot be expressed",
+                    "declare fixed properties, or take a list of {key, value} objects",
+                )
             if k in ("anyOf", "oneOf"):
                 keep = [i for i in range(len(v)) if i not in null_branches]
                 conv = [self.node(v[i], kpath + (i,)) for i in keep]
-                if len(conv) == 1 and not any(x in n for x in ("type", "properties", "items")):
+                if len(conv) == 1 and not any(
+                    x in n for x in ("type", "properties", "items")
+                ):
                     collapsed = conv[0]
                 else:
                     out["anyOf"] = conv
@@ -896,7 +1054,12 @@ class _GeminiWalker(_Walker):
                 continue
             if k in ("exclusiveMinimum", "exclusiveMaximum"):
                 bound = "minimum" if k == "exclusiveMinimum" else "maximum"
-                if types == ["integer"] and _is_number(v) and float(v).is_integer() and bound not in n:
+                if (
+                    types == ["integer"]
+                    and _is_number(v)
+                    and float(v).is_integer()
+                    and bound not in n
+                ):
                     out[bound] = int(v) + (1 if bound == "minimum" else -1)
                 else:
                     extras.append(_extra_sentence(k, v))
@@ -906,24 +1069,32 @@ class _GeminiWalker(_Walker):
                     raise DialectError(kpath, "properties must map names to schemas")
                 for name in v:
                     if not isinstance(name, str) or not GEMINI_PROPERTY_KEY.match(name):
-                        raise DialectError(kpath + (name,), f"gemini: property name {name!r} is not allowed",
-                                           "property names must start with a letter or underscore and use "
-                                           "only letters, digits, _ . - (at most 64 characters)")
+                        raise DialectError(
+                            kpath + (name,),
+                            f"gemini: property name {name!r} is not allowed",
+                            "property names must start with a letter or underscore and use "
+                            "only letters, digits, _ . - (at most 64 characters)",
+                        )
                 out["properties"] = self._children(k, v, at, origins)
                 continue
             if k == "required":
                 props = n.get("properties", {})
                 for r in v:
                     if r not in props:
-                        raise DialectError(kpath, f"gemini: required names {r!r}, which is not a property",
-                                           "declare the property or drop it from required")
+                        raise DialectError(
+                            kpath,
+                            f"gemini: required names {r!r}, which is not a property",
+                            "declare the property or drop it from required",
+                        )
                 out["required"] = list(v)
                 continue
             if k == "items":
                 out["items"] = self.node(v, kpath)
                 continue
             if k == "default" and v is None:
-                extras.append(_extra_sentence(k, v))  # the SDK's Schema cannot carry a null default
+                extras.append(
+                    _extra_sentence(k, v)
+                )  # the SDK's Schema cannot carry a null default
                 continue
             if k in _GEMINI_KEEP:
                 out[k] = copy.deepcopy(v)
@@ -940,11 +1111,17 @@ class _GeminiWalker(_Walker):
             if nullable:
                 out["nullable"] = True
         if out.get("type") == "ARRAY" and "items" not in out:
-            raise DialectError(at, "gemini: an array needs 'items'",
-                               "give the element schema, e.g. items: {type: string}")
+            raise DialectError(
+                at,
+                "gemini: an array needs 'items'",
+                "give the element schema, e.g. items: {type: string}",
+            )
         if out.get("type") == "OBJECT" and not is_root and not out.get("properties"):
-            raise DialectError(at, "gemini: an object below the root needs declared properties",
-                               "declare its properties, or take the value as a JSON string")
+            raise DialectError(
+                at,
+                "gemini: an object below the root needs declared properties",
+                "declare its properties, or take the value as a JSON string",
+            )
         if extras:
             out["description"] = _with_extras(out.get("description"), extras)
         if is_root:
@@ -965,8 +1142,11 @@ class _GeminiWalker(_Walker):
             return [kind] if kind in _GEMINI_TYPES else []
         if kinds == {"integer", "number"}:
             return ["number"]
-        raise DialectError(at, "gemini: schema has no type",
-                           "give it a 'type' (Gemini cannot express 'any value')")
+        raise DialectError(
+            at,
+            "gemini: schema has no type",
+            "give it a 'type' (Gemini cannot express 'any value')",
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -975,10 +1155,15 @@ class _GeminiWalker(_Walker):
 
 def _walker(dialect: str, strict: bool, schema: Any) -> _Walker:
     if dialect not in DIALECTS:
-        raise ValueError(f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}")
+        raise ValueError(
+            f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}"
+        )
     if strict and not dialect.startswith("openai"):
-        raise DialectError((), f"{dialect}: strict mode is only modelled for the OpenAI dialects",
-                           "pass strict=False")
+        raise DialectError(
+            (),
+            f"{dialect}: strict mode is only modelled for the OpenAI dialects",
+            "pass strict=False",
+        )
     if dialect == "gemini":
         return _GeminiWalker(schema)
     if dialect.startswith("openai"):
@@ -999,15 +1184,22 @@ def convert(schema: dict, dialect: str, *, strict: bool = False) -> Conversion:
         if isinstance(props, dict):
             for name in props:
                 if not isinstance(name, str) or not ANTHROPIC_PROPERTY_KEY.match(name):
-                    raise DialectError(("properties", name),
-                                       f"anthropic: property key {name!r} is not allowed",
-                                       "top-level property keys must match ^[a-zA-Z0-9_.-]{1,64}$")
+                    raise DialectError(
+                        ("properties", name),
+                        f"anthropic: property key {name!r} is not allowed",
+                        "top-level property keys must match ^[a-zA-Z0-9_.-]{1,64}$",
+                    )
     out = walker.finish(walker.node(schema, (), is_root=True))
     if strict:
         depth = _depth(out)
         if depth > OPENAI_STRICT_MAX_DEPTH:
-            walker.notices.append(Notice((), f"{dialect} strict: {depth} levels of object nesting "
-                                             f"(documented limit {OPENAI_STRICT_MAX_DEPTH})"))
+            walker.notices.append(
+                Notice(
+                    (),
+                    f"{dialect} strict: {depth} levels of object nesting "
+                    f"(documented limit {OPENAI_STRICT_MAX_DEPTH})",
+                )
+            )
     return Conversion(out, tuple(walker.notices))
 
 
@@ -1054,18 +1246,29 @@ def tool_entry(
     rules and (bedrock-converse) an empty description.
     """
     if dialect not in DIALECTS:
-        raise ValueError(f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}")
+        raise ValueError(
+            f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}"
+        )
     if cache_control and dialect != "anthropic":
-        raise DialectError((), f"{dialect}: cache_control is only modelled for anthropic",
-                           "pass cache_control=False")
+        raise DialectError(
+            (),
+            f"{dialect}: cache_control is only modelled for anthropic",
+            "pass cache_control=False",
+        )
     if not isinstance(name, str) or not NAME_PATTERNS[dialect].match(name):
-        raise DialectError(("name",), f"{dialect}: tool name {name!r} is not allowed",
-                           f"names must match {NAME_PATTERNS[dialect].pattern}")
+        raise DialectError(
+            ("name",),
+            f"{dialect}: tool name {name!r} is not allowed",
+            f"names must match {NAME_PATTERNS[dialect].pattern}",
+        )
     if not isinstance(description, str):
         raise DialectError(("description",), "description must be a string")
     if dialect == "bedrock-converse" and not description:
-        raise DialectError(("description",), "bedrock-converse: the tool description must not be empty",
-                           "write a one-line description of what the tool does")
+        raise DialectError(
+            ("description",),
+            "bedrock-converse: the tool description must not be empty",
+            "write a one-line description of what the tool does",
+        )
     result = convert(parameters, dialect, strict=strict)
     if notices is not None:
         notices.extend(result.notices)
@@ -1076,15 +1279,32 @@ def tool_entry(
             entry["cache_control"] = {"type": "ephemeral"}
         return entry
     if dialect == "openai-chat":
-        return {"type": "function",
-                "function": {"name": name, "description": description, "strict": bool(strict),
-                             "parameters": params}}
+        return {
+            "type": "function",
+            "function": {
+                "name": name,
+                "description": description,
+                "strict": bool(strict),
+                "parameters": params,
+            },
+        }
     if dialect == "openai-responses":
-        return {"type": "function", "name": name, "description": description, "parameters": params,
-                "strict": bool(strict)}
+        return {
+            "type": "function",
+            "name": name,
+            "description": description,
+            "parameters": params,
+            "strict": bool(strict),
+        }
     if dialect == "gemini":
         return {"name": name, "description": description, "parameters": params}
-    return {"toolSpec": {"name": name, "description": description, "inputSchema": {"json": params}}}
+    return {
+        "toolSpec": {
+            "name": name,
+            "description": description,
+            "inputSchema": {"json": params},
+        }
+    }
 
 
 def _unpack(dialect: str, tool: Any, i: int) -> tuple[Any, Any, Any, Any, Path]:
@@ -1093,18 +1313,50 @@ def _unpack(dialect: str, tool: Any, i: int) -> tuple[Any, Any, Any, Any, Path]:
         raise DialectError((i,), "tool entry is not an object")
     try:
         if dialect == "anthropic":
-            return tool["name"], tool.get("description", ""), tool["input_schema"], False, (i, "input_schema")
+            return (
+                tool["name"],
+                tool.get("description", ""),
+                tool["input_schema"],
+                False,
+                (i, "input_schema"),
+            )
         if dialect == "openai-chat":
             f = tool["function"]
-            return f["name"], f.get("description", ""), f.get("parameters"), f.get("strict"), (i, "function", "parameters")
+            return (
+                f["name"],
+                f.get("description", ""),
+                f.get("parameters"),
+                f.get("strict"),
+                (i, "function", "parameters"),
+            )
         if dialect == "openai-responses":
-            return tool["name"], tool.get("description", ""), tool.get("parameters"), tool.get("strict"), (i, "parameters")
+            return (
+                tool["name"],
+                tool.get("description", ""),
+                tool.get("parameters"),
+                tool.get("strict"),
+                (i, "parameters"),
+            )
         if dialect == "gemini":
-            return tool["name"], tool.get("description", ""), tool.get("parameters"), False, (i, "parameters")
+            return (
+                tool["name"],
+                tool.get("description", ""),
+                tool.get("parameters"),
+                False,
+                (i, "parameters"),
+            )
         spec = tool["toolSpec"]
-        return spec["name"], spec.get("description"), spec["inputSchema"]["json"], False, (i, "toolSpec", "inputSchema", "json")
+        return (
+            spec["name"],
+            spec.get("description"),
+            spec["inputSchema"]["json"],
+            False,
+            (i, "toolSpec", "inputSchema", "json"),
+        )
     except (KeyError, TypeError) as exc:
-        raise DialectError((i,), f"{dialect}: malformed tool entry (missing {exc})") from None
+        raise DialectError(
+            (i,), f"{dialect}: malformed tool entry (missing {exc})"
+        ) from None
 
 
 def _walk_schemas(schema: Any, path: Path, visit: Callable[[dict, Path], None]) -> None:
@@ -1112,7 +1364,12 @@ def _walk_schemas(schema: Any, path: Path, visit: Callable[[dict, Path], None]) 
         return
     visit(schema, path)
     for k, v in schema.items():
-        if k in ("properties", "$defs", "patternProperties", "dependentSchemas") and isinstance(v, dict):
+        if k in (
+            "properties",
+            "$defs",
+            "patternProperties",
+            "dependentSchemas",
+        ) and isinstance(v, dict):
             for name, s in v.items():
                 _walk_schemas(s, path + (k, name), visit)
         elif k in ("anyOf", "oneOf", "allOf", "prefixItems") and isinstance(v, list):
@@ -1133,64 +1390,105 @@ def check_limits(dialect: str, tools: list[dict]) -> list[Notice]:
     and descriptions longer than 1024 characters.
     """
     if dialect not in DIALECTS:
-        raise ValueError(f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}")
+        raise ValueError(
+            f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}"
+        )
     notices: list[Notice] = []
     seen: dict = {}
     root_type = "OBJECT" if dialect == "gemini" else "object"
     for i, tool in enumerate(tools):
         name, description, params, strict, ppath = _unpack(dialect, tool, i)
-        npath = {"openai-chat": (i, "function", "name"),
-                 "bedrock-converse": (i, "toolSpec", "name")}.get(dialect, (i, "name"))
+        npath = {
+            "openai-chat": (i, "function", "name"),
+            "bedrock-converse": (i, "toolSpec", "name"),
+        }.get(dialect, (i, "name"))
         if not isinstance(name, str) or not NAME_PATTERNS[dialect].match(name):
-            raise DialectError(npath, f"{dialect}: tool name {name!r} is not allowed",
-                               f"names must match {NAME_PATTERNS[dialect].pattern}")
+            raise DialectError(
+                npath,
+                f"{dialect}: tool name {name!r} is not allowed",
+                f"names must match {NAME_PATTERNS[dialect].pattern}",
+            )
         if name in seen:
-            raise DialectError(npath, f"{dialect}: tool name {name!r} is used twice (also tool {seen[name]})",
-                               "give every tool a distinct name")
+            raise DialectError(
+                npath,
+                f"{dialect}: tool name {name!r} is used twice (also tool {seen[name]})",
+                "give every tool a distinct name",
+            )
         seen[name] = i
         dpath = npath[:-1] + ("description",)
         if dialect == "bedrock-converse" and not description:
-            raise DialectError(dpath, "bedrock-converse: the tool description must not be empty",
-                               "write a one-line description of what the tool does")
-        if dialect.startswith("openai") and isinstance(description, str) and len(description) > OPENAI_MAX_DESCRIPTION:
-            notices.append(Notice(dpath, f"{dialect}: description of {name!r} has {len(description)} "
-                                         f"characters (more than {OPENAI_MAX_DESCRIPTION})"))
+            raise DialectError(
+                dpath,
+                "bedrock-converse: the tool description must not be empty",
+                "write a one-line description of what the tool does",
+            )
+        if (
+            dialect.startswith("openai")
+            and isinstance(description, str)
+            and len(description) > OPENAI_MAX_DESCRIPTION
+        ):
+            notices.append(
+                Notice(
+                    dpath,
+                    f"{dialect}: description of {name!r} has {len(description)} "
+                    f"characters (more than {OPENAI_MAX_DESCRIPTION})",
+                )
+            )
         if params is None and dialect.startswith("openai"):
             continue
         if not isinstance(params, dict) or params.get("type") != root_type:
-            raise DialectError(ppath, f"{dialect}: parameters of {name!r} must be an object schema "
-                                      f"(type {root_type!r})",
-                               "wrap the value in an object property")
+            raise DialectError(
+                ppath,
+                f"{dialect}: parameters of {name!r} must be an object schema "
+                f"(type {root_type!r})",
+                "wrap the value in an object property",
+            )
         if dialect == "anthropic":
             for key in params.get("properties", {}) or {}:
                 if not ANTHROPIC_PROPERTY_KEY.match(str(key)):
-                    raise DialectError(ppath + ("properties", key),
-                                       f"anthropic: property key {key!r} is not allowed",
-                                       "top-level property keys must match ^[a-zA-Z0-9_.-]{1,64}$")
+                    raise DialectError(
+                        ppath + ("properties", key),
+                        f"anthropic: property key {key!r} is not allowed",
+                        "top-level property keys must match ^[a-zA-Z0-9_.-]{1,64}$",
+                    )
         if dialect == "gemini":
             _walk_schemas(params, ppath, _check_gemini_node)
         if strict is True:
             _walk_schemas(params, ppath, _check_strict_node)
     if dialect.startswith("openai") and len(tools) > OPENAI_MAX_TOOLS:
-        notices.append(Notice((), f"{dialect}: {len(tools)} tools in one request "
-                                  f"(more than {OPENAI_MAX_TOOLS})"))
+        notices.append(
+            Notice(
+                (),
+                f"{dialect}: {len(tools)} tools in one request "
+                f"(more than {OPENAI_MAX_TOOLS})",
+            )
+        )
     return notices
 
 
 def _check_gemini_node(schema: dict, path: Path) -> None:
     for name in schema.get("properties", {}) or {}:
         if not GEMINI_PROPERTY_KEY.match(str(name)):
-            raise DialectError(path + ("properties", name), f"gemini: property name {name!r} is not allowed",
-                               "property names must start with a letter or underscore and use only "
-                               "letters, digits, _ . - (at most 64 characters)")
+            raise DialectError(
+                path + ("properties", name),
+                f"gemini: property name {name!r} is not allowed",
+                "property names must start with a letter or underscore and use only "
+                "letters, digits, _ . - (at most 64 characters)",
+            )
     enum = schema.get("enum")
     if enum is not None and not all(isinstance(e, str) for e in enum):
-        raise DialectError(path + ("enum",), "gemini: enum values must be strings",
-                           "convert_parameters moves non-string enums into the description")
+        raise DialectError(
+            path + ("enum",),
+            "gemini: enum values must be strings",
+            "convert_parameters moves non-string enums into the description",
+        )
     t = schema.get("type")
     if t is not None and t not in _GEMINI_TYPES.values():
-        raise DialectError(path + ("type",), f"gemini: type {t!r} is not a Gemini type",
-                           "use STRING, NUMBER, INTEGER, BOOLEAN, ARRAY or OBJECT")
+        raise DialectError(
+            path + ("type",),
+            f"gemini: type {t!r} is not a Gemini type",
+            "use STRING, NUMBER, INTEGER, BOOLEAN, ARRAY or OBJECT",
+        )
 
 
 def _check_strict_node(schema: dict, path: Path) -> None:
@@ -1201,9 +1499,16 @@ def _check_strict_node(schema: dict, path: Path) -> None:
         if not isinstance(props, dict):
             raise DialectError(path, "strict: an object needs declared properties")
         if schema.get("additionalProperties") is not False:
-            raise DialectError(path, "strict: an object needs additionalProperties false")
-        if list(schema.get("required", [])) != list(props) and set(schema.get("required", [])) != set(props):
-            raise DialectError(path + ("required",), "strict: every property must be required",
-                               "make optional properties nullable instead")
+            raise DialectError(
+                path, "strict: an object needs additionalProperties false"
+            )
+        if list(schema.get("required", [])) != list(props) and set(
+            schema.get("required", [])
+        ) != set(props):
+            raise DialectError(
+                path + ("required",),
+                "strict: every property must be required",
+                "make optional properties nullable instead",
+            )
     if "array" in types and "items" not in schema:
         raise DialectError(path, "strict: an array needs 'items'")

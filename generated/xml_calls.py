@@ -109,7 +109,9 @@ def _drop_partial_tag(text: str, tags: Sequence[str]) -> str:
 class _ToolGrammar:
     __slots__ = ("name", "close", "body_re", "tags", "content", "has_params")
 
-    def __init__(self, name: str, params: Sequence[str], content_params: Collection[str]):
+    def __init__(
+        self, name: str, params: Sequence[str], content_params: Collection[str]
+    ):
         self.name = name
         self.close = f"</{name}>"
         names = [p for p in dict.fromkeys(params) if p]
@@ -126,13 +128,19 @@ class _ToolGrammar:
 class _Grammar:
     __slots__ = ("tools", "open_re")
 
-    def __init__(self, tools: Mapping[str, Sequence[str]], content_params: Collection[str]):
+    def __init__(
+        self, tools: Mapping[str, Sequence[str]], content_params: Collection[str]
+    ):
         content = frozenset(content_params)
         self.tools: Dict[str, _ToolGrammar] = {
-            name: _ToolGrammar(name, list(params), content) for name, params in tools.items() if name
+            name: _ToolGrammar(name, list(params), content)
+            for name, params in tools.items()
+            if name
         }
         if self.tools:
-            alts = "|".join(re.escape(n) for n in sorted(self.tools, key=len, reverse=True))
+            alts = "|".join(
+                re.escape(n) for n in sorted(self.tools, key=len, reverse=True)
+            )
             self.open_re: Optional[re.Pattern] = re.compile(f"<({alts})>")
         else:
             self.open_re = None

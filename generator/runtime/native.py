@@ -120,13 +120,20 @@ def materialize(
                 parent["required"].remove(name)
     for name, plain, pieces in meta["texts"]:
         if name is None:
-            holder, key = _at(result, DESCRIPTION_PATH[dialect][:-1]), DESCRIPTION_PATH[dialect][-1]
+            holder, key = (
+                _at(result, DESCRIPTION_PATH[dialect][:-1]),
+                DESCRIPTION_PATH[dialect][-1],
+            )
         elif name in properties:
             holder, key = properties[name], "description"
         else:
             continue
         if key in holder:
-            holder[key] = holder[key].replace(plain, text(pieces), 1) if plain else text(pieces) + holder[key]
+            holder[key] = (
+                holder[key].replace(plain, text(pieces), 1)
+                if plain
+                else text(pieces) + holder[key]
+            )
         else:
             holder[key] = text(pieces)
     if meta["placeholders"]:
@@ -134,7 +141,9 @@ def materialize(
     return result
 
 
-def runtime_entry(dialect: str, variant: Mapping[str, Any], text: Callable[[Sequence[Any]], str]) -> dict[str, Any] | None:
+def runtime_entry(
+    dialect: str, variant: Mapping[str, Any], text: Callable[[Sequence[Any]], str]
+) -> dict[str, Any] | None:
     """Convert a run-time tool (subagent or MCP variant) exactly as the generator converts static ones.
 
     MCP variants carry their server's raw ``input_schema``; others are built from their parameters.
@@ -151,4 +160,10 @@ def runtime_entry(dialect: str, variant: Mapping[str, Any], text: Callable[[Sequ
                 for p in variant["parameters"]
             ]
         )
-    return tool_entry(dialect, variant["name"], description, schema, strict=bool(variant.get("strict")))
+    return tool_entry(
+        dialect,
+        variant["name"],
+        description,
+        schema,
+        strict=bool(variant.get("strict")),
+    )

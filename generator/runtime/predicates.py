@@ -85,7 +85,9 @@ class SelectionData:
             elif key == "regex_first_match":
                 pattern = self._regex.get(arg["pattern"])
                 if pattern is None:
-                    pattern = self._regex[arg["pattern"]] = re.compile(arg["pattern"], re.ASCII)
+                    pattern = self._regex[arg["pattern"]] = re.compile(
+                        arg["pattern"], re.ASCII
+                    )
                 found = pattern.search(mid)
                 ok = False
                 if found is not None and found.group(arg["group"]) is not None:
@@ -106,7 +108,9 @@ def _get(context: Any, name: str) -> Any:
     return getattr(context, name, None)
 
 
-def evaluate(pred: Mapping[str, Any], context: Any, data: SelectionData | None = None) -> bool:
+def evaluate(
+    pred: Mapping[str, Any], context: Any, data: SelectionData | None = None
+) -> bool:
     """Evaluate one predicate; may raise MatcherError (selection treats that as 'no match')."""
     if "all" in pred:
         return all(evaluate(child, context, data) for child in pred["all"])
@@ -128,7 +132,9 @@ def evaluate(pred: Mapping[str, Any], context: Any, data: SelectionData | None =
             return any(isinstance(v, str) and needle in v.lower() for v in items)
         if "ends_with" in pred:
             items = value if isinstance(value, (list, tuple)) else [value]
-            return any(isinstance(v, str) and v.endswith(pred["ends_with"]) for v in items)
+            return any(
+                isinstance(v, str) and v.endswith(pred["ends_with"]) for v in items
+            )
         raise MatcherError(f"field predicate without a comparison: {dict(pred)!r}")
     if data is None:
         raise MatcherError("selection predicates need selection data")

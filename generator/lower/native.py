@@ -6,7 +6,7 @@ runtime converter (generator/runtime/schema_dialects.py), so run time and build 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from ..diagnostics import Diagnostics, Location
 from ..model import Catalog, Text, ToolVariant, plain
@@ -16,6 +16,15 @@ from ..resolve import ResolvedFamily
 from ..runtime.native import parameters_schema
 from ..runtime.schema_dialects import DialectError, check_limits, tool_entry
 from .core import text_data
+
+
+def thaw(value: Any) -> Any:
+    """Plain JSON data from the model's read-only mappings and tuples (what the converter expects)."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [thaw(v) for v in value]
+    return value
 
 
 def _has_condition(text: Text) -> bool:
@@ -45,7 +54,7 @@ def entry(dialect: str, variant: ToolVariant) -> dict[str, Any] | None:
         return None
     schema = parameters_schema(
         [
-            {"name": p.name, "required": p.required, "instruction": plain(p.instruction), "schema": p.schema}
+            {"name": p.name, "required": p.required, "instruction": plain(p.instruction), "schema": thaw(p.schema)}
             for p in variant.parameters
         ]
     )

@@ -79,15 +79,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return EXIT_OK
     from . import pipeline, write
 
-    if args.command == "validate":
-        diags = Diagnostics()
-        pipeline.load_catalog(args.specs, diags)
-        _print_diagnostics(diags, args.error_format)
-        return EXIT_INVALID if diags.has_errors else EXIT_OK
-    result = pipeline.run(args.specs)
+    result = pipeline.run(args.specs)  # validate lowers too: provider limits are spec errors
     _print_diagnostics(result.diagnostics, args.error_format)
-    if result.diagnostics.has_errors:
-        return EXIT_INVALID
+    if result.diagnostics.has_errors or args.command == "validate":
+        return EXIT_INVALID if result.diagnostics.has_errors else EXIT_OK
     out: Path = args.out
     plan = write.plan(out, result.files)
     files_with_manifest = {**result.files, write.MANIFEST: write.manifest_bytes(result.files)}

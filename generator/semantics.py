@@ -6,6 +6,7 @@ is what a schema cannot see: references between files, names, types against valu
 
 from __future__ import annotations
 
+import keyword
 import re
 from types import MappingProxyType
 from typing import Any
@@ -29,6 +30,8 @@ from .model import (
 )
 from .validate import PLACEHOLDER_RE, suggest, walk_predicates
 
+# Context is a dataclass with these methods; a field of the same name would shadow them.
+RESERVED_CONTEXT_NAMES = frozenset({"from_mapping", "from_json", "to_dict", "get"})
 FIELD_OPS = ("truthy", "equals", "in", "contains", "ends_with")
 TOP_OPS = ("all", "any", "not", "field", "provider_in", "model_matches", "model_raw_contains")
 STRING_OPS = ("contains", "ends_with")
@@ -184,6 +187,13 @@ class _Builder:
         data = src.data
         context = []
         for name, spec in (data.get("context") or {}).items():
+            if not name.isidentifier() or keyword.iskeyword(name) or name in RESERVED_CONTEXT_NAMES:
+                self.diags.error(
+                    src.loc(("context", name), key=True),
+                    "E303",
+                    f"context field {name!r} cannot be a Python attribute name",
+                    "use lower_snake_case without '-' (and not a Python keyword or a Context method name)",
+                )
             ftype = spec["type"]
             nullable = bool(spec.get("nullable", False))
             default = spec.get("default", [] if ftype == "string_list" else None)

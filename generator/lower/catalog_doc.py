@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from ..model import Catalog
 from ..resolve import ResolvedFamily
 
@@ -35,4 +37,12 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> str:
         lines.append(
             f"| `{family.name}` | {family.order} | {'yes' if family.use_native_tools else 'no'} | {len(resolved.variants)} |"
         )
+    lines += ["", "## Context fields", "", "| field | type | default | meaning |", "| --- | --- | --- | --- |"]
+    for field in catalog.project.context:
+        kind = field.type + (" or null" if field.nullable else "")
+        default = json.dumps(list(field.default) if isinstance(field.default, tuple) else field.default)
+        lines.append(f"| `{field.name}` | {kind} | `{_cell(default)}` | {_cell(field.doc)} |")
+    lines += ["", "## Placeholders", "", "| placeholder | context field | default |", "| --- | --- | --- |"]
+    for ph in catalog.project.placeholders:
+        lines.append(f"| `{{{{{ph.name}}}}}` | `{ph.field}` | `{_cell(json.dumps(ph.default))}` |")
     return "\n".join(lines) + "\n"

@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from .context import Context
 from .dynamic_tools import mcp_tools, merge_tools, subagent_tools, subagents_active
-from .predicates import SelectionData, evaluate, select
+from .predicates import MatcherError, SelectionData, evaluate, select
 
 __all__ = [
     "FAMILIES",
@@ -3596,8 +3596,16 @@ def select_family(context: Context | Mapping[str, Any]) -> str:
 
 
 def holds(predicate: Mapping[str, Any] | None, context: Any) -> bool:
-    """Whether a context requirement holds (None means no requirement)."""
-    return predicate is None or evaluate(predicate, context, _DATA)
+    """Whether a context requirement holds (None means no requirement).
+
+    A requirement that cannot be evaluated (e.g. a model test with no model id) does not hold.
+    """
+    if predicate is None:
+        return True
+    try:
+        return evaluate(predicate, context, _DATA)
+    except MatcherError:
+        return False
 
 
 def _family(family: str) -> str:

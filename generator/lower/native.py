@@ -6,25 +6,16 @@ runtime converter (generator/runtime/schema_dialects.py), so run time and build 
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 from ..diagnostics import Diagnostics, Location
 from ..model import Catalog, Text, ToolVariant, plain
 from ..pyfmt import Code
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
-from ..runtime.native import parameters_schema
+from ..runtime.native import fast_copy, parameters_schema
 from ..runtime.schema_dialects import DialectError, check_limits, tool_entry
 from .core import text_data
-
-
-def thaw(value: Any) -> Any:
-    """Plain JSON data from the model's read-only mappings and tuples (what the converter expects)."""
-    if isinstance(value, Mapping):
-        return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [thaw(v) for v in value]
-    return value
 
 
 def _has_condition(text: Text) -> bool:
@@ -54,7 +45,7 @@ def entry(dialect: str, variant: ToolVariant) -> dict[str, Any] | None:
         return None
     schema = parameters_schema(
         [
-            {"name": p.name, "required": p.required, "instruction": plain(p.instruction), "schema": thaw(p.schema)}
+            {"name": p.name, "required": p.required, "instruction": plain(p.instruction), "schema": fast_copy(p.schema)}
             for p in variant.parameters
         ]
     )

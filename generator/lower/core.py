@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Catalog, Parameter, Text, ToolVariant
+from ..pyfmt import Code
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
 from ..semantics import member_name
@@ -47,11 +48,30 @@ def variant_data(variant: ToolVariant) -> dict[str, Any]:
     }
 
 
+def _shared_parameters(variants: list[ToolVariant]) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
+    """SPECS data with identical parameter lists emitted once (variants built by 'extends' share them)."""
+    names: dict[str, str] = {}
+    shared: list[tuple[str, Any]] = []
+    specs: dict[str, Any] = {}
+    for variant in variants:
+        data = variant_data(variant)
+        params = data["parameters"]
+        if params:
+            key = repr(params)
+            if key not in names:
+                names[key] = f"_PARAMS_{len(shared)}"
+                shared.append((names[key], params))
+            data["parameters"] = Code(names[key])
+        specs[variant.key] = data
+    return specs, shared
+
+
 def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], runtime: dict[str, str]) -> dict[str, str]:
     project = catalog.project
     head = header(spec_sources(catalog))
     tool_members = [(member_name(t), t) for t in project.tool_order]
     family_members = [(member_name(f), f) for f in project.family_enum]
+    specs, shared = _shared_parameters([v for t in catalog.tools for v in t.variants])
     files = {
         "ids.py": render_python(
             "ids.py.j2",
@@ -87,7 +107,8 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], runtime: dict[s
                 }
                 for r in families
             },
-            specs={v.key: variant_data(v) for t in catalog.tools for v in t.variants},
+            specs=specs,
+            shared=shared,
             family_specs={r.family.name: tuple(v.key for v in r.variants) for r in families},
             placeholders={
                 p.name: {"field": p.field, "default": p.default, "map": p.mapping} for p in project.placeholders

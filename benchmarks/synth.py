@@ -42,6 +42,8 @@ FAMILIES = [
 ]
 # The enum of families also names two families without a variants file (as in the Cline catalog).
 FAMILY_ENUM = [name for name, _ in FAMILIES] + ["legacy", "experimental"]
+# Native families stay within one OpenAI request (128 tools), as a real catalog would.
+NATIVE_MAX_TOOLS = 120
 FEATURES = ["feature_a", "feature_b", "feature_c", "feature_d"]
 
 _WORDS = (
@@ -77,20 +79,21 @@ def _tool_id(i: int, rng: random.Random) -> str:
 # Parameters
 
 
-def _param_kinds() -> list[str]:
-    return [
-        "string_bounds",
-        "string_format",
-        "boolean",
-        "integer",
-        "number",
-        "enum",
-        "array_scalar",
-        "array_object",
-        "object",
-        "nullable_string",
-        "nullable_integer",
-    ]
+# Parameter kinds with weights close to a real catalog: mostly plain strings, every kind present.
+_KINDS = {
+    "string": 35,
+    "string_bounds": 8,
+    "string_format": 6,
+    "boolean": 8,
+    "integer": 8,
+    "number": 5,
+    "enum": 8,
+    "array_scalar": 7,
+    "array_object": 3,
+    "object": 4,
+    "nullable_string": 4,
+    "nullable_integer": 4,
+}
 
 
 def _parameter(rng: random.Random, kind: str, name: str, tool_ids: list[str], self_index: int) -> dict[str, Any]:
@@ -176,16 +179,10 @@ def _parameter(rng: random.Random, kind: str, name: str, tool_ids: list[str], se
 
 
 def _parameters(rng: random.Random, tool_ids: list[str], index: int) -> list[dict[str, Any]]:
-    kinds = _param_kinds()
-    count = rng.randint(1, 6)
-    start = rng.randrange(len(kinds))
+    kinds = rng.choices(list(_KINDS), weights=list(_KINDS.values()), k=rng.randint(1, 5))
     params = []
-    names: set[str] = set()
-    for j in range(count):
-        kind = kinds[(start + j) % len(kinds)]
-        name = f"{rng.choice(_WORDS)}_{j}"
-        names.add(name)
-        params.append(_parameter(rng, kind, name, tool_ids, index))
+    for j, kind in enumerate(kinds):
+        params.append(_parameter(rng, kind, f"{rng.choice(_WORDS)}_{j}", tool_ids, index))
     roll = rng.random()
     if roll < 0.5:
         params.append({"use": "task_progress"})
@@ -354,6 +351,8 @@ def _family(rng: random.Random, name: str, native: bool, order: int, tool_ids: l
     else:
         share = {"compact": 0.2, "alpha": 0.5, "beta": 0.35, "native_one": 0.3, "native_two": 0.15}[name]
         tools = [t for t in tool_ids if rng.random() < share] or tool_ids[:1]
+        if native:
+            tools = tools[:NATIVE_MAX_TOOLS]
         if name in ("alpha", "native_two"):
             rng.shuffle(tools)  # a prompt order different from the enum order
     labels: dict[str, int] = {"stable": 1}
@@ -386,8 +385,11 @@ def _family(rng: random.Random, name: str, native: bool, order: int, tool_ids: l
     }
 
 
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
 def _dump(path: Path, schema: str, data: dict[str, Any]) -> None:
-    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    text = yaml.dump(data, Dumper=_DUMPER, sort_keys=False, allow_unicode=True, width=100)
     path.write_text(f"# yaml-language-server: $schema={schema}\n{text}", "utf-8")
 
 

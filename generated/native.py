@@ -56,7 +56,9 @@ def fast_copy(value: Any) -> Any:
         return {k: fast_copy(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [fast_copy(v) for v in value]
-    if isinstance(value, Mapping):  # read-only views (the generator's model) become plain dicts
+    if isinstance(
+        value, Mapping
+    ):  # read-only views (the generator's model) become plain dicts
         return {k: fast_copy(v) for k, v in value.items()}
     return value
 
@@ -163,10 +165,5 @@ def runtime_entry(
                 for p in variant["parameters"]
             ]
         )
-    return tool_entry(
-        dialect,
-        variant["name"],
-        description,
-        schema,
-        strict=bool(variant.get("strict")),
-    )
+    strict = bool(variant.get("strict")) and dialect.startswith("openai")
+    return tool_entry(dialect, variant["name"], description, schema, strict=strict)

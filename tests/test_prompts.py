@@ -157,15 +157,31 @@ def _params(block: str) -> list[str]:
 
 
 def test_task_progress_follows_focus_chain_per_family():
+    """task_progress depends on focus_chain: shown only when that tool is enabled in the family.
+
+    (As in the modelled system, gpt-5-native's and native-next-gen's plan_mode_respond declare
+    task_progress without the dependency, so it is always shown there.)
+    """
+    checked = 0
     for family in FAMILIES:
         has_focus = any(v["id"] == "focus_chain" for v in catalog.VARIANTS[family])
         for enabled in (False, True):
             ctx = Context(model_id="x", focus_chain_enabled=enabled, has_mcp_hub=True)
             section = prompt.prompt_section(family, ctx)
-            shown = "- task_progress:" in section and "<task_progress>" in section
-            assert shown == (enabled and has_focus), (family, enabled)
+            for v in catalog.enabled_variants(family, ctx):
+                (tp,) = [p for p in v["parameters"] if p["name"] == "task_progress"] or [None]
+                if tp is None:
+                    continue
+                block = _block(section, v["name"])
+                expected = not tp["dependencies"] or (enabled and has_focus)
+                assert ("task_progress" in _params(block)) == expected, (family, v["name"], enabled)
+                assert ("<task_progress>" in block) == expected
+                checked += 1
+    assert checked > 50
     # xs offers no focus_chain tool, so its read_file never shows task_progress even when on
     assert "focus_chain" not in {v["id"] for v in catalog.VARIANTS["xs"]}
+    xs = prompt.prompt_section("xs", Context(focus_chain_enabled=True))
+    assert "task_progress" not in _params(_block(xs, "read_file"))
     assert "task_progress" in prompt.known_tools("xs")["read_file"]  # the parser still accepts it
 
 
@@ -252,7 +268,8 @@ def test_notebook_text_in_replace_in_file(tabs, shown):
         assert (note in block) is shown, family
         if shown:  # inside the diff parameter's instruction, before the next parameter
             diff = block.split("- diff: (required) ", 1)[1]
-            assert diff.index(note.strip()) < diff.index("\n- ")
+            rest = diff.split("\nUsage:", 1)[0]
+            assert note.strip() in rest and "- task_progress:" not in rest.split(note.strip())[0]
         seen += 1
     assert seen >= 3
 
@@ -369,17 +386,29 @@ def _value(tool: str, param: str, params: tuple[str, ...]) -> st.SearchStrategy[
     fragments += [f"<{p}>" for p in params] + [f"</{p}>" for p in params]
     value = st.lists(st.one_of(st.text(max_size=6), st.sampled_from(fragments)), max_size=8).map("".join)
     content_tool = any(p in DEFAULT_CONTENT_PARAMS for p in params)
+    forbidden = []
+    if param not in DEFAULT_CONTENT_PARAMS:
+        forbidden.append(f"</{param}>")  # a non-content parameter ends at its first closing tag
+    if content_tool:
+        # the documented ambiguities of content parameters (as in the modelled system): the
+        # tool's closing tag inside a value may end the call early, and another parameter's
+        # value holding the content parameter's closing tag may be read as the content's end
+        # (the last well-formed one wins)
+        forbidden.append(f"</{tool}>")
+        forbidden += [f"</{p}>" for p in params if p in DEFAULT_CONTENT_PARAMS and p != param]
+    edge = "".join(_EDGE_WS)
 
-    def ok(v: str) -> bool:
-        if v and (v[0] in _EDGE_WS or v[-1] in _EDGE_WS):
-            return False  # values are trimmed like JS .trim()
-        if param not in DEFAULT_CONTENT_PARAMS and f"</{param}>" in v:
-            return False  # a non-content parameter ends at its first closing tag
-        # the documented ambiguity: with a content parameter, a closing tag of the tool inside
-        # a value may end the call early
-        return not (content_tool and f"</{tool}>" in v)
+    def clean(v: str) -> str:
+        # mapped, not filtered: removing may create a new occurrence, so repeat until stable
+        while True:
+            before = v
+            for tag in forbidden:
+                v = v.replace(tag, "")
+            v = v.strip(edge)  # values are trimmed like JS .trim()
+            if v == before:
+                return v
 
-    return value.filter(ok)
+    return value.map(clean)
 
 
 @st.composite
@@ -401,7 +430,7 @@ def _write(name: str, params: dict[str, str]) -> str:
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_round_trip_every_tool(family):
-    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
     @given(calls=_calls(family), between=st.sampled_from(["\n\n", "\nI'll do that.\n", " ", ""]))
     def check(calls, between):
         text = "Let me work on it.\n" + between.join(_write(n, p) for n, p in calls) + "\nDone."

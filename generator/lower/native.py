@@ -49,7 +49,9 @@ def entry(dialect: str, variant: ToolVariant) -> dict[str, Any] | None:
             for p in variant.parameters
         ]
     )
-    return tool_entry(dialect, variant.name, description, schema, strict=variant.strict)
+    # Strict mode is an OpenAI feature; other formats take the same tool without it.
+    strict = variant.strict and dialect.startswith("openai")
+    return tool_entry(dialect, variant.name, description, schema, strict=strict)
 
 
 def emit(

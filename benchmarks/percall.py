@@ -1,0 +1,107 @@
+"""Per-call timings of a generated package, run in a fresh interpreter by benchmarks/run.py.
+
+``python benchmarks/percall.py ROOT [--quick]`` imports ``generated`` from ROOT (the folder that
+holds the generated package) and prints one JSON object:
+
+* ``native``: per (family, format) the median seconds per ``native_tools(family, ctx, format=f)``
+  call, and the same for the baseline that converts every enabled spec variant at call time
+  (what the modelled system does per request): ``runtime_entry`` -> ``parameters_schema`` +
+  ``schema_dialects.tool_entry`` for each variant ``assemble`` returns, parameters filtered by their
+  context requirements. ``same_output`` says whether both give identical lists.
+* ``prompt``: per family the median seconds per ``prompt_section(family, ctx)`` call.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import timeit
+from typing import Any, Callable
+
+
+def _per_call(func: Callable[[], Any], repeats: int, budget: float) -> float:
+    """Median seconds per call over ``repeats`` batches sized to about ``budget`` seconds each."""
+    func()  # warm caches (regexes, lazily imported modules)
+    timer = timeit.Timer(func)
+    number, elapsed = timer.autorange()
+    number = max(1, int(number * budget / max(elapsed, 1e-9)))
+    return statistics.median(t / number for t in timer.repeat(repeat=repeats, number=number))
+
+
+def main() -> None:
+    root = sys.argv[1]
+    quick = "--quick" in sys.argv[2:]
+    repeats, budget = (3, 0.05) if quick else (5, 0.1)
+    sys.path.insert(0, root)
+
+    from generated import catalog, providers
+    from generated.catalog import assemble, holds, resolve_text
+    from generated.context import Context
+    from generated.native import runtime_entry
+    from generated.prompt import prompt_section
+
+    # A context that switches native calls and the optional features on, so the most tools apply.
+    wanted: dict[str, Any] = {
+        "provider_id": "anthropic",
+        "model_id": "claude-sonnet-4-5-20250929",
+        "enable_native_tool_calls": True,
+        "cwd": "/home/user/project",
+        "supports_browser_use": True,
+        "focus_chain_enabled": True,
+        "has_mcp_hub": True,
+        "cline_web_tools_enabled": True,
+        "editor_tabs": ["src/main.py", "notes.ipynb"],
+        "feature_a": True,
+        "feature_c": True,
+    }
+    names = set(Context.__dataclass_fields__)
+    ctx = Context.from_mapping({k: v for k, v in wanted.items() if k in names})
+
+    def convert_at_call(family: str, dialect: str) -> list[dict[str, Any]]:
+        def text(pieces: Any) -> str:
+            return resolve_text(pieces, ctx)
+
+        out = []
+        for variant in assemble(family, ctx):
+            params = [p for p in variant["parameters"] if holds(p["requires"], ctx)]
+            built = runtime_entry(dialect, {**variant, "parameters": params}, text)
+            if built is not None:
+                out.append(built)
+        return out
+
+    native_families = [name for name, data in catalog.FAMILIES.items() if data["use_native_tools"]]
+    formats = list(providers.FORMATS)
+    if quick:
+        native_families = native_families[:2]
+    native: list[dict[str, Any]] = []
+    for family in native_families:
+        for fmt in formats:
+            fast = providers.native_tools(family, ctx, format=fmt)
+            slow = convert_at_call(family, fmt)
+            native.append(
+                {
+                    "family": family,
+                    "format": fmt,
+                    "tools": len(fast),
+                    "native_tools_s": _per_call(lambda: providers.native_tools(family, ctx, format=fmt), repeats, budget),
+                    "convert_at_call_s": _per_call(lambda: convert_at_call(family, fmt), repeats, budget),
+                    "same_output": json.dumps(fast, sort_keys=True) == json.dumps(slow, sort_keys=True),
+                }
+            )
+    text_families = list(catalog.VARIANTS)
+    if quick:
+        text_families = text_families[:3]
+    prompt = [
+        {
+            "family": family,
+            "chars": len(prompt_section(family, ctx)),
+            "prompt_section_s": _per_call(lambda: prompt_section(family, ctx), repeats, budget),
+        }
+        for family in text_families
+    ]
+    print(json.dumps({"native": native, "prompt": prompt}))
+
+
+if __name__ == "__main__":
+    main()

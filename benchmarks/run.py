@@ -41,6 +41,10 @@ import synth  # noqa: E402
 from generator.render import BLACK_MODE  # noqa: E402
 
 PYTHON = sys.executable
+# Every child gets this environment: bytecode cached under the run's temp folder (a normal developer
+# setup caches .pyc; PYTHONDONTWRITEBYTECODE, set in some CI shells, would recompile toolgen on every
+# run), and nothing is written into the repository. main() fills in the prefix.
+BASE_ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
 _SCRIPT = Path(PYTHON).parent / "toolgen"
 TOOLGEN = [str(_SCRIPT)] if _SCRIPT.is_file() else [PYTHON, "-m", "generator"]
 
@@ -62,6 +66,7 @@ class RunFailed(RuntimeError):
 
 def run(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = None, ok=(0,)) -> dict[str, Any]:
     """Run ``cmd``; wall seconds (perf_counter), exit code, peak RSS of that child (MB), output."""
+    env = BASE_ENV if env is None else env
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=cwd)
@@ -94,7 +99,7 @@ class Catalog:
         self.specs, self.out, self.cache = root / "specs", root / "generated", root / "cache"
 
     def env(self) -> dict[str, str]:
-        return {**os.environ, "TOOLGEN_CACHE_DIR": str(self.cache)}
+        return {**BASE_ENV, "TOOLGEN_CACHE_DIR": str(self.cache)}
 
     def toolgen(self, command: str, ok=(0,)) -> dict[str, Any]:
         return run([*TOOLGEN, command, "--specs", str(self.specs), "--out", str(self.out)], self.env(), ok=ok)
@@ -155,9 +160,7 @@ def black_all_files(out: Path, cap_s: float) -> dict[str, Any]:
 def import_times(cat: Catalog, reps: int) -> dict[str, Any]:
     """Fresh interpreters: time of ``import generated`` (and of the full API) measured inside the process,
     and wall time minus ``python -c pass``. .pyc files go to a private prefix; the first import compiles."""
-    pycache = cat.root / "pycache"
-    shutil.rmtree(pycache, ignore_errors=True)
-    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(pycache)}
+    env = {**BASE_ENV, "PYTHONPYCACHEPREFIX": str(cat.root / "pycache")}
     env.pop("PYTHONPATH", None)
     probe = (
         "import sys, time; sys.path.insert(0, {root!r}); t = time.perf_counter(); import {mod}; "
@@ -232,6 +235,8 @@ def machine() -> dict[str, Any]:
         "processor": platform.processor() or platform.machine(),
         "black": black.__version__,
         "load_average": os.getloadavg(),
+        "bytecode": "cached under the run's temp folder (PYTHONPYCACHEPREFIX)",
+        "caller_had_PYTHONDONTWRITEBYTECODE": "PYTHONDONTWRITEBYTECODE" in os.environ,
     }
 
 
@@ -318,11 +323,14 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     work = Path(tempfile.mkdtemp(prefix="toolgen-bench-"))
+    BASE_ENV["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
     results: dict[str, Any] = {"machine": machine(), "options": {"sizes": sizes, "quick": args.quick, "seed": args.seed}, "catalogs": []}
     try:
+        cat = Catalog("bundled", work / "bundled", len(list((REPO / "specs" / "tools").glob("*.yaml"))))
+        shutil.copytree(REPO / "specs", cat.specs)
+        log("[bundled] warm-up (compiles toolgen and its dependencies into the bytecode cache)")
+        cat.toolgen("validate")
         if not args.no_bundled:
-            cat = Catalog("bundled", work / "bundled", len(list((REPO / "specs" / "tools").glob("*.yaml"))))
-            shutil.copytree(REPO / "specs", cat.specs)
             results["catalogs"].append(bench_catalog(cat, args, validate=True))
             log("[bundled] per-call timings")
             out = run([PYTHON, str(HERE / "percall.py"), str(cat.root), *(["--quick"] if args.quick else [])])

@@ -139,3 +139,24 @@ def test_other_bad_inputs_exit_2(capsys, tmp_path):
     bad = _file(tmp_path, "servers.json", "[{")
     code, _, err = run_cli(capsys, "show", "prompt", "--family", "xs", "--mcp-servers", bad)
     assert code == 2 and "not valid JSON" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "option, content, message",
+    [
+        ("--subagents", {"name": "x"}, "expected a JSON list"),
+        ("--subagents", [1], "item 0 is not an object"),
+        ("--subagents", [{"nam": "x"}], "needs 'name'"),
+        ("--subagents", [{"name": "x", "description": 3}], "'description' must be str"),
+        ("--mcp-servers", [{"uid": "a"}], "needs 'name'"),
+        ("--mcp-servers", [{"uid": "a", "name": "s", "tools": [{}]}], "needs a string 'name'"),
+        ("--mcp-servers", [{"uid": "a", "name": "s", "tools": [], "disabled": "no"}], "'disabled' must be bool"),
+    ],
+)
+def test_badly_shaped_runtime_tool_files_exit_2(capsys, tmp_path, option, content, message):
+    context = _file(tmp_path, "ctx.json", {"subagents_enabled": True})
+    data = _file(tmp_path, "extra.json", content)
+    code, _, err = run_cli(capsys, "show", "prompt", "--family", "generic", "--context", context, option, data)
+    assert code == 2
+    assert message in err
+    assert "internal error" not in err

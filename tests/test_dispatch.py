@@ -25,8 +25,8 @@ from generated.dispatch import (  # noqa: E402
     ToolId,
 )
 from generated.tool_types import ToolResult, ToolUse  # noqa: E402
+from conftest import reference_file  # noqa: E402
 
-REFERENCE = Path("/work/shared/reference/cline-v4.0.10-catalog.json")
 SEP = MCP["separator"]
 PREFIX = SUBAGENTS["name_prefix"]
 CONFIG = object()  # stands for a task config: must reach handlers untouched
@@ -74,7 +74,7 @@ def test_table_covers_every_tool_id_in_enum_order():
 
 
 def test_table_matches_reference_handlers():
-    reference = json.loads(REFERENCE.read_text("utf-8"))["handlers"]
+    reference = json.loads(reference_file("catalog").read_text("utf-8"))["handlers"]
     assert set(reference) == set(HANDLERS)
     for tool_id, ref in reference.items():
         binding = HANDLERS[tool_id]

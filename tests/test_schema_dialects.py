@@ -27,7 +27,7 @@ from sdk_validators import (
     validate_tool,
 )
 
-GOLDEN = Path("/work/shared/reference/cline-v4.0.10-golden-structure.json")
+GOLDEN = Path(__file__).resolve().parents[2] / "shared" / "reference" / "cline-v4.0.10-golden-structure.json"
 JSON_DIALECTS = ("anthropic", "openai-chat", "openai-responses", "bedrock-converse")
 OPENAI = ("openai-chat", "openai-responses")
 # every dialect, plus OpenAI strict mode

@@ -32,7 +32,9 @@ Rules (they model Cline's ``parseAssistantMessageV2``):
   whitespace and parameters between it and ``</tool>``) wins; if none is well formed, the last
   one. So a file whose content contains ``</content>`` round-trips. Not recoverable (inherently
   ambiguous, as in Cline): a content value holding its own closing tag followed later by the
-  tool's closing tag ends the call there.
+  tool's closing tag ends the call there. Likewise, when another parameter's value holds the
+  content parameter's closing tag followed by well-formed text, that later tag is taken as the
+  content's end (for example ``task_progress`` = ``</content><task_progress>`` in write_to_file).
 * A call whose closing tag has not fully arrived is returned with ``partial=True`` and the
   parameters seen so far; an open parameter holds its value so far (trimmed, and without a
   trailing fragment of its own closing tag, e.g. ``</pa``). While a content parameter is open,

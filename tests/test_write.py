@@ -182,7 +182,7 @@ def test_check_reports_drift_with_unified_diff(capsys, specs: Path, tmp_path: Pa
     edit(specs / "tools/ask.yaml", "Ask the user a question.", "Ask the user something.")
     rc, out_text, err = run_cli(capsys, "check", "--specs", specs, "--out", out)
     assert rc == 1
-    assert "--- a/generated/catalog.py\n+++ b/generated/catalog.py\n" in out_text
+    assert "--- a/generated/catalog_data.py\n+++ b/generated/catalog_data.py\n" in out_text
     removed = [line for line in out_text.splitlines() if line.startswith("-") and not line.startswith("---")]
     added = [line for line in out_text.splitlines() if line.startswith("+") and not line.startswith("+++")]
     assert any("Ask the user a question." in line for line in removed)

@@ -20,15 +20,21 @@ from . import (
     prompts,
 )
 
-# Standard-library modules shipped verbatim in the generated package (the same source the generator uses).
+# Standard-library modules shipped verbatim in the generated package (the same source the generator
+# uses). catalog, tool_lists, prompt and dispatch read generated data modules, so only the generated
+# package imports them.
 RUNTIME_MODULES = (
     "predicates",
+    "catalog",
     "tool_types",
     "xml_calls",
     "schema_dialects",
     "native",
+    "tool_lists",
     "prompt_blocks",
+    "prompt",
     "dynamic_tools",
+    "dispatch",
 )
 # One emitter per native format, in declared order.
 NATIVE_EMITTERS = (anthropic, openai_chat, openai_responses, gemini, bedrock)
@@ -52,7 +58,7 @@ def emit_all(
     files = runtime_sources()
     files.update(core.emit(catalog, families, files))
     files.update(dispatch.emit(catalog))
-    files.update(prompts.emit(catalog, families, sources))
+    files.update(prompts.emit(catalog, families))
     emitters = [e for e in NATIVE_EMITTERS if e.DIALECT in catalog.project.formats]
     for emitter in emitters:
         files.update(emitter.emit(catalog, families, sources, diags))

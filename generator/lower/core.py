@@ -87,8 +87,8 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], runtime: dict[s
             fields_types={f.name: (f.type, f.nullable) for f in project.context},
             fields_docs={f.name: f.doc for f in project.context},
         ),
-        "catalog.py": render_python(
-            "catalog.py.j2",
+        "catalog_data.py": render_python(
+            "catalog_data.py.j2",
             head,
             selection={
                 "provider_sets": dict(project.provider_sets),

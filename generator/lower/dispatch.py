@@ -43,8 +43,8 @@ def emit(catalog: Catalog) -> dict[str, str]:
         tool_id: binding_data(by_id[tool_id]) if tool_id in by_id else None for tool_id in project.tool_order
     }
     return {
-        "dispatch.py": render_python(
-            "dispatch.py.j2",
+        "bindings.py": render_python(
+            "bindings.py.j2",
             header(_sources(catalog)),
             handlers=handlers,
             mcp_tool=MCP_TOOL_ID if MCP_TOOL_ID in handlers else None,

@@ -62,7 +62,7 @@ def emit(
     sources: tuple[str, ...],
     diags: Diagnostics,
 ) -> dict[str, str]:
-    constants: list[tuple[str, dict[str, Any]]] = []
+    constants: list[dict[str, Any]] = []
     names_by_value: dict[str, str] = {}
     tools: dict[str, Any] = {}
     metas: dict[str, Any] = {}
@@ -86,8 +86,8 @@ def emit(
                 continue
             fingerprint = repr(built)
             if fingerprint not in names_by_value:
-                names_by_value[fingerprint] = f"_T{len(constants)}"
-                constants.append((names_by_value[fingerprint], built))
+                names_by_value[fingerprint] = f"_ENTRIES[{len(constants)}]"
+                constants.append(built)
             tools[variant.key] = Code(names_by_value[fingerprint])
     for resolved in families:
         if not resolved.family.use_native_tools:
@@ -118,7 +118,7 @@ def emit(
             "native_module.py.j2",
             header(sources),
             dialect=dialect,
-            constants=constants,
+            entries=tuple(constants),
             tools=tools,
             metas=metas,
         )

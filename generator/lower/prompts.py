@@ -1,9 +1,9 @@
-"""Text path: generated/prompt.py and the review files generated/prompts/<family>.xml."""
+"""Text path: the review files generated/prompts/<family>.xml (prompt.py is a runtime module)."""
 
 from __future__ import annotations
 
 from ..model import Catalog, plain
-from ..render import header, render_python, render_text
+from ..render import render_text
 from ..resolve import ResolvedFamily
 from ..runtime.prompt_blocks import PromptParam, tool_block, tools_section
 
@@ -20,8 +20,8 @@ def review_section(resolved: ResolvedFamily) -> str:
     return tools_section(blocks)
 
 
-def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], sources: tuple[str, ...]) -> dict[str, str]:
-    files = {"prompt.py": render_python("prompt.py.j2", header(sources))}
+def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, str]:
+    files = {}
     for resolved in families:
         used = sorted({resolved.family.source, *(catalog.tool(v.tool_id).source for v in resolved.variants)})
         files[f"prompts/{resolved.family.name}.xml"] = render_text(

@@ -35,7 +35,13 @@ def variant_block(
 
     described = [text(p["description"]) for p in visible_parameters(variant, context)]
     params = [
-        PromptParam(p["name"], p["required"], text(p["instruction"]), text(p["description"]), text((p["usage"] or "",)))
+        PromptParam(
+            p["name"],
+            p["required"],
+            text(p["instruction"]),
+            text(p["description"]),
+            text((p["usage"] or "",)),
+        )
         for p in visible_parameters(variant, context, enabled_ids)
     ]
     return tool_block(variant["name"], text(variant["description"]), params, described)
@@ -57,7 +63,9 @@ def prompt_section(
     return tools_section([variant_block(v, context, enabled_ids) for v in variants])
 
 
-def known_tools(family: str, extra_variants: Sequence[Mapping[str, Any]] = ()) -> dict[str, tuple[str, ...]]:
+def known_tools(
+    family: str, extra_variants: Sequence[Mapping[str, Any]] = ()
+) -> dict[str, tuple[str, ...]]:
     """Tool names a family's model may call, with their parameter names (what the parser accepts)."""
     name = str(getattr(family, "value", family))
     tools: dict[str, tuple[str, ...]] = {}
@@ -66,6 +74,8 @@ def known_tools(family: str, extra_variants: Sequence[Mapping[str, Any]] = ()) -
     return tools
 
 
-def parse_calls(text: str, family: str, extra_variants: Sequence[Mapping[str, Any]] = ()) -> list[ToolUse]:
+def parse_calls(
+    text: str, family: str, extra_variants: Sequence[Mapping[str, Any]] = ()
+) -> list[ToolUse]:
     """Tool calls in a (possibly still streaming) reply, for a family's tools."""
     return parse_tool_calls(text, known_tools(family, extra_variants))

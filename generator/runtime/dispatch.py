@@ -1,6 +1,7 @@
 """Tool dispatch: the static handler table and the coordinator that routes tool calls to handlers.
 
-``HANDLERS`` maps every tool id (enum order) to its handler binding from the specs. The handler
+``HANDLERS`` (generated into bindings.py from the specs) maps every tool id, in enum order, to its
+handler binding; this module is the same for every spec set. The handler
 classes themselves belong to the project that uses this package: ``Coordinator.from_namespace``
 binds them at construction time from a module, or a mapping of class names to classes.
 
@@ -21,6 +22,14 @@ import logging
 import threading
 from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 
+from .bindings import (
+    HANDLERS,
+    MCP_SEPARATOR,
+    MCP_TOOL,
+    SUBAGENT_MAX_LENGTH,
+    SUBAGENT_PREFIX,
+    SUBAGENTS_TOOL,
+)
 from .ids import TOOL_USE_NAMES, ToolId
 from .tool_types import ToolResult, ToolUse
 
@@ -43,17 +52,6 @@ __all__ = [
 
 _log = logging.getLogger(__name__)
 
-{{ const("HANDLERS: dict[str, dict[str, Any] | None]", handlers) }}
-"""Every tool id in enum order: None (no handler), else class_name, takes_validator and shares."""
-{{ const("MCP_TOOL: str | None", mcp_tool) }}
-"""The tool whose handler receives every MCP tool call."""
-{{ const("SUBAGENTS_TOOL: str | None", subagents_tool) }}
-"""The tool whose handler class serves the dynamic subagent tools."""
-{{ const("MCP_SEPARATOR: str", mcp_separator) }}
-"""Separates server uid and tool name in an MCP tool name (specs/toolgen.yaml ``mcp``)."""
-{{ const("SUBAGENT_PREFIX: str", subagent_prefix) }}
-{{ const("SUBAGENT_MAX_LENGTH: int", subagent_max_length) }}
-
 
 @runtime_checkable
 class ToolHandler(Protocol):
@@ -68,8 +66,12 @@ class MissingHandlersError(LookupError):
     """The implementation namespace lacks handler classes; ``missing`` maps each class to its tool ids."""
 
     def __init__(self, missing: Mapping[str, tuple[str, ...]]) -> None:
-        self.missing: dict[str, tuple[str, ...]] = {name: tuple(ids) for name, ids in missing.items()}
-        lines = [f"  {name} (for {', '.join(ids)})" for name, ids in self.missing.items()]
+        self.missing: dict[str, tuple[str, ...]] = {
+            name: tuple(ids) for name, ids in missing.items()
+        }
+        lines = [
+            f"  {name} (for {', '.join(ids)})" for name, ids in self.missing.items()
+        ]
         super().__init__(
             f"{len(lines)} handler class(es) missing from the implementation namespace:\n"
             + "\n".join(lines)
@@ -122,7 +124,9 @@ def _lookup(namespace: Any, class_name: str) -> Callable[..., Any] | None:
     return found if callable(found) else None
 
 
-def _build(factory: Callable[..., Any], binding: Mapping[str, Any], validator: Any) -> Any:
+def _build(
+    factory: Callable[..., Any], binding: Mapping[str, Any], validator: Any
+) -> Any:
     return factory(validator) if binding["takes_validator"] else factory()
 
 
@@ -145,7 +149,9 @@ class Coordinator:
         self._lock = threading.Lock()
 
     @classmethod
-    def from_namespace(cls, namespace: Any, *, validator: Any = None, lenient: bool = False) -> "Coordinator":
+    def from_namespace(
+        cls, namespace: Any, *, validator: Any = None, lenient: bool = False
+    ) -> "Coordinator":
         """Build and register every handler of ``HANDLERS`` from ``namespace``.
 
         A class whose binding takes the validator is called with ``validator``, others with no
@@ -155,10 +161,15 @@ class Coordinator:
         """
         missing: dict[str, list[str]] = {}
         for tool_id, binding in HANDLERS.items():
-            if binding is not None and _lookup(namespace, binding["class_name"]) is None:
+            if (
+                binding is not None
+                and _lookup(namespace, binding["class_name"]) is None
+            ):
                 missing.setdefault(binding["class_name"], []).append(tool_id)
         if missing and not lenient:
-            raise MissingHandlersError({name: tuple(ids) for name, ids in missing.items()})
+            raise MissingHandlersError(
+                {name: tuple(ids) for name, ids in missing.items()}
+            )
 
         owners: dict[str, Any] = {}
         for tool_id, binding in HANDLERS.items():
@@ -173,7 +184,9 @@ class Coordinator:
         if subagent_binding is not None:
             subagent_class = _lookup(namespace, subagent_binding["class_name"])
             if subagent_class is not None:
-                subagent_factory = functools.partial(_build, subagent_class, subagent_binding, validator)
+                subagent_factory = functools.partial(
+                    _build, subagent_class, subagent_binding, validator
+                )
 
         coordinator = cls(subagent_factory=subagent_factory)
         for tool_id, binding in HANDLERS.items():
@@ -194,7 +207,9 @@ class Coordinator:
         name = getattr(handler, "name", None)
         name = getattr(name, "value", name)
         if not isinstance(name, str) or not name:
-            raise TypeError(f"a handler needs a non-empty string 'name' attribute, got {handler!r}")
+            raise TypeError(
+                f"a handler needs a non-empty string 'name' attribute, got {handler!r}"
+            )
         self._handlers[name] = handler
 
     def names(self) -> tuple[str, ...]:
@@ -208,7 +223,8 @@ class Coordinator:
         if name in self._handlers or name in self._dynamic:
             return True
         return is_subagent_tool_name(name) and (
-            self._subagent_factory is not None or (SUBAGENTS_TOOL is not None and SUBAGENTS_TOOL in self._handlers)
+            self._subagent_factory is not None
+            or (SUBAGENTS_TOOL is not None and SUBAGENTS_TOOL in self._handlers)
         )
 
     def get_handler(self, name: str) -> Any | None:
@@ -246,9 +262,19 @@ class Coordinator:
             handler = self.get_handler(block.name)
         except Exception as exc:
             _log.exception("dispatch: could not create the handler for %s", block.name)
-            return None if block.partial else ToolResult.error(f"Error executing tool {block.name}: {_describe(exc)}")
+            return (
+                None
+                if block.partial
+                else ToolResult.error(
+                    f"Error executing tool {block.name}: {_describe(exc)}"
+                )
+            )
         if block.partial:
-            partial = getattr(handler, "handle_partial_block", None) if handler is not None else None
+            partial = (
+                getattr(handler, "handle_partial_block", None)
+                if handler is not None
+                else None
+            )
             if partial is not None:
                 try:
                     partial(config, block)
@@ -261,7 +287,9 @@ class Coordinator:
             return handler.execute(config, block)
         except Exception as exc:
             _log.exception("dispatch: %s raised", block.name)
-            return ToolResult.error(f"Error executing tool {block.name}: {_describe(exc)}")
+            return ToolResult.error(
+                f"Error executing tool {block.name}: {_describe(exc)}"
+            )
 
 
 def dispatch_table() -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""The resolved catalog as data, and the run-time functions that read it.
+"""The run-time functions that read the resolved catalog (its data is in catalog_data.py).
 
 ``select_family`` picks a family for a provider and model, ``enabled_tools`` lists the tools a
 family offers in a context, and ``resolve_text`` turns spec text into what the model sees.
@@ -9,6 +9,19 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
+from .catalog_data import (
+    SELECTION,
+    RULES,
+    PRECONDITION,
+    FALLBACK,
+    FAMILIES,
+    SPECS,
+    FAMILY_SPECS,
+    PLACEHOLDERS,
+    ROUTING,
+    MCP,
+    SUBAGENTS,
+)
 from .context import Context
 from .dynamic_tools import mcp_tools, merge_tools, subagent_tools, subagents_active
 from .predicates import MatcherError, SelectionData, evaluate, select
@@ -28,23 +41,6 @@ __all__ = [
     "resolve_placeholders",
     "route",
 ]
-
-{{ const("SELECTION: dict[str, Any]", selection) }}
-{{ const("RULES: tuple[tuple[str, Mapping[str, Any]], ...]", rules) }}
-{{ const("PRECONDITION: Mapping[str, Any] | None", precondition) }}
-{{ const("FALLBACK: str", fallback) }}
-{{ const("FAMILIES: dict[str, dict[str, Any]]", families) }}
-{% for name, value in shared %}
-{{ const(name + ": tuple[dict[str, Any], ...]", value) }}
-{% endfor %}
-{{ const("SPECS: dict[str, dict[str, Any]]", specs) }}
-"""Every spec variant, keyed "<family>/<tool id>"; families share them by key."""
-{{ const("FAMILY_SPECS: dict[str, tuple[str, ...]]", family_specs) }}
-"""Each prompt family's resolved tool list, as SPECS keys in prompt order."""
-{{ const("PLACEHOLDERS: dict[str, dict[str, Any]]", placeholders) }}
-{{ const("ROUTING: dict[str, Any]", routing) }}
-{{ const("MCP: dict[str, Any]", mcp) }}
-{{ const("SUBAGENTS: dict[str, Any]", subagents) }}
 
 VARIANTS: dict[str, tuple[dict[str, Any], ...]] = {
     family: tuple(SPECS[key] for key in keys) for family, keys in FAMILY_SPECS.items()
@@ -78,7 +74,9 @@ def _family(family: str) -> str:
     return name
 
 
-def enabled_variants(family: str, context: Context | Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+def enabled_variants(
+    family: str, context: Context | Mapping[str, Any]
+) -> tuple[dict[str, Any], ...]:
     """The family's resolved spec variants whose context requirements hold, in prompt order."""
     return tuple(v for v in VARIANTS[_family(family)] if holds(v["requires"], context))
 
@@ -96,10 +94,16 @@ def dynamic_variants(
     """
     extra: list[dict[str, Any]] = []
     if subagents and subagents_active(context, FAMILIES[_family(family)]["tools"]):
-        extra += subagent_tools(subagents, prefix=SUBAGENTS["name_prefix"], max_length=SUBAGENTS["max_length"])
+        extra += subagent_tools(
+            subagents,
+            prefix=SUBAGENTS["name_prefix"],
+            max_length=SUBAGENTS["max_length"],
+        )
     skipped: list[dict[str, Any]] = []
     if mcp_servers:
-        tools, skipped = mcp_tools(mcp_servers, separator=MCP["separator"], max_length=MCP["name_max_length"])
+        tools, skipped = mcp_tools(
+            mcp_servers, separator=MCP["separator"], max_length=MCP["name_max_length"]
+        )
         extra += tools
     return extra, skipped
 
@@ -134,19 +138,25 @@ def visible_parameters(
         p
         for p in variant["parameters"]
         if holds(p["requires"], context)
-        and (enabled_ids is None or all(dep in enabled_ids for dep in p["dependencies"]))
+        and (
+            enabled_ids is None or all(dep in enabled_ids for dep in p["dependencies"])
+        )
     )
 
 
 def resolve_placeholders(text: str, context: Context | Mapping[str, Any]) -> str:
-    """Replace every {{ "{{NAME}}" }} with its context value (or the placeholder's documented default)."""
+    """Replace every {{NAME}} with its context value (or the placeholder's documented default)."""
 
     def value(match: re.Match[str]) -> str:
         spec = PLACEHOLDERS.get(match.group(1))
         if spec is None:
             return match.group(0)
         field = spec["field"]
-        raw = context.get(field) if isinstance(context, Mapping) else getattr(context, field, None)
+        raw = (
+            context.get(field)
+            if isinstance(context, Mapping)
+            else getattr(context, field, None)
+        )
         if raw is None:
             raw = spec["default"]
         for when, text in spec["map"]:
@@ -160,7 +170,10 @@ def resolve_placeholders(text: str, context: Context | Mapping[str, Any]) -> str
 
 
 def resolve_text(
-    pieces: Sequence[Any], context: Context | Mapping[str, Any] | None, *, placeholders: bool = True
+    pieces: Sequence[Any],
+    context: Context | Mapping[str, Any] | None,
+    *,
+    placeholders: bool = True,
 ) -> str:
     """Join the text pieces whose conditions hold, then fill placeholders.
 

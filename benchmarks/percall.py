@@ -32,7 +32,7 @@ def _per_call(func: Callable[[], Any], repeats: int, budget: float) -> float:
 def main() -> None:
     root = sys.argv[1]
     quick = "--quick" in sys.argv[2:]
-    repeats, budget = (3, 0.05) if quick else (5, 0.1)
+    repeats, budget = (3, 0.03) if quick else (5, 0.05)
     sys.path.insert(0, root)
 
     from generated import catalog, providers
@@ -84,7 +84,9 @@ def main() -> None:
                     "family": family,
                     "format": fmt,
                     "tools": len(fast),
-                    "native_tools_s": _per_call(lambda: providers.native_tools(family, ctx, format=fmt), repeats, budget),
+                    "native_tools_s": _per_call(
+                        lambda: providers.native_tools(family, ctx, format=fmt), repeats, budget
+                    ),
                     "convert_at_call_s": _per_call(lambda: convert_at_call(family, fmt), repeats, budget),
                     "same_output": json.dumps(fast, sort_keys=True) == json.dumps(slow, sort_keys=True),
                 }

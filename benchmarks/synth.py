@@ -258,12 +258,22 @@ def _tool(rng: random.Random, tool_ids: list[str], index: int, handler_classes: 
 def _project(tool_ids: list[str]) -> dict[str, Any]:
     context: dict[str, Any] = {
         "provider_id": {"type": "string", "nullable": True, "default": None, "doc": "API provider id."},
-        "model_id": {"type": "string", "nullable": True, "default": None, "doc": "Model id as the provider reports it."},
+        "model_id": {
+            "type": "string",
+            "nullable": True,
+            "default": None,
+            "doc": "Model id as the provider reports it.",
+        },
         "cwd": {"type": "string", "default": "/", "doc": "Working directory."},
         "viewport_width": {"type": "integer", "default": 900, "doc": "Viewport width in pixels."},
         "temperature": {"type": "number", "default": 0.5, "doc": "Sampling temperature."},
         "is_multi_root_enabled": {"type": "boolean", "default": False, "doc": "Several workspace roots."},
-        "enable_native_tool_calls": {"type": "boolean", "nullable": True, "default": None, "doc": "Native tool calling."},
+        "enable_native_tool_calls": {
+            "type": "boolean",
+            "nullable": True,
+            "default": None,
+            "doc": "Native tool calling.",
+        },
         "yolo_mode": {"type": "boolean", "default": False, "doc": "Auto-approve everything."},
         "editor_tabs": {"type": "string_list", "default": [], "doc": "Open editor tabs."},
         "custom_prompt": {"type": "string", "nullable": True, "default": None, "doc": "Custom prompt setting."},

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
-__all__ = ["Context", "ContextError", "FIELD_DOCS", "FIELD_TYPES"]
+__all__ = ["Context", "ContextError", "FIELD_DOCS", "FIELD_TYPES", "as_context"]
 
 
 class ContextError(ValueError):
@@ -79,6 +79,15 @@ class Context:
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def as_context(value: Context | Mapping[str, Any] | None) -> Context:
+    """A Context as is; a mapping checked and completed with the defaults; None as all defaults."""
+    if isinstance(value, Context):
+        return value
+    if value is None:
+        return Context()
+    return Context.from_mapping(value)
 
 
 def _fits(value: Any, kind: str) -> bool:

@@ -218,16 +218,29 @@ def _fit(prefix: str, base: str, suffix: str, max_length: int) -> str:
 
 
 def subagent_name(
-    name: str, *, prefix: str = "use_subagent_", max_length: int = 64
+    name: str,
+    *,
+    prefix: str = "use_subagent_",
+    max_length: int = 64,
+    separator: str = "",
 ) -> str:
     """The tool name for one subagent: ``prefix`` + the name sanitized, within ``max_length``.
 
     Sanitizing lower-cases, turns each run of characters outside ``[a-z0-9_]`` into ``_`` and
     strips ``_`` from both ends. A name that must be trimmed keeps ``_`` + the first 8 hex digits
-    of the SHA-256 of the original name, so distinct long names stay distinct.
+    of the SHA-256 of the original name, so distinct long names stay distinct. The MCP
+    ``separator`` never survives into the name (dispatch would route it to the MCP handler):
+    its occurrences become ``_`` and the hash suffix keeps the name distinct.
     """
     base = _UNSAFE.sub("_", name.lower()).strip("_") or "subagent"
-    if len(prefix) + len(base) <= max_length:
+    mangled = bool(separator) and separator in prefix + base
+    while separator and separator in prefix + base:
+        base = base.replace(separator.lower(), "_").replace(separator, "_")
+        if separator in prefix:
+            raise ValueError(
+                f"subagent prefix {prefix!r} contains the MCP separator {separator!r}"
+            )
+    if not mangled and len(prefix) + len(base) <= max_length:
         return prefix + base
     return _fit(prefix, base, "_" + _short_hash(name), max_length)
 
@@ -237,6 +250,7 @@ def subagent_names(
     *,
     prefix: str = "use_subagent_",
     max_length: int = 64,
+    separator: str = "",
 ) -> list[str]:
     """Tool names for ``configs``, in order, all distinct.
 
@@ -247,7 +261,9 @@ def subagent_names(
     taken: set[str] = set()
     for config in configs:
         original = str(config.get("name") or "")
-        name = subagent_name(original, prefix=prefix, max_length=max_length)
+        name = subagent_name(
+            original, prefix=prefix, max_length=max_length, separator=separator
+        )
         candidate, n = name, 1
         while candidate in taken:
             n += 1
@@ -262,6 +278,7 @@ def subagent_tools(
     *,
     prefix: str = "use_subagent_",
     max_length: int = 64,
+    separator: str = "",
 ) -> list[dict[str, Any]]:
     """One variant per subagent config ``{name, description}``, named by ``subagent_names``.
 
@@ -270,7 +287,10 @@ def subagent_tools(
     """
     variants = []
     for config, name in zip(
-        configs, subagent_names(configs, prefix=prefix, max_length=max_length)
+        configs,
+        subagent_names(
+            configs, prefix=prefix, max_length=max_length, separator=separator
+        ),
     ):
         label = str(config.get("name") or "") or name[len(prefix) :]
         text = config.get("description")

@@ -73,7 +73,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     from . import fastpath
 
     root = Path(os.path.normpath(args.specs.resolve().parent))  # docs/ lives beside specs/
-    if args.command != "validate" and fastpath.up_to_date(args.specs, args.out, root):
+    inputs = fastpath.fingerprint(args.specs) if args.command != "validate" else ""
+    cached = fastpath.up_to_date(args.specs, args.out, root, inputs) if args.command != "validate" else None
+    if cached is not None:
+        _print_diagnostics(Diagnostics.from_json(cached), args.error_format)
         if args.command == "generate":
             print("toolgen: up to date", file=sys.stderr)
         return EXIT_OK
@@ -84,6 +87,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if result.diagnostics.has_errors or args.command == "validate":
         return EXIT_INVALID if result.diagnostics.has_errors else EXIT_OK
     out: Path = args.out
+    warnings = [d.to_json() for d in result.diagnostics.sorted()]
     plan = write.plan(out, result.files)
     files_with_manifest = {**result.files, write.MANIFEST: write.manifest_bytes(result.files)}
     docs_stale = {rel: data for rel, data in result.docs.items() if _read(root / rel) != data}
@@ -94,7 +98,7 @@ def _dispatch(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         if plan.up_to_date and not docs_stale:
-            fastpath.record(args.specs, out, root, files_with_manifest, result.docs)
+            fastpath.record(args.specs, out, root, inputs, files_with_manifest, result.docs, warnings)
             return EXIT_OK
         sys.stdout.write(write.diff(out, plan))
         for rel in sorted(docs_stale):
@@ -114,7 +118,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     write.write(out, result.files, plan)
     for rel, data in docs_stale.items():
         write.replace_file(root / rel, data)
-    fastpath.record(args.specs, out, root, files_with_manifest, result.docs)
+    fastpath.record(args.specs, out, root, inputs, files_with_manifest, result.docs, warnings)
     changed = len(plan.changed) + len(plan.removed) + len(docs_stale)
     print(f"toolgen: {changed} file(s) updated" if changed else "toolgen: up to date", file=sys.stderr)
     return EXIT_OK

@@ -39,10 +39,10 @@ class Diagnostic:
         loc = self.location
         message = self.message + (f" (hint: {self.hint})" if self.hint else "")
         message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        return (
-            f"::{self.severity} file={loc.path},line={loc.line},col={loc.col},"
-            f"title={self.code}::{message}"
-        )
+        # Workflow-command properties also escape ':' and ',' (they separate the properties).
+        path = loc.path.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        path = path.replace(":", "%3A").replace(",", "%2C")
+        return f"::{self.severity} file={path},line={loc.line},col={loc.col},title={self.code}::{message}"
 
     def to_json(self) -> dict[str, object]:
         data = asdict(self)
@@ -72,6 +72,17 @@ class Diagnostics:
     def sorted(self) -> list[Diagnostic]:
         unique = {(d.location, d.code, d.message): d for d in self.items}
         return sorted(unique.values(), key=lambda d: (d.location, d.code, d.message))
+
+    @classmethod
+    def from_json(cls, items: list[dict[str, object]]) -> "Diagnostics":
+        """Diagnostics back from ``to_json`` dicts (the fast path replays a cached run's warnings)."""
+        result = cls()
+        for item in items:
+            location = Location(str(item["path"]), int(str(item["line"])), int(str(item["col"])))
+            result.items.append(
+                Diagnostic(location, str(item["code"]), str(item["message"]), str(item["hint"]), item["severity"])  # type: ignore[arg-type]
+            )
+        return result
 
     def render(self, fmt: str = "text") -> str:
         items = self.sorted()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from importlib import metadata
 from pathlib import Path
 
@@ -28,29 +29,31 @@ def cache_dir() -> Path | None:
     return Path(base) / "toolgen"
 
 
-def _generator_files() -> list[Path]:
+def _generator_files() -> list[tuple[str, Path]]:
+    """Every source file of the generator and its templates, labelled by its path inside them."""
     import generator.templates
 
-    roots = [_PACKAGE, Path(generator.templates.__file__).resolve().parent]
-    found: list[Path] = []
-    for root in roots:
+    found: dict[str, Path] = {}
+    for tag, root in (("generator", _PACKAGE), ("templates", Path(generator.templates.__file__).resolve().parent)):
         for path in root.rglob("*"):
             if path.suffix in (".py", ".json", ".j2") and "__pycache__" not in path.parts:
-                found.append(path)
-    return sorted(set(found))
+                found[f"{tag}/{path.relative_to(root).as_posix()}"] = path
+    return sorted(found.items())
 
 
 def fingerprint(specs: Path) -> str:
     digest = hashlib.sha256()
-    try:
-        black_version = metadata.version("black")
-    except metadata.PackageNotFoundError:
-        black_version = "?"
-    digest.update(f"toolgen {__version__} black {black_version}\0".encode())
-    for path in sorted(specs.rglob("*.yaml")):
+    versions = [f"toolgen {__version__}", f"python {sys.version_info[:3]}"]
+    for dist in ("black", "jinja2", "pyyaml", "jsonschema"):
+        try:
+            versions.append(f"{dist} {metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{dist} ?")
+    digest.update(("\0".join(versions) + "\0").encode())
+    for path in sorted(p for p in specs.rglob("*") if p.suffix in (".yaml", ".yml")):
         digest.update(path.relative_to(specs).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    for path in _generator_files():
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for label, path in _generator_files():
+        digest.update(label.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
@@ -73,27 +76,46 @@ def _outputs(out: Path, root: Path, files: dict[str, str]) -> dict[str, Path]:
     return {rel: (root / rel[5:] if rel.startswith("root:") else out / rel) for rel in files}
 
 
-def up_to_date(specs: Path, out: Path, root: Path) -> bool:
-    """True only when the recorded run had the same inputs and every output is still as written."""
+def up_to_date(specs: Path, out: Path, root: Path, inputs: str) -> list[dict[str, object]] | None:
+    """The recorded run's warnings when it had the same inputs and every output is still as written.
+
+    None means "run the pipeline". The warnings are returned so that a cached run reports
+    exactly what a full run would.
+    """
     state = _state_path(specs, out)
     if state is None:
-        return False
+        return None
     try:
         record = json.loads(state.read_text("utf-8"))
-        if record.get("fingerprint") != fingerprint(specs):
-            return False
+        if record.get("fingerprint") != inputs:
+            return None
         files: dict[str, str] = record["files"]
+        warnings: list[dict[str, object]] = list(record.get("diagnostics", []))
     except (OSError, ValueError, KeyError, TypeError):
-        return False
+        return None
     on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()} if out.is_dir() else set()
     expected = {rel for rel in files if not rel.startswith("root:")}
     if not expected <= on_disk:
-        return False
-    return all(_hash(path) == files[rel] for rel, path in _outputs(out, root, files).items())
+        return None
+    if all(_hash(path) == files[rel] for rel, path in _outputs(out, root, files).items()):
+        return warnings
+    return None
 
 
-def record(specs: Path, out: Path, root: Path, outputs: dict[str, bytes], docs: dict[str, bytes]) -> None:
-    """Remember this run's inputs and outputs (best effort: the cache is only an optimisation)."""
+def record(
+    specs: Path,
+    out: Path,
+    root: Path,
+    inputs: str,
+    outputs: dict[str, bytes],
+    docs: dict[str, bytes],
+    diagnostics: list[dict[str, object]],
+) -> None:
+    """Remember this run's inputs and outputs (best effort: the cache is only an optimisation).
+
+    ``inputs`` is the fingerprint taken *before* the run, so a spec saved while the pipeline
+    was running makes the next run miss the cache instead of pairing new specs with old output.
+    """
     state = _state_path(specs, out)
     if state is None:
         return
@@ -102,7 +124,7 @@ def record(specs: Path, out: Path, root: Path, outputs: dict[str, bytes], docs: 
     try:
         state.parent.mkdir(parents=True, exist_ok=True)
         tmp = state.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"fingerprint": fingerprint(specs), "files": files}, sort_keys=True), "utf-8")
+        tmp.write_text(json.dumps({"fingerprint": inputs, "files": files, "diagnostics": diagnostics}, sort_keys=True), "utf-8")
         os.replace(tmp, state)
     except OSError:
         pass

@@ -7,6 +7,7 @@ is what a schema cannot see: references between files, names, types against valu
 from __future__ import annotations
 
 import keyword
+import math
 import re
 from types import MappingProxyType
 from typing import Any
@@ -31,10 +32,16 @@ from .model import (
 from .validate import PLACEHOLDER_RE, suggest, walk_predicates
 
 # Context is a dataclass with these methods; a field of the same name would shadow them.
-RESERVED_CONTEXT_NAMES = frozenset({"from_mapping", "from_json", "to_dict", "get"})
+# and annotations in the generated module name these builtins and typing names.
+RESERVED_CONTEXT_NAMES = frozenset(
+    {"from_mapping", "from_json", "to_dict", "get", "str", "int", "bool", "float", "tuple", "dict", "list"}
+    | {"json", "fields", "dataclass", "Any", "Mapping", "Context", "ContextError", "annotations"}
+)
+CONTEXT_NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")
 FIELD_OPS = ("truthy", "equals", "in", "contains", "ends_with")
 TOP_OPS = ("all", "any", "not", "field", "provider_in", "model_matches", "model_raw_contains")
 STRING_OPS = ("contains", "ends_with")
+ROUTING_FIELDS = ("provider_id", "model_id")
 PY_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
     "boolean": (bool,),
@@ -55,6 +62,17 @@ def _fits(value: Any, type_name: str) -> bool:
     if isinstance(value, bool) and type_name in ("integer", "number"):
         return False
     return isinstance(value, PY_TYPES[type_name])
+
+
+def _non_finite(value: Any, path: tuple[str | int, ...]) -> list[tuple[str | int, ...]]:
+    """Paths of NaN/Infinity numbers: JSON, Python literals and the providers have no place for them."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return [path]
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _non_finite(v, path + (k,))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _non_finite(v, path + (i,))]
+    return []
 
 
 class _Builder:
@@ -83,6 +101,7 @@ class _Builder:
         self.tool_ids = list(data.get("tools") or [])
         self.family_enum = list(data.get("families") or [])
         self.shared_params = (shared.data or {}).get("parameters", {}) if shared else {}
+        self.mcp_separator = (data.get("mcp") or {}).get("separator", "__mcp__")
 
     # -- predicates and text ------------------------------------------------------------------
 
@@ -148,9 +167,17 @@ class _Builder:
                     f"{op!r} compares text but context field {name!r} is {ftype}",
                     "use 'equals' or 'truthy' for non-text fields",
                 )
+            if op in ("equals", "in") and ftype == "string_list":
+                self.diags.error(
+                    src.loc(at + (op,)),
+                    "E311",
+                    f"{op!r} compares a whole value, but context field {name!r} is a list",
+                    "use 'contains' or 'ends_with' (true when any element matches), or 'truthy'",
+                )
+                continue
             values = pred["in"] if op == "in" else [pred[op]] if op == "equals" else []
             for value in values:
-                base = "string" if ftype == "string_list" else ftype
+                base = ftype
                 if value is not None and not _fits(value, base):
                     self.diags.error(
                         src.loc(at + (op,)),
@@ -187,12 +214,12 @@ class _Builder:
         data = src.data
         context = []
         for name, spec in (data.get("context") or {}).items():
-            if not name.isidentifier() or keyword.iskeyword(name) or name in RESERVED_CONTEXT_NAMES:
+            if not CONTEXT_NAME_RE.fullmatch(name) or keyword.iskeyword(name) or name in RESERVED_CONTEXT_NAMES:
                 self.diags.error(
                     src.loc(("context", name), key=True),
                     "E303",
-                    f"context field {name!r} cannot be a Python attribute name",
-                    "use lower_snake_case without '-' (and not a Python keyword or a Context method name)",
+                    f"context field {name!r} cannot be a Context attribute",
+                    "use lower_snake_case starting with a letter, not a Python keyword, builtin type or Context method",
                 )
             ftype = spec["type"]
             nullable = bool(spec.get("nullable", False))
@@ -220,6 +247,9 @@ class _Builder:
                     f"placeholder {name} reads unknown context field {spec['field']!r}",
                     suggest(spec["field"], self.context_types) or "declare the field under context:",
                 )
+            ftype = self.context_types.get(spec["field"])
+            if ftype is not None:
+                self._check_placeholder_values(src, name, spec, ftype)
             mapping = tuple((m["when"], m["text"]) for m in spec.get("map") or ())
             placeholders.append(Placeholder(name, spec["field"], spec["default"], mapping))
         self._unique(src, ("tools",), self.tool_ids, "tool id")
@@ -233,16 +263,44 @@ class _Builder:
             self.check_predicate(src, precondition, ("selection", "precondition"))
         self._check_model_predicates(src)
         routing = data.get("routing") or {"default": "openai-chat", "rules": []}
+        formats = tuple(data["formats"]) if "formats" in data else FORMATS
+        if not formats:
+            self.diags.error(src.loc(("formats",)), "E311", "'formats' is empty", "list at least one format, or remove the key for all")
         rules = []
         for i, rule in enumerate(routing["rules"]):
             if rule.get("when") is not None:
                 self.check_predicate(src, rule["when"], ("routing", "rules", i, "when"))
+                for pred, at in walk_predicates(rule["when"], ("routing", "rules", i, "when")):
+                    if "field" in pred and pred["field"] not in ROUTING_FIELDS:
+                        self.diags.error(
+                            src.loc(at + ("field",)),
+                            "E305",
+                            f"routing sees only {' and '.join(ROUTING_FIELDS)}, not {pred['field']!r}",
+                            "route on the provider and model only; other settings belong in selection rules",
+                        )
             rules.append(RoutingRule(tuple(rule["providers"]), rule["format"], _freeze(rule.get("when"))))
+        targets = [(("routing", "default"), routing["default"])]
+        targets += [(("routing", "rules", i, "format"), r["format"]) for i, r in enumerate(routing["rules"])]
+        for at, target in targets:
+            if formats and target not in formats:
+                self.diags.error(
+                    src.loc(at),
+                    "E310",
+                    f"routing sends requests to format {target!r}, which 'formats' leaves out",
+                    f"add {target!r} to 'formats' or route to one of {', '.join(formats)}",
+                )
         mcp = data.get("mcp") or {}
         sub = data.get("subagents") or {}
+        if self.mcp_separator in sub.get("name_prefix", "use_subagent_"):
+            self.diags.error(
+                src.loc(("subagents", "name_prefix")),
+                "E303",
+                f"the subagent prefix contains the MCP separator {self.mcp_separator!r}",
+                "dispatch would send every subagent call to the MCP handler: change one of them",
+            )
         return Project(
             name=str(data.get("name", "")),
-            formats=tuple(data.get("formats") or FORMATS),
+            formats=formats,
             tool_order=tuple(self.tool_ids),
             family_enum=tuple(self.family_enum),
             context=tuple(context),
@@ -260,6 +318,26 @@ class _Builder:
             routing_rules=tuple(rules),
             source=src.path,
         )
+
+    def _check_placeholder_values(self, src: SourceFile, name: str, spec: dict[str, Any], ftype: str) -> None:
+        """A placeholder's default must be text or a scalar of its field's type; map keys must fit the field."""
+        default = spec["default"]
+        if not isinstance(default, str) and not (ftype != "string_list" and _fits(default, ftype)):
+            self.diags.error(
+                src.loc(("placeholders", name, "default")),
+                "E311",
+                f"default {default!r} of placeholder {name} is neither text nor a {ftype} value",
+                "give the text to show when the field is null, e.g. default: \"\"",
+            )
+        base = "string" if ftype == "string_list" else ftype
+        for i, entry in enumerate(spec.get("map") or ()):
+            if not _fits(entry["when"], base):
+                self.diags.error(
+                    src.loc(("placeholders", name, "map", i, "when")),
+                    "E311",
+                    f"map value {entry['when']!r} can never equal field {spec['field']!r} of type {ftype}",
+                    f"use {base} values in 'when'",
+                )
 
     def _check_model_predicates(self, src: SourceFile) -> None:
         def visit(node: dict[str, Any], path: tuple[str | int, ...]) -> None:
@@ -452,10 +530,18 @@ class _Builder:
                 seen.setdefault(p.name, i)
         else:
             params = base.parameters if base else ()
+        name = spec.get("name", base.name if base else tool_id)
+        if self.mcp_separator in name:
+            self.diags.error(
+                src.loc(at + ("name",) if "name" in spec else ("id",)),
+                "E303",
+                f"tool name {name!r} contains the MCP separator {self.mcp_separator!r}",
+                "dispatch routes such names to the MCP handler: rename the tool or change mcp.separator",
+            )
         return ToolVariant(
             tool_id=tool_id,
             family=family,
-            name=spec.get("name", base.name if base else tool_id),
+            name=name,
             description=description,
             parameters=params,
             requires=_freeze(requires),
@@ -541,6 +627,12 @@ class _Builder:
         return MappingProxyType(out)
 
     def catalog(self) -> Catalog | None:
+        sources = [self.project_src, *self.tool_srcs, *self.family_srcs]
+        for src in sources + ([self.shared_src] if self.shared_src else []):
+            for at in _non_finite(src.data, ()):
+                self.diags.error(src.loc(at), "E311", "NaN and infinite numbers are not allowed", "use a finite number or leave the keyword out")
+        if self.diags.has_errors:
+            return None
         project = self.project()
         families = self.families(project)
         tools = self.tools()

@@ -22,7 +22,7 @@ from .catalog_data import (
     MCP,
     SUBAGENTS,
 )
-from .context import Context
+from .context import Context, as_context
 from .dynamic_tools import mcp_tools, merge_tools, subagent_tools, subagents_active
 from .predicates import MatcherError, SelectionData, evaluate, select
 
@@ -51,6 +51,7 @@ _PLACEHOLDER = re.compile(r"\{\{([A-Z][A-Z0-9_]*)\}\}")
 
 def select_family(context: Context | Mapping[str, Any]) -> str:
     """The family whose selection rule holds first (in selection order), else the fallback."""
+    context = as_context(context)
     return select(RULES, context, _DATA, FALLBACK, PRECONDITION)
 
 
@@ -62,7 +63,7 @@ def holds(predicate: Mapping[str, Any] | None, context: Any) -> bool:
     if predicate is None:
         return True
     try:
-        return evaluate(predicate, context, _DATA)
+        return evaluate(predicate, as_context(context), _DATA)
     except MatcherError:
         return False
 
@@ -78,6 +79,7 @@ def enabled_variants(
     family: str, context: Context | Mapping[str, Any]
 ) -> tuple[dict[str, Any], ...]:
     """The family's resolved spec variants whose context requirements hold, in prompt order."""
+    context = as_context(context)
     return tuple(v for v in VARIANTS[_family(family)] if holds(v["requires"], context))
 
 
@@ -92,12 +94,14 @@ def dynamic_variants(
 
     Subagent tools exist only when subagents are active for this family and context.
     """
+    context = as_context(context)
     extra: list[dict[str, Any]] = []
     if subagents and subagents_active(context, FAMILIES[_family(family)]["tools"]):
         extra += subagent_tools(
             subagents,
             prefix=SUBAGENTS["name_prefix"],
             max_length=SUBAGENTS["max_length"],
+            separator=MCP["separator"],
         )
     skipped: list[dict[str, Any]] = []
     if mcp_servers:
@@ -117,6 +121,7 @@ def assemble(
 
     When dynamic subagent tools are present, the static use_subagents tool is left out.
     """
+    context = as_context(context)
     static = enabled_variants(family, context)
     subagent = [v for v in extra_variants if v.get("input_schema") is None]
     mcp = [v for v in extra_variants if v.get("input_schema") is not None]
@@ -134,6 +139,7 @@ def visible_parameters(
     enabled_ids: Sequence[str] | None = None,
 ) -> tuple[dict[str, Any], ...]:
     """Parameters whose requirements hold and, when ``enabled_ids`` is given, whose dependencies are enabled."""
+    context = as_context(context)
     return tuple(
         p
         for p in variant["parameters"]
@@ -144,27 +150,33 @@ def visible_parameters(
     )
 
 
+def _as_text(value: Any) -> str:
+    """How a value reads in prompt text: JavaScript-style (true, 1.5, a,b), as the modelled system shows it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(_as_text(v) for v in value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def resolve_placeholders(text: str, context: Context | Mapping[str, Any]) -> str:
     """Replace every {{NAME}} with its context value (or the placeholder's documented default)."""
+    context = as_context(context)
 
     def value(match: re.Match[str]) -> str:
         spec = PLACEHOLDERS.get(match.group(1))
         if spec is None:
             return match.group(0)
         field = spec["field"]
-        raw = (
-            context.get(field)
-            if isinstance(context, Mapping)
-            else getattr(context, field, None)
-        )
+        raw = getattr(context, field, None)
         if raw is None:
             raw = spec["default"]
         for when, text in spec["map"]:
             if when == raw and type(when) is type(raw):
                 return text
-        if spec["map"]:
-            return str(spec["default"])
-        return str(raw)
+        return _as_text(spec["default"] if spec["map"] else raw)
 
     return _PLACEHOLDER.sub(value, text)
 
@@ -179,6 +191,8 @@ def resolve_text(
 
     With ``context=None`` only unconditional pieces are kept and placeholders stay as written.
     """
+    if context is not None:
+        context = as_context(context)
     parts = []
     for piece in pieces:
         if isinstance(piece, str):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .catalog import VARIANTS, assemble, resolve_text, visible_parameters
-from .context import Context
+from .context import Context, as_context
 from .prompt_blocks import PromptParam, tool_block, tools_section
 from .tool_types import ToolUse
 from .xml_calls import parse_tool_calls
@@ -56,8 +56,7 @@ def prompt_section(
 
     ``extra_variants`` are run-time tools (subagents, MCP) built by dynamic_tools.
     """
-    if context is None:
-        context = Context()
+    context = as_context(context)
     variants = assemble(family, context, extra_variants)
     enabled_ids = tuple(v["id"] for v in variants)
     return tools_section([variant_block(v, context, enabled_ids) for v in variants])

@@ -1,0 +1,89 @@
+"""The no-op fast path: it may make a run faster, never different."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import edit, run_cli
+from generator import fastpath, pipeline
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("TOOLGEN_CACHE_DIR", str(folder))
+    return folder
+
+
+def _gen(capsys, specs: Path) -> tuple[int, str, str]:
+    return run_cli(capsys, "generate", "--specs", specs, "--out", specs.parent / "generated")
+
+
+def test_second_run_skips_the_pipeline(capsys, specs: Path, cache: Path, monkeypatch) -> None:
+    assert _gen(capsys, specs)[0] == 0
+    calls = []
+    monkeypatch.setattr(pipeline, "run", lambda *a: calls.append(a))
+    code, _, err = _gen(capsys, specs)
+    assert (code, calls) == (0, [])
+    assert "up to date" in err
+
+
+def test_any_input_or_output_change_runs_the_pipeline(capsys, specs: Path, cache: Path) -> None:
+    out = specs.parent / "generated"
+    _gen(capsys, specs)
+    root = specs.parent
+    inputs = fastpath.fingerprint(specs)
+    assert fastpath.up_to_date(specs, out, root, inputs) is not None
+    edit(specs / "tools/ask.yaml", "Ask the user a question.", "Ask something else.")
+    assert fastpath.up_to_date(specs, out, root, fastpath.fingerprint(specs)) is None
+    edit(specs / "tools/ask.yaml", "Ask something else.", "Ask the user a question.")
+    assert fastpath.up_to_date(specs, out, root, fastpath.fingerprint(specs)) is not None
+    (out / "ids.py").write_text("# edited\n", "utf-8")
+    assert fastpath.up_to_date(specs, out, root, inputs) is None
+    code, _, _ = run_cli(capsys, "check", "--specs", specs, "--out", out)
+    assert code == 1
+
+
+def test_a_spec_saved_during_the_run_is_not_paired_with_old_output(
+    capsys, specs: Path, cache: Path, monkeypatch
+) -> None:
+    out = specs.parent / "generated"
+    real_run = pipeline.run
+
+    def run_then_edit(path: Path):  # the editor saves while the pipeline is running
+        result = real_run(path)
+        edit(specs / "tools/ask.yaml", "Ask the user a question.", "Ask something else.")
+        return result
+
+    monkeypatch.setattr(pipeline, "run", run_then_edit)
+    assert _gen(capsys, specs)[0] == 0
+    monkeypatch.setattr(pipeline, "run", real_run)
+    code, _, _ = run_cli(capsys, "check", "--specs", specs, "--out", out)
+    assert code == 1  # stale: the cache must not vouch for the edited spec
+
+
+def test_cached_runs_report_the_same_warnings(capsys, specs: Path, cache: Path) -> None:
+    edit(specs / "tools/ask.yaml", "Ask the user a question.", "Ask the user a question. {{CWD}}")
+    (specs / "extra.yml").write_text("x: 1\n", "utf-8")  # W201: ignored file
+    first = _gen(capsys, specs)
+    second = _gen(capsys, specs)
+    assert "W201" in first[2]
+    assert [line for line in first[2].splitlines() if "W201" in line] == [
+        line for line in second[2].splitlines() if "W201" in line
+    ]
+    for fmt in ("github", "json"):
+        full = run_cli(capsys, "validate", "--specs", specs, "--error-format", fmt)[1]
+        cached = run_cli(capsys, "check", "--specs", specs, "--out", specs.parent / "generated", "--error-format", fmt)[1]
+        assert cached.strip() == full.strip()
+
+
+def test_disabled_cache_always_runs(capsys, specs: Path, monkeypatch) -> None:
+    monkeypatch.setenv("TOOLGEN_CACHE_DIR", "")
+    _gen(capsys, specs)
+    calls = []
+    real_run = pipeline.run
+    monkeypatch.setattr(pipeline, "run", lambda p: calls.append(p) or real_run(p))
+    _gen(capsys, specs)
+    assert len(calls) == 1

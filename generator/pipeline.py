@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,19 +70,25 @@ def run(specs: Path) -> Result:
     """The whole pure part of a run: every output file, or diagnostics explaining why not."""
     from .lower import emit_all  # imported late: lowering pulls in jinja and black
 
-    diags = Diagnostics()
-    catalog = load_catalog(specs, diags)
-    result = Result(diags, catalog)
-    if catalog is None or diags.has_errors:
+    # The pipeline builds many small containers and frees almost nothing until it ends: the cyclic
+    # garbage collector would only rescan a growing heap (superlinear at thousands of tools).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        diags = Diagnostics()
+        catalog = load_catalog(specs, diags)
+        result = Result(diags, catalog)
+        if catalog is None or diags.has_errors:
+            return result
+        files, docs = emit_all(catalog, resolve(catalog), diags)
+        if diags.has_errors:
+            return result
+        # Encode file by file, dropping each text as we go, so text and bytes never coexist in full.
+        for name in sorted(files):
+            result.files[name] = files.pop(name).encode("utf-8")
+        for name in sorted(docs):
+            result.docs[name] = docs.pop(name).encode("utf-8")
         return result
-    files, docs = emit_all(catalog, resolve(catalog), diags)
-    if diags.has_errors:
-        return result
-    result.files = {k: v.encode("utf-8") for k, v in sorted(files.items())}
-    result.docs = {k: v.encode("utf-8") for k, v in sorted(docs.items())}
-    return result
-
-
-def project_root(specs: Path) -> Path:
-    """docs/ lives beside specs/."""
-    return Path(os.path.normpath(specs.resolve().parent))
+    finally:
+        if collecting:
+            gc.enable()

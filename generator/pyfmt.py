@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Iterator
 
 from black.strings import str_width
 
@@ -80,54 +80,90 @@ def atom(value: Any) -> str | None:
     return None
 
 
-def _brackets(value: Any) -> tuple[str, str, list[tuple[str | None, Any]]]:
+def _kind(value: Any) -> tuple[str, str]:
     if isinstance(value, (dict, MappingProxyType)):
-        return "{", "}", [(string(k) if isinstance(k, str) else atom(k), v) for k, v in value.items()]
+        return "{", "}"
     if isinstance(value, tuple):
-        return "(", ")", [(None, v) for v in value]
+        return "(", ")"
     if isinstance(value, list):
-        return "[", "]", [(None, v) for v in value]
+        return "[", "]"
     if isinstance(value, (set, frozenset)):
         raise TypeError("sets have no stable order; emit a sorted tuple instead")
     raise TypeError(f"cannot emit {type(value).__name__} as a literal")
 
 
-def flat(value: Any, memo: dict[int, str] | None = None) -> str:
-    """The one-line form of a value (``memo`` caches collections by identity within one call tree)."""
+def _items(value: Any) -> Iterator[tuple[str, Any]]:
+    """(prefix, element) pairs: 'key: ' for mapping entries, '' for sequence elements."""
+    if isinstance(value, (dict, MappingProxyType)):
+        for key, item in value.items():
+            yield (string(key) if isinstance(key, str) else str(atom(key))) + ": ", item
+    else:
+        for item in value:
+            yield "", item
+
+
+def flat(value: Any) -> str:
+    """The one-line form of a value."""
     text = atom(value)
     if text is not None:
         return text
-    if memo is not None and id(value) in memo:
-        return memo[id(value)]
-    opening, closing, items = _brackets(value)
-    parts = [f"{k}: {flat(v, memo)}" if k is not None else flat(v, memo) for k, v in items]
+    opening, closing = _kind(value)
+    parts = [prefix + flat(item) for prefix, item in _items(value)]
+    if opening == "(" and len(parts) == 1:
+        return f"({parts[0]},)"
+    return opening + ", ".join(parts) + closing
+
+
+def _flat_within(value: Any, budget: int) -> str | None:
+    """The one-line form if it is at most ``budget`` columns wide, else None.
+
+    Gives up as soon as the budget is spent, so trying to fit a large value costs about a line's
+    worth of work instead of rendering the whole value (which made formatting quadratic in depth).
+    """
+    text = atom(value)
+    if text is not None:
+        return text if str_width(text) <= budget else None
+    opening, closing = _kind(value)
+    used = 2
+    parts: list[str] = []
+    for prefix, item in _items(value):
+        room = budget - used - str_width(prefix) - (2 if parts else 0)
+        if room < 0:
+            return None
+        inner = _flat_within(item, room)
+        if inner is None:
+            return None
+        used += str_width(prefix) + str_width(inner) + (2 if parts else 0)
+        parts.append(prefix + inner)
     if opening == "(" and len(parts) == 1:
         text = f"({parts[0]},)"
     else:
         text = opening + ", ".join(parts) + closing
-    if memo is not None:
-        memo[id(value)] = text
-    return text
+    return text if str_width(text) <= budget else None
 
 
-def _lines(value: Any, prefix: str, suffix: str, depth: int, memo: dict[int, str]) -> list[str]:
+def _lines(value: Any, prefix: str, suffix: str, depth: int) -> list[str]:
     """Lines for ``prefix + value + suffix`` at indentation ``depth``, split as black would."""
-    indent = INDENT * depth
-    one = f"{indent}{prefix}{flat(value, memo)}{suffix}"
-    if str_width(one) <= LINE_LENGTH or atom(value) is not None:
-        return [one]
-    opening, closing, items = _brackets(value)
+    head = INDENT * depth + prefix
+    text = atom(value)
+    if text is not None:
+        return [head + text + suffix]  # an atom cannot be split: black leaves it long
+    one = _flat_within(value, LINE_LENGTH - str_width(head) - str_width(suffix))
+    if one is not None:
+        return [head + one + suffix]
+    items = list(_items(value))
+    opening, closing = _kind(value)
     if not items:
-        return [one]
-    lines = [f"{indent}{prefix}{opening}"]
+        return [head + opening + closing + suffix]
+    lines = [head + opening]
     if len(items) == 1:
         # A lone element is hugged without a trailing comma, except in a tuple, which needs it.
         key, item = items[0]
-        lines += _lines(item, f"{key}: " if key is not None else "", "," if opening == "(" else "", depth + 1, memo)
+        lines += _lines(item, key, "," if opening == "(" else "", depth + 1)
     else:
         for key, item in items:
-            lines += _lines(item, f"{key}: " if key is not None else "", ",", depth + 1, memo)
-    lines.append(f"{indent}{closing}{suffix}")
+            lines += _lines(item, key, ",", depth + 1)
+    lines.append(INDENT * depth + closing + suffix)
     return lines
 
 
@@ -144,10 +180,4 @@ def assignment(target: str, value: Any, depth: int = 0) -> str:
         if str_width(line) > LINE_LENGTH and len(indent) + len(INDENT) + str_width(text) <= LINE_LENGTH:
             return f"{indent}{target} = (\n{indent}{INDENT}{text}\n{indent})"
         return line
-    # Values are immutable while we format them, so identity is a safe memo key.
-    return "\n".join(_lines(value, f"{target} = ", "", depth, {}))
-
-
-def freeze_order(mapping: Mapping[str, Any]) -> dict[str, Any]:
-    """A plain dict copy (MappingProxyType is emitted like dict; this is for callers that need one)."""
-    return dict(mapping)
+    return "\n".join(_lines(value, f"{target} = ", "", depth))

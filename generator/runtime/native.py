@@ -51,13 +51,14 @@ class NativeToolsUnavailable(Exception):
 
 def fast_copy(value: Any) -> Any:
     """Deep copy of JSON-like data (mappings as dicts, tuples as lists); faster than copy.deepcopy."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
     if isinstance(value, dict):
         return {k: fast_copy(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [fast_copy(v) for v in value]
-    if isinstance(
-        value, Mapping
-    ):  # read-only views (the generator's model) become plain dicts
+    if isinstance(value, Mapping):
+        # Read-only views (the generator's model) become plain dicts.
         return {k: fast_copy(v) for k, v in value.items()}
     return value
 

@@ -17,6 +17,10 @@ from .xml_calls import parse_tool_calls
 __all__ = ["prompt_section", "variant_block", "known_tools", "parse_calls"]
 
 
+# Sections per (family, context): strings are immutable, so a repeated context costs a lookup.
+_SECTIONS: dict[tuple[str, Context], str] = {}
+
+
 def variant_block(
     variant: Mapping[str, Any],
     context: Context | Mapping[str, Any],
@@ -57,9 +61,17 @@ def prompt_section(
     ``extra_variants`` are run-time tools (subagents, MCP) built by dynamic_tools.
     """
     context = as_context(context)
+    key = None if extra_variants else (str(getattr(family, "value", family)), context)
+    if key is not None and key in _SECTIONS:
+        return _SECTIONS[key]
     variants = assemble(family, context, extra_variants)
     enabled_ids = tuple(v["id"] for v in variants)
-    return tools_section([variant_block(v, context, enabled_ids) for v in variants])
+    section = tools_section([variant_block(v, context, enabled_ids) for v in variants])
+    if key is not None:
+        if len(_SECTIONS) >= 256:
+            _SECTIONS.pop(next(iter(_SECTIONS)))
+        _SECTIONS[key] = section
+    return section
 
 
 def known_tools(

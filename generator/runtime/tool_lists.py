@@ -7,14 +7,21 @@ native.py, the generator itself never imports it). Every provider module delegat
 
 from __future__ import annotations
 
+import marshal
 from typing import Any, Mapping, Sequence
 
 from .catalog import FAMILIES, assemble, holds, resolve_placeholders, resolve_text
-from .context import Context
+from .context import Context, as_context
 from .native import NativeToolsUnavailable, materialize, runtime_entry
 from .predicates import truthy
 
 __all__ = ["build_tools"]
+
+
+# Results per (format, family, context, options): contexts repeat across requests, so most calls
+# only unmarshal a finished list. marshal gives fresh objects each time (callers may mutate them).
+_RESULTS: dict[tuple[Any, ...], bytes] = {}
+_RESULTS_LIMIT = 256
 
 
 def build_tools(
@@ -37,21 +44,38 @@ def build_tools(
     if cache_control and dialect != "anthropic":
         raise ValueError("cache_control is an Anthropic option")
     name = str(getattr(family, "value", family))
-    ctx = context if context is not None else Context()
+    ctx = as_context(context)
     if not FAMILIES[name]["use_native_tools"]:
         raise NativeToolsUnavailable(
             f"family {name!r} does not use native tool calling"
         )
-    flag = (
-        ctx.get("enable_native_tool_calls")
-        if isinstance(ctx, Mapping)
-        else ctx.enable_native_tool_calls
-    )
-    if not truthy(flag):
+    if not truthy(ctx.enable_native_tool_calls):
         raise NativeToolsUnavailable(
             "native tool calls are off in this context (enable_native_tool_calls)"
         )
+    key = None if extra_variants else (dialect, name, ctx, cache_control, id(entries))
+    if key is not None:
+        blob = _RESULTS.get(key)
+        if blob is not None:
+            return marshal.loads(blob)
+    result = _build(dialect, entries, meta, name, ctx, extra_variants)
+    if cache_control and result:
+        result[-1]["cache_control"] = {"type": "ephemeral"}
+    if key is not None:
+        if len(_RESULTS) >= _RESULTS_LIMIT:
+            _RESULTS.pop(next(iter(_RESULTS)))
+        _RESULTS[key] = marshal.dumps(result)
+    return result
 
+
+def _build(
+    dialect: str,
+    entries: Mapping[str, Mapping[str, Any] | None],
+    meta: Mapping[str, Mapping[str, Any] | None],
+    family: str,
+    ctx: Context,
+    extra_variants: Sequence[Mapping[str, Any]],
+) -> list[dict[str, Any]]:
     def requirement(predicate: Any) -> bool:
         return holds(predicate, ctx)
 
@@ -59,29 +83,24 @@ def build_tools(
         return resolve_text(pieces, ctx)
 
     def server_text(pieces: Sequence[Any]) -> str:
-        return resolve_text(
-            pieces, ctx, placeholders=False
-        )  # MCP and subagent text is not ours
+        # MCP and subagent text comes from servers and users: never fill placeholders in it.
+        return resolve_text(pieces, ctx, placeholders=False)
 
     def placeholders(value: str) -> str:
         return resolve_placeholders(value, ctx)
 
     result = []
-    for variant in assemble(name, ctx, extra_variants):
+    for variant in assemble(family, ctx, extra_variants):
         if variant.get("spec") is None:  # a run-time tool
             built = runtime_entry(dialect, variant, server_text)
         else:
             key = variant["spec"] + "/" + variant["id"]
             entry = entries[key]
-            built = (
-                None
-                if entry is None
-                else materialize(
+            built = None
+            if entry is not None:
+                built = materialize(
                     dialect, entry, meta[key], requirement, text, placeholders
                 )
-            )
         if built is not None:
             result.append(built)
-    if cache_control and result:
-        result[-1]["cache_control"] = {"type": "ephemeral"}
     return result

@@ -63,8 +63,12 @@ def prompt_section(
     """
     context = as_context(context)
     key = None if extra_variants else (str(getattr(family, "value", family)), context)
-    if key is not None and key in _SECTIONS:
-        return _SECTIONS[key]
+    try:
+        cached = _SECTIONS.get(key) if key is not None else None
+    except TypeError:  # a Context built with a list value is not hashable: no caching
+        cached = key = None
+    if cached is not None:
+        return cached
     variants = assemble(family, context, extra_variants)
     enabled_ids = tuple(v["id"] for v in variants)
     section = tools_section([variant_block(v, context, enabled_ids) for v in variants])

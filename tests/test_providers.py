@@ -697,3 +697,17 @@ def test_cli_show_tools_native_off(capsys, tmp_path):
     path = _context_file(tmp_path, Context(**{**ALL_ON.to_dict(), "enable_native_tool_calls": False}))
     code, out, err = _cli(capsys, "--family", "native-next-gen", "--format", "anthropic", "--context", path)
     assert code == 1 and out == "" and "enable_native_tool_calls" in err
+
+
+def test_repeated_contexts_get_fresh_lists_and_unhashable_contexts_work() -> None:
+    from generated import Context, native_tools, prompt_section
+
+    ctx = Context(enable_native_tool_calls=True, skills=("a",))
+    first = native_tools("xs", ctx, format="anthropic")
+    first[0]["name"] = "changed"
+    first[0]["input_schema"]["properties"].clear()
+    again = native_tools("xs", ctx, format="anthropic")
+    assert again[0]["name"] == "execute_command" and again[0]["input_schema"]["properties"]
+    listy = Context(enable_native_tool_calls=True, skills=["a"])  # not hashable: no cache, same answer
+    assert native_tools("xs", listy, format="anthropic") == again
+    assert prompt_section("xs", listy) == prompt_section("xs", ctx)

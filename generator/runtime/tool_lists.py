@@ -55,7 +55,12 @@ def build_tools(
         )
     key = None if extra_variants else (dialect, name, ctx, cache_control, id(entries))
     if key is not None:
-        blob = _RESULTS.get(key)
+        try:
+            blob = _RESULTS.get(key)
+        except (
+            TypeError
+        ):  # a Context built with a list value is not hashable: no caching
+            blob = key = None
         if blob is not None:
             return marshal.loads(blob)
     result = _build(dialect, entries, meta, name, ctx, extra_variants)

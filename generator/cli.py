@@ -9,10 +9,13 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from . import __version__
 from .diagnostics import Diagnostics
+
+if TYPE_CHECKING:
+    from .pipeline import Result
 
 EXIT_OK, EXIT_DRIFT, EXIT_INVALID, EXIT_INTERNAL = 0, 1, 2, 123
 
@@ -88,9 +91,27 @@ def _dispatch(args: argparse.Namespace) -> int:
         return EXIT_INVALID if result.diagnostics.has_errors else EXIT_OK
     out: Path = args.out
     warnings = [d.to_json() for d in result.diagnostics.sorted()]
+    try:
+        with write.locked(out):  # one run at a time per --out, across recover, plan and write
+            return _check_or_generate(args, root, out, result, inputs, warnings)
+    except write.LockTimeout as exc:
+        print(f"{out}: error[E403]: {exc}\n  hint: wait for the other run to finish, then run again", file=sys.stderr)
+        return EXIT_INVALID
+
+
+def _check_or_generate(
+    args: argparse.Namespace, root: Path, out: Path, result: Result, inputs: str, warnings: list
+) -> int:
+    from . import fastpath, write
+
+    problem = write.check_out_dir(out)  # also finishes or undoes an interrupted swap
+    if problem:
+        print(f"{out}: error[E402]: {problem}", file=sys.stderr)
+        return EXIT_INVALID
     plan = write.plan(out, result.files)
     files_with_manifest = {**result.files, write.MANIFEST: write.manifest_bytes(result.files)}
     docs_stale = {rel: data for rel, data in result.docs.items() if _read(root / rel) != data}
+    conflicts = [f"{out.name}/{rel}" for rel in plan.conflicts] + write.doc_conflicts(root, docs_stale)
     if args.command == "check":
         if plan.hand_edited:
             print(
@@ -104,24 +125,31 @@ def _dispatch(args: argparse.Namespace) -> int:
         for rel in sorted(docs_stale):
             print(f"--- {rel} is out of date", file=sys.stdout)
         print("toolgen check: generated files are out of date; run `make generate`", file=sys.stderr)
+        _print_conflicts(conflicts)  # generate would refuse these
         return EXIT_DRIFT
-    if plan.conflicts:
-        for rel in plan.conflicts:
-            print(
-                f"{out.name}/{rel}: error[E400]: refusing to overwrite a file toolgen did not write\n"
-                f"  hint: move it away, or delete it if it is an old generated file",
-                file=sys.stderr,
-            )
+    if conflicts:
+        _print_conflicts(conflicts)
         return EXIT_INVALID
     for rel in plan.kept_stale:
         print(f"{out.name}/{rel}: warning[W401]: no longer generated but edited by hand; left in place", file=sys.stderr)
     write.write(out, result.files, plan)
-    for rel, data in docs_stale.items():
-        write.replace_file(root / rel, data)
+    refused = write.write_docs(root, docs_stale)
+    if refused:  # appeared after the check above
+        _print_conflicts(refused)
+        return EXIT_INVALID
     fastpath.record(args.specs, out, root, inputs, files_with_manifest, result.docs, warnings)
     changed = len(plan.changed) + len(plan.removed) + len(docs_stale)
     print(f"toolgen: {changed} file(s) updated" if changed else "toolgen: up to date", file=sys.stderr)
     return EXIT_OK
+
+
+def _print_conflicts(paths: list[str]) -> None:
+    for path in paths:
+        print(
+            f"{path}: error[E400]: refusing to overwrite a file toolgen did not write\n"
+            f"  hint: move it away, or delete it if it is an old generated file",
+            file=sys.stderr,
+        )
 
 
 def _read(path: Path) -> bytes | None:

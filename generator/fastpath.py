@@ -66,6 +66,8 @@ def _state_path(specs: Path, out: Path) -> Path | None:
 
 
 def _hash(path: Path) -> str | None:
+    if path.is_symlink():  # toolgen writes regular files only; anything else needs the full check
+        return None
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:

@@ -473,10 +473,3 @@ def _replace(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
-
-
-def replace_file(path: Path, data: bytes) -> None:
-    """Deprecated: cli.py uses write_docs (ownership check). Kept until cli.py stops calling it."""
-    if not _owns_doc(path):
-        raise OutDirError(f"{path}: refusing to overwrite a file toolgen did not write")
-    _replace(path, data)

@@ -461,3 +461,54 @@ def test_lock_keeps_concurrent_runs_apart(tmp_path: Path) -> None:
     thread.join()
     assert order == ["holder", "waiter"]
     assert leftovers(out) == []
+
+
+# --- CLI-level: need the cli.py change (check_out_dir / locked / doc_conflicts / write_docs) ---
+
+
+def test_cli_refuses_out_that_is_a_file(capsys, specs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    out.write_bytes(b"mine\n")
+    for command in ("generate", "check"):
+        rc, _, err = run_cli(capsys, command, "--specs", specs, "--out", out)
+        assert rc == 2
+        assert f"{out}: error[E402]: exists and is not a folder" in err and "  hint: " in err
+    assert out.read_bytes() == b"mine\n"
+    assert leftovers(out) == []
+
+
+def test_cli_refuses_foreign_doc(capsys, specs: Path, tmp_path: Path) -> None:
+    doc = tmp_path / "docs" / "catalog.md"
+    doc.parent.mkdir()
+    doc.write_bytes(b"# Our catalog\n")
+    out = tmp_path / "generated"
+    rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
+    assert rc == 2
+    assert "docs/catalog.md: error[E400]: refusing to overwrite a file toolgen did not write" in err
+    assert doc.read_bytes() == b"# Our catalog\n"
+    assert not out.exists()  # refused before anything was written
+    rc, _, err = run_cli(capsys, "check", "--specs", specs, "--out", out)
+    assert rc == 1 and "docs/catalog.md: error[E400]" in err
+
+
+def test_cli_rewrites_own_stale_doc(capsys, specs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    generate(capsys, specs, out)
+    doc = tmp_path / "docs" / "catalog.md"
+    fresh = doc.read_bytes()
+    doc.write_bytes(fresh.splitlines(keepends=True)[0] + b"stale\n")
+    err = generate(capsys, specs, out)
+    assert "1 file(s) updated" in err
+    assert doc.read_bytes() == fresh
+
+
+def test_cli_waits_for_the_lock_then_gives_up(capsys, specs: Path, tmp_path: Path, monkeypatch) -> None:
+    out = tmp_path / "generated"
+    monkeypatch.setattr(write, "LOCK_TIMEOUT", 0.2)
+    with write.locked(out):
+        rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
+    assert rc == 2
+    assert f"{out}: error[E403]: another toolgen run has held .generated.toolgen-lock" in err
+    assert not out.exists()
+    generate(capsys, specs, out)
+    assert leftovers(out) == []

@@ -96,19 +96,3 @@ class Diagnostics:
         if items:
             lines.append(f"{errors} error(s), {warnings} warning(s)")
         return "\n".join(lines)
-
-
-class ToolgenError(Exception):
-    """Base of toolgen's exception tree; every subclass carries diagnostics with locations."""
-
-    def __init__(self, diagnostics: list[Diagnostic]) -> None:
-        super().__init__("\n".join(d.format_text() for d in diagnostics))
-        self.diagnostics = diagnostics
-
-
-class SpecError(ToolgenError):
-    """The specs are invalid (exit code 2)."""
-
-
-class GenerationError(ToolgenError):
-    """The specs are valid but cannot be expressed in a target (also exit code 2)."""

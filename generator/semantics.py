@@ -6,6 +6,7 @@ is what a schema cannot see: references between files, names, types against valu
 
 from __future__ import annotations
 
+import dataclasses
 import keyword
 import math
 import re
@@ -56,6 +57,16 @@ def member_name(name: str) -> str:
     """The Python enum member for an id: upper snake case, never a reserved ``_sunder_`` name."""
     member = re.sub(r"[^A-Za-z0-9]+", "_", name).upper()
     return member if not member.startswith("_") else "X" + member
+
+
+def _is_control(ch: str) -> bool:
+    """C0/C1 control characters other than tab and line breaks."""
+    code = ord(ch)
+    return (code < 0x20 and ch not in "\t\n\r") or 0x7F <= code < 0xA0
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def _fits(value: Any, type_name: str) -> bool:
@@ -183,7 +194,7 @@ class _Builder:
                         src.loc(at + (op,)),
                         "E311",
                         f"{value!r} can never equal context field {name!r} of type {ftype}",
-                        f"compare with a {ftype} value",
+                        f"compare with {_article(ftype)} {ftype} value",
                     )
 
     def check_text(self, src: SourceFile, node: Any, path: tuple[str | int, ...]) -> tuple[TextPiece, ...]:
@@ -201,6 +212,14 @@ class _Builder:
                         f"unknown placeholder {{{{{name}}}}}",
                         suggest(name, self.placeholders) or "declare it under placeholders: in toolgen.yaml",
                     )
+            odd = sorted({ch for ch in piece["text"] if _is_control(ch)})
+            if odd:
+                self.diags.warning(
+                    src.loc(at),
+                    "W305",
+                    "text holds control characters " + ", ".join(f"U+{ord(ch):04X}" for ch in odd),
+                    "remove them: models, terminals and XML readers handle them badly",
+                )
             when = piece.get("when")
             if when is not None:
                 self.check_predicate(src, when, path + (i, "when"))
@@ -326,7 +345,7 @@ class _Builder:
             self.diags.error(
                 src.loc(("placeholders", name, "default")),
                 "E311",
-                f"default {default!r} of placeholder {name} is neither text nor a {ftype} value",
+                f"default {default!r} of placeholder {name} is neither text nor {_article(ftype)} {ftype} value",
                 "give the text to show when the field is null, e.g. default: \"\"",
             )
         base = "string" if ftype == "string_list" else ftype
@@ -550,6 +569,13 @@ class _Builder:
             location=src.loc(at, key=True),
         )
 
+    def check_shared_parameters(self) -> None:
+        """Check each shared parameter once, where it is defined (not at every 'use:')."""
+        if self.shared_src is None:
+            return
+        for name, spec in self.shared_params.items():
+            self._parameter(self.shared_src, {"name": name, **spec}, ("parameters", name))
+
     def _parameter(self, src: SourceFile, spec: dict[str, Any], at: tuple[str | int, ...]) -> Parameter:
         shared_name = spec.get("use")
         merged = dict(spec)
@@ -557,7 +583,15 @@ class _Builder:
             if shared_name not in self.shared_params:
                 self.diags.error(src.loc(at + ("use",)), "E308", f"unknown shared parameter {shared_name!r}", suggest(shared_name, self.shared_params) or "define it in specs/parameters.yaml")
             else:
-                merged = {"name": shared_name, **self.shared_params[shared_name], **{k: v for k, v in spec.items() if k != "use"}}
+                overrides = {k: v for k, v in spec.items() if k != "use"}
+                merged = {"name": shared_name, **self.shared_params[shared_name], **overrides}
+                if not overrides:
+                    # A plain 'use:' adds nothing to check: the definition was checked where it lives.
+                    real, self.diags = self.diags, Diagnostics()
+                    try:
+                        return dataclasses.replace(self._parameter(src, merged, at), shared=shared_name)
+                    finally:
+                        self.diags = real
         name = merged.get("name", shared_name or "?")
         for i, dep in enumerate(merged.get("dependencies") or []):
             if dep not in self.tool_ids:
@@ -613,7 +647,7 @@ class _Builder:
                         self.diags.error(src.loc(at + ("enum", i)), "E311", f"enum value {item!r} does not fit type {type_name}", f"use {type_name} values or change the type")
                 value = tuple(value)
             elif key == "default" and not (value is None and spec.get("nullable")) and not _fits(value, type_name):
-                self.diags.error(src.loc(at + ("default",)), "E311", f"default {value!r} does not fit type {type_name}", f"give a {type_name} default")
+                self.diags.error(src.loc(at + ("default",)), "E311", f"default {value!r} does not fit type {type_name}", f"give {_article(type_name)} {type_name} default")
             elif key == "pattern":
                 try:
                     re.compile(value)
@@ -635,7 +669,22 @@ class _Builder:
             return None
         project = self.project()
         families = self.families(project)
+        self.check_shared_parameters()
         tools = self.tools()
+        with_variants = {t.id for t in tools if t.variants}
+        family_files = {src.path: src for src in self.family_srcs}
+        for family in families:
+            src = family_files[family.source]
+            if not family.tools:
+                self.diags.warning(src.loc(("tools",)), "W303", f"family {family.name!r} lists no tools", "list the tool ids it offers")
+            for i, tool_id in enumerate(family.tools):
+                if tool_id in self.tool_ids and tool_id not in with_variants:
+                    self.diags.warning(
+                        src.loc(("tools", i)),
+                        "W304",
+                        f"tool {tool_id!r} has no spec variant, so family {family.name!r} cannot offer it",
+                        "add a variant to its tool file, or remove it from this list",
+                    )
         sources = tuple(sorted({project.source, *(t.source for t in tools), *(f.source for f in families)} | ({self.shared_src.path} if self.shared_src else set())))
         if self.diags.has_errors:
             return None

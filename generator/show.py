@@ -71,6 +71,8 @@ def _context(package: ModuleType, path: Path | None) -> Any:
         return package.Context.from_json(path.read_text("utf-8"))
     except OSError as exc:
         _fail(f"toolgen: cannot read {path}: {exc.strerror}")
+    except UnicodeDecodeError as exc:
+        _fail(f"toolgen: {path}: not UTF-8 text (byte {exc.start})")
     except package.ContextError as exc:
         _fail(f"toolgen: {path}: {exc}")
 
@@ -82,6 +84,8 @@ def _json_file(path: Path | None) -> Any:
         return json.loads(path.read_text("utf-8"))
     except OSError as exc:
         _fail(f"toolgen: cannot read {path}: {exc.strerror}")
+    except UnicodeDecodeError as exc:
+        _fail(f"toolgen: {path}: not UTF-8 text (byte {exc.start})")
     except ValueError as exc:
         _fail(f"toolgen: {path}: not valid JSON: {exc}")
 
@@ -131,6 +135,9 @@ def _extra_variants(package: ModuleType, args: argparse.Namespace, context: Any,
 def run(args: argparse.Namespace) -> int:
     package = load_package(args.out)
     context = _context(package, getattr(args, "context", None))
+    family = getattr(args, "family", None)
+    if family is not None and family not in package.catalog.FAMILIES:
+        _fail(f"toolgen: unknown family {family!r}; known: {', '.join(package.catalog.FAMILIES)}")
     try:
         if args.command == "parse":
             from importlib import import_module

@@ -8,7 +8,6 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable, Iterator
@@ -21,7 +20,7 @@ from .diagnostics import Diagnostics
 from .load import SourceFile
 
 NAME_RE = re.compile(r"[a-zA-Z_][a-zA-Z0-9_-]{0,63}")  # use with fullmatch
-PLACEHOLDER_RE = re.compile(r"\{\{([A-Z][A-Z0-9_]*)\}\}")  # the run-time pattern (catalog.py.j2)
+PLACEHOLDER_RE = re.compile(r"\{\{([A-Z][A-Z0-9_]*)\}\}")  # the run-time pattern (runtime/catalog.py)
 SCHEMA_FILES = ("common", "project", "parameters", "tool", "family")
 
 
@@ -150,14 +149,6 @@ def _json_type(value: Any) -> str:
     if isinstance(value, list):
         return "array"
     return "object"
-
-
-@dataclass(frozen=True)
-class Ref:
-    """A reference found in a spec, to be resolved by the semantic pass."""
-
-    source: SourceFile
-    path: tuple[str | int, ...]
 
 
 def suggest(name: str, known: Iterable[str]) -> str:

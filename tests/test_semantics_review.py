@@ -160,3 +160,27 @@ def test_placeholders_read_like_the_modelled_system() -> None:
         "a,b",
         "x",
     ]
+
+
+def test_shared_parameter_errors_point_at_their_definition(capsys, specs: Path) -> None:
+    shared = specs / "parameters.yaml"
+    text = shared.read_text("utf-8")
+    assert "  task_progress:\n" in text
+    shared.write_text(text.replace("  task_progress:\n", "  task_progress:\n    default: 5\n", 1), "utf-8")
+    code, err = _validate(capsys, specs)
+    assert code == 2
+    found = [e for e in _errors(err) if e[3] == "E311"]
+    assert found == [("specs/parameters.yaml", _line_of(shared, "default: 5"), 14, "E311")]
+
+
+def test_control_characters_and_empty_families_warn(capsys, specs: Path) -> None:
+    edit(specs / "tools/ask.yaml", "description: Ask the user a question.", 'description: "Ask the user a question.\\a"')
+    family = specs / "variants/compact.yaml"
+    text = family.read_text("utf-8")
+    start = text.index("tools:\n")
+    end = text.index("selection:")
+    family.write_text(text[:start] + "tools: []\n" + text[end:], "utf-8")
+    code, _, err = run_cli(capsys, "validate", "--specs", specs)
+    assert code == 0
+    assert "warning[W305]: text holds control characters U+0007" in err
+    assert "warning[W303]: family 'compact' lists no tools" in err

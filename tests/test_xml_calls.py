@@ -399,6 +399,30 @@ def test_pathological_nesting_does_not_raise():
     parse(text + "</content></write_to_file>")
 
 
+def test_many_content_closing_tags():
+    # An XML feed: every entry holds the content parameter's own opening and closing tags.
+    # Each one is a candidate end of the content; reading must not re-read the rest of the
+    # call from each of them (this used to take seconds; it is linear now).
+    content = "<entry><content>hello world</content></entry>\n" * 2000
+    text = f"<write_to_file><path>feed.xml</path><content>{content}</content></write_to_file>"
+    expected = ToolUse("write_to_file", {"path": "feed.xml", "content": content.strip()}, False)
+    assert parse(text) == [expected]
+    assert parse(text + "\n" + text) == [expected, expected]
+    cut = text[: text.rindex("</content>")]
+    assert parse(cut) == [ToolUse("write_to_file", {"path": "feed.xml", "content": content.strip()}, True)]
+
+
+def test_many_content_closing_tags_streamed():
+    content = "<entry><content>hello world</content></entry>\n" * 500
+    text = f"<write_to_file><path>feed.xml</path><content>{content}</content></write_to_file>"
+    parser = StreamingParser(TOOLS)
+    for i in range(0, len(text), 20):
+        blocks = parser.feed(text[i : i + 20])
+        if i % 2000 == 0:
+            assert blocks == parse(text[: i + 20])
+    assert blocks == [ToolUse("write_to_file", {"path": "feed.xml", "content": content.strip()}, False)]
+
+
 # --------------------------------------------------------------------------- partial JSON array
 
 

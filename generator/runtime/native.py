@@ -9,7 +9,6 @@ used, so build-time and run-time output can never differ.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, Mapping, Sequence
 
 from .schema_dialects import tool_entry
@@ -39,7 +38,6 @@ PROPERTIES_PATH: dict[str, tuple[str, ...]] = {
     "gemini": ("parameters", "properties"),
     "bedrock-converse": ("toolSpec", "inputSchema", "json", "properties"),
 }
-_PLACEHOLDER = re.compile(r"\{\{([A-Z][A-Z0-9_]*)\}\}")
 
 
 class NativeToolsUnavailable(Exception):

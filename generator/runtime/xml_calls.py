@@ -48,6 +48,9 @@ Rules (they model Cline's ``parseAssistantMessageV2``):
 
 from __future__ import annotations
 
+import bisect
+import functools
+import heapq
 import json
 import re
 from typing import Collection, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -73,12 +76,25 @@ _JS_WHITESPACE = (
     + "\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 
-#: Nesting bound for content-parameter look-ahead; beyond it a content parameter is read like a
-#: non-content one (first closing tag). Only pathological input gets that deep.
-_MAX_DEPTH = 48
+#: First character that String.prototype.trim would keep.
+_NON_WS = re.compile("[^" + "".join(f"\\u{ord(c):04x}" for c in _JS_WHITESPACE) + "]")
 
-# (end index just past </tool> or None, params, well formed so far)
-_Body = Tuple[Optional[int], Dict[str, str], bool]
+# How the parser works (linear in the text length):
+#
+# * A call's body is read as a set of runs through a small automaton: between parameters
+#   (``G``), inside a parameter, inside a content parameter. A content parameter's value may
+#   end at each of its closing tags or go on; every other state is deterministic. Each tag
+#   of the tool is a token; the tokens are found once, left to right, and every run is
+#   advanced together (at most one active copy of each state), so the earliest closing tag
+#   any run reaches -- the end of the call -- is found in one pass (``_Block.advance``).
+# * A complete call is then resolved once, right to left over the tokens of the call
+#   (``_Block.complete``): for every position after a closing tag, whether the rest reaches
+#   the end of the call and whether it is well formed; each content parameter takes the last
+#   well-formed candidate (else the last one) from suffix tables, in constant time.
+# * An open call (still streaming) keeps its tokens and the automaton between feeds. Its
+#   reading memoises, per position after a closing tag, whether the rest is well formed so
+#   far; a "no" is final (more text cannot make it well formed), so each content parameter
+#   skips dead candidates once (union-find) and each position is walked once.
 
 
 def _trim(value: str) -> str:
@@ -89,12 +105,27 @@ def _is_blank(text: str) -> bool:
     return not text.strip(_JS_WHITESPACE)
 
 
-def _hold_back(value: str, close_tag: str) -> str:
-    """Drop a trailing proper prefix of ``close_tag`` (a closing tag still arriving)."""
-    for k in range(min(len(close_tag) - 1, len(value)), 0, -1):
-        if value.endswith(close_tag[:k]):
-            return value[:-k]
-    return value
+def _span(text: str, start: int, end: int) -> str:
+    """``_trim(text[start:end])`` with a single copy."""
+    m = _NON_WS.search(text, start, end)
+    if m is None:
+        return ""
+    start = m.start()
+    stop = max(start, end - 32)
+    while end > stop and text[end - 1] in _JS_WHITESPACE:
+        end -= 1
+    value = text[start:end]
+    return _trim(value) if end == stop else value
+
+
+def _open_value(text: str, start: int, close_tag: str) -> str:
+    """``_trim(_hold_back(text[start:], close_tag))`` with a single copy."""
+    end = len(text)
+    for k in range(min(len(close_tag) - 1, end - start), 0, -1):
+        if text.endswith(close_tag[:k], start):
+            end -= k
+            break
+    return _span(text, start, end)
 
 
 def _drop_partial_tag(text: str, tags: Sequence[str]) -> str:
@@ -107,8 +138,27 @@ def _drop_partial_tag(text: str, tags: Sequence[str]) -> str:
     return text
 
 
+def _sane(name: str) -> bool:
+    """Tags built from such names never overlap (needed to keep state between feeds)."""
+    return "<" not in name and ">" not in name
+
+
 class _ToolGrammar:
-    __slots__ = ("name", "close", "body_re", "tags", "content", "has_params")
+    __slots__ = (
+        "name",
+        "close",
+        "tags",
+        "stray_tags",
+        "tag_re",
+        "max_tag",
+        "open_of",
+        "close_of",
+        "order",
+        "open_tag",
+        "close_tag",
+        "content",
+        "sane",
+    )
 
     def __init__(
         self, name: str, params: Sequence[str], content_params: Collection[str]
@@ -116,129 +166,397 @@ class _ToolGrammar:
         self.name = name
         self.close = f"</{name}>"
         names = [p for p in dict.fromkeys(params) if p]
-        self.has_params = bool(names)
-        if names:
-            alts = "|".join(re.escape(p) for p in sorted(names, key=len, reverse=True))
-            self.body_re = re.compile(f"<(?P<param>{alts})>|{re.escape(self.close)}")
-        else:
-            self.body_re = re.compile(re.escape(self.close))
-        self.tags = tuple(f"<{p}>" for p in names) + (self.close,)
+        #: Parameter names in the order a ``<param>`` alternation tries them.
+        self.order = sorted(names, key=len, reverse=True)
+        self.open_tag = {p: f"<{p}>" for p in names}
+        self.close_tag = {p: f"</{p}>" for p in names}
+        self.open_of = {tag: p for p, tag in self.open_tag.items()}
+        self.close_of = {tag: p for p, tag in self.close_tag.items()}
+        #: Tags that make the text between parameters not plain text (a trailing prefix of
+        #: one is a tag still arriving).
+        self.stray_tags = tuple(self.open_tag[p] for p in names) + (self.close,)
+        self.tags = tuple(
+            dict.fromkeys(
+                [self.open_tag[p] for p in names]
+                + [self.close]
+                + [self.close_tag[p] for p in names]
+            )
+        )
+        alts = "|".join(
+            re.escape(tag[1:]) for tag in sorted(self.tags, key=len, reverse=True)
+        )
+        self.tag_re = re.compile(f"<(?=({alts}))")
+        self.max_tag = max(len(tag) for tag in self.tags)
         self.content = frozenset(p for p in names if p in content_params)
+        self.sane = _sane(name) and all(_sane(p) for p in names)
+
+
+@functools.lru_cache(maxsize=512)
+def _tool_grammar(
+    name: str, params: Tuple[str, ...], content: frozenset
+) -> _ToolGrammar:
+    return _ToolGrammar(name, params, content)
 
 
 class _Grammar:
-    __slots__ = ("tools", "open_re")
+    __slots__ = ("params", "content", "open_re", "max_open", "sane")
 
     def __init__(
         self, tools: Mapping[str, Sequence[str]], content_params: Collection[str]
     ):
-        content = frozenset(content_params)
-        self.tools: Dict[str, _ToolGrammar] = {
-            name: _ToolGrammar(name, list(params), content)
-            for name, params in tools.items()
-            if name
+        self.content = frozenset(content_params)
+        self.params: Dict[str, Tuple[str, ...]] = {
+            name: tuple(params) for name, params in tools.items() if name
         }
-        if self.tools:
+        self.max_open = max((len(n) + 2 for n in self.params), default=0)
+        #: Whether the open call's reading may be kept between feeds.
+        self.sane = all(
+            _sane(name) and all(_sane(p) for p in params)
+            for name, params in self.params.items()
+        )
+        if self.params:
             alts = "|".join(
-                re.escape(n) for n in sorted(self.tools, key=len, reverse=True)
+                re.escape(n) for n in sorted(self.params, key=len, reverse=True)
             )
             self.open_re: Optional[re.Pattern] = re.compile(f"<({alts})>")
         else:
             self.open_re = None
 
+    def tool(self, name: str) -> _ToolGrammar:
+        return _tool_grammar(name, self.params[name], self.content)
 
-class _BlockReader:
-    """Reads one call's body; results are memoised by start position."""
 
-    __slots__ = ("text", "tool", "memo")
+def _find(parent: List[int], j: int) -> int:
+    """The last index <= ``j`` not known dead (-1 if none); dead ``j`` has parent ``j - 1``."""
+    root = j
+    while root >= 0 and parent[root] != root:
+        root = parent[root]
+    while j > root:
+        parent[j], j = root, parent[j]
+    return root
 
-    def __init__(self, text: str, tool: _ToolGrammar):
-        self.text = text
+
+_NO_EVENT = ""  # not a parameter name (names are non-empty)
+
+
+class _Block:
+    """One call's body from offset ``start``: its tokens and the runs through them."""
+
+    __slots__ = (
+        "tool",
+        "start",
+        "scan",
+        "ev_pos",
+        "ev_kind",
+        "closes",
+        "pending",
+        "g_on",
+        "v_on",
+        "end",
+        "w_final",
+        "w_next",
+        "walks",
+        "alive",
+    )
+
+    def __init__(self, tool: _ToolGrammar, start: int):
         self.tool = tool
-        self.memo: Dict[int, _Body] = {}
+        self.start = start
+        self.scan = start  # tokens before this offset are recorded
+        #: Offsets of the tags read between parameters (``<param>`` or ``</tool>``), and
+        #: what they are there (a parameter name, or None for the tool's closing tag).
+        self.ev_pos: List[int] = []
+        self.ev_kind: List[Optional[str]] = []
+        #: Offsets of each parameter's closing tags.
+        self.closes: Dict[str, List[int]] = {p: [] for p in tool.open_tag}
+        # runs: activations not yet reached (offset, 0 = between parameters / 1 = in param)
+        self.pending: List[Tuple[int, int, str]] = [(start, 0, "")]
+        self.g_on = False  # a run is between parameters
+        self.v_on: set = set()  # parameters some run is inside
+        self.end: Optional[int] = None  # offset just past the call's closing tag
+        # open-call memos, keyed by an offset where a run is between parameters
+        self.w_final: Dict[int, bool] = {}  # well formed from here (final answer)
+        self.w_next: Dict[int, int] = {}  # well formed from here up to that offset
+        self.walks: Dict[int, list] = {}  # [offset reached, params read] from here
+        self.alive: Dict[str, List[int]] = {p: [] for p in tool.content}
 
-    def body(self, pos: int, depth: int = 0) -> _Body:
-        result = self.memo.get(pos)
-        if result is None:
-            result = self._body(pos, depth)
-            self.memo[pos] = result
-        return result
+    # ------------------------------------------------------------------ tokens and runs
 
-    def _body(self, pos: int, depth: int) -> _Body:
-        text, tool = self.text, self.tool
+    def advance(self, text: str) -> None:
+        """Read the tokens that arrived; stop at the call's end."""
+        tool = self.tool
+        pending, v_on = self.pending, self.v_on
+        last = self.scan
+        for m in tool.tag_re.finditer(text, self.scan):
+            i = m.start()
+            kind: Optional[str] = _NO_EVENT
+            if tool.sane:  # one tag here
+                tags: Sequence[str] = ("<" + m.group(1),)
+                kind = tool.open_of.get(tags[0], _NO_EVENT)
+            else:
+                tags = [t for t in tool.tags if text.startswith(t, i)]
+                kind = next((p for p in tool.order if tool.open_tag[p] in tags), kind)
+            if kind == _NO_EVENT and tool.close in tags:
+                kind = None
+            if kind != _NO_EVENT:
+                self.ev_pos.append(i)
+                self.ev_kind.append(kind)
+            while pending and pending[0][0] <= i:
+                _, state, name = heapq.heappop(pending)
+                if state:
+                    v_on.add(name)
+                else:
+                    self.g_on = True
+            if self.g_on and kind != _NO_EVENT:
+                self.g_on = False
+                if kind is None:
+                    self.end = i + len(tool.close)
+                    return
+                heapq.heappush(pending, (i + len(tool.open_tag[kind]), 1, kind))
+            for tag in tags:
+                p = tool.close_of.get(tag)
+                if p is None:
+                    continue
+                self.closes[p].append(i)
+                if p in v_on:
+                    if p not in tool.content:
+                        v_on.discard(p)
+                    heapq.heappush(pending, (i + len(tag), 0, ""))
+            last = i + len(tags[0])
+        self.scan = max(last, len(text) - tool.max_tag + 1, self.scan)
+
+    # ------------------------------------------------------------------ complete call
+
+    def complete(self, text: str) -> ToolUse:
+        """The call, once ``end`` is known: resolved right to left over its tokens."""
+        tool, start = self.tool, self.start
+        ev_pos, ev_kind, closes = self.ev_pos, self.ev_kind, self.closes
+        last = self.end - len(tool.close)  # type: ignore[operator]
+        n_ev = bisect.bisect_right(ev_pos, last)
+        reach = [False] * n_ev  # from this event the rest ends at ``last``
+        clean = [False] * n_ev  # ... and is well formed
+        choice: Dict[int, int] = {}  # content event -> index of its closing tag
+        suffix: Dict[str, Tuple[Dict[int, int], Dict[int, int]]] = {}
+        items: List[tuple] = [(ev_pos[k], 1, k) for k in range(n_ev)]
+        for c in tool.content:
+            lst = closes[c]
+            hi = bisect.bisect_right(lst, last - len(tool.close_tag[c]))
+            items.extend((lst[j], 0, j, c) for j in range(hi))
+            suffix[c] = ({}, {})
+        items.sort(reverse=True)
+
+        def after(q: int) -> Tuple[bool, bool]:
+            if q > last:
+                return False, False
+            k = bisect.bisect_left(ev_pos, q)
+            if not reach[k]:
+                return False, False
+            return True, clean[k] and _NON_WS.search(text, q, ev_pos[k]) is None
+
+        for item in items:
+            if item[1] == 0:  # a content parameter's closing tag
+                _, _, j, c = item
+                ok, tidy = after(closes[c][j] + len(tool.close_tag[c]))
+                last_ok, last_tidy = suffix[c]
+                later = last_ok.get(j + 1, -1)  # the last candidate wins
+                last_ok[j] = later if later >= 0 else j if ok else -1
+                later = last_tidy.get(j + 1, -1)
+                last_tidy[j] = later if later >= 0 else j if ok and tidy else -1
+                continue
+            r, _, k = item
+            p = ev_kind[k]
+            if p is None:
+                reach[k] = clean[k] = r == last
+                continue
+            s = r + len(tool.open_tag[p])
+            lst = closes[p]
+            j = bisect.bisect_left(lst, s)
+            if p in tool.content:
+                last_ok, last_tidy = suffix[p]
+                pick = last_tidy.get(j, -1)
+                if pick < 0:
+                    pick = last_ok.get(j, -1)
+                if pick >= 0:
+                    choice[k] = pick
+                    reach[k], clean[k] = after(lst[pick] + len(tool.close_tag[p]))
+            elif j < len(lst):
+                reach[k], clean[k] = after(lst[j] + len(tool.close_tag[p]))
+
         params: Dict[str, str] = {}
-        clean = True
+        q = start
         while True:
-            m = tool.body_re.search(text, pos)
-            if m is None:
-                stray = _drop_partial_tag(text[pos:], tool.tags)
-                return None, params, clean and _is_blank(stray)
-            clean = clean and _is_blank(text[pos : m.start()])
-            name = m.group("param") if tool.has_params else None
-            if name is None:
-                return m.end(), params, clean
-            start = m.end()
-            close = f"</{name}>"
-            if name in tool.content and depth < _MAX_DEPTH:
-                return self._content(name, start, params, clean, depth)
-            end = text.find(close, start)
-            if end < 0:
-                params[name] = _trim(_hold_back(text[start:], close))
-                return None, params, clean
-            params[name] = _trim(text[start:end])
-            pos = end + len(close)
+            k = bisect.bisect_left(ev_pos, q)
+            p = ev_kind[k]
+            if p is None:
+                return ToolUse(tool.name, params, partial=False)
+            s = ev_pos[k] + len(tool.open_tag[p])
+            lst = closes[p]
+            j = choice[k] if p in tool.content else bisect.bisect_left(lst, s)
+            params[p] = _span(text, s, lst[j])
+            q = lst[j] + len(tool.close_tag[p])
 
-    def _content(
-        self, name: str, start: int, params: Dict[str, str], clean: bool, depth: int
-    ) -> _Body:
-        text = self.text
-        close = f"</{name}>"
-        best_end: Optional[int] = None
-        chosen: Optional[Tuple[int, _Body]] = None
-        partial_choice: Optional[Tuple[int, _Body]] = None
-        cand = text.find(close, start)
-        while cand >= 0:
-            if best_end is not None and cand >= best_end:
-                break  # a tail starting here ends after best_end
-            tail = self.body(cand + len(close), depth + 1)
-            tail_end, _, tail_clean = tail
-            if tail_end is not None:
-                if best_end is None or tail_end < best_end:
-                    best_end, chosen = tail_end, (cand, tail)
-                elif tail_end == best_end and (tail_clean or not chosen[1][2]):  # type: ignore[index]
-                    chosen = (cand, tail)
-            elif best_end is None and tail_clean:
-                partial_choice = (cand, tail)
-            cand = text.find(close, cand + 1)
-        pick = chosen if chosen is not None else partial_choice
-        out = dict(params)
-        if pick is None:
-            out[name] = _trim(_hold_back(text[start:], close))
-            return None, out, clean
-        cand, (tail_end, tail_params, tail_clean) = pick
-        out[name] = _trim(text[start:cand])
-        out.update(tail_params)
-        return tail_end, out, clean and tail_clean
+    # ------------------------------------------------------------------ open call
 
-
-def _parse(text: str, grammar: _Grammar, start: int = 0) -> Tuple[List[ToolUse], int]:
-    """Blocks from ``start`` on, and the offset just past the last complete block."""
-    blocks: List[ToolUse] = []
-    resume = start
-    if grammar.open_re is None:
-        return blocks, resume
-    pos = start
-    while True:
-        m = grammar.open_re.search(text, pos)
+    def _rest_clean(self, text: str, q: int) -> bool:
+        """Nothing but whitespace and a tag still arriving after ``q``."""
+        m = _NON_WS.search(text, q)
         if m is None:
-            return blocks, resume
-        tool = grammar.tools[m.group(1)]
-        end, params, _ = _BlockReader(text, tool).body(m.end())
-        if end is None:
-            blocks.append(ToolUse(tool.name, dict(params), partial=True))
-            return blocks, resume
-        blocks.append(ToolUse(tool.name, dict(params), partial=False))
-        pos = resume = end
+            return True
+        if len(text) - m.start() >= self.tool.max_tag:
+            return False
+        return _is_blank(_drop_partial_tag(text[m.start() :], self.tool.stray_tags))
+
+    def _well_formed(self, text: str, q: int) -> bool:
+        """Whether a run between parameters at ``q`` has read only whitespace and
+        parameters up to a content parameter or the end of the text. False is final."""
+        tool, ev_pos, ev_kind = self.tool, self.ev_pos, self.ev_kind
+        w_final, w_next = self.w_final, self.w_next
+        path: List[int] = []
+        while True:
+            ok = w_final.get(q)
+            if ok is not None:
+                final = True
+                break
+            nxt = w_next.get(q)
+            if nxt is not None:
+                path.append(q)
+                q = nxt
+                continue
+            final = True
+            k = bisect.bisect_left(ev_pos, q)
+            if k == len(ev_pos):
+                ok = self._rest_clean(text, q)
+                final = not ok
+            elif _NON_WS.search(text, q, ev_pos[k]) is not None:
+                ok = False
+            else:
+                p = ev_kind[k]
+                ok = True
+                if p is not None and p not in tool.content:
+                    lst = self.closes[p]
+                    j = bisect.bisect_left(lst, ev_pos[k] + len(tool.open_tag[p]))
+                    if j == len(lst):
+                        final = False  # inside a parameter still arriving
+                    else:
+                        w_next[q] = nxt = lst[j] + len(tool.close_tag[p])
+                        path.append(q)
+                        q = nxt
+                        continue
+            if final:
+                w_final[q] = ok
+            break
+        for node in path:
+            if final:
+                w_final[node] = ok
+            else:
+                w_next[node] = q
+        return ok
+
+    def _pick(self, text: str, name: str, s: int) -> Optional[int]:
+        """The last closing tag of content parameter ``name`` after ``s`` followed by a
+        well-formed rest, if any."""
+        lst, parent = self.closes[name], self.alive[name]
+        parent.extend(range(len(parent), len(lst)))
+        width = len(self.tool.close_tag[name])
+        j0 = bisect.bisect_left(lst, s)
+        j = _find(parent, len(lst) - 1)
+        while j >= j0:
+            if self._well_formed(text, lst[j] + width):
+                return lst[j]
+            parent[j] = j - 1
+            j = _find(parent, j - 1)
+        return None
+
+    def _walk(
+        self, text: str, q: int
+    ) -> Tuple[Dict[str, str], Optional[Tuple[str, int]]]:
+        """Parameters read between parameters from ``q`` up to a content parameter or a
+        parameter still arriving (returned with its value's offset), or the end."""
+        tool, ev_pos, ev_kind = self.tool, self.ev_pos, self.ev_kind
+        state = self.walks.get(q)
+        if state is None:
+            state = self.walks[q] = [q, {}]
+        node, params = state
+        stop: Optional[Tuple[str, int]] = None
+        while True:
+            k = bisect.bisect_left(ev_pos, node)
+            p = ev_kind[k] if k < len(ev_pos) else None
+            if p is None:
+                break
+            s = ev_pos[k] + len(tool.open_tag[p])
+            lst = self.closes[p]
+            j = bisect.bisect_left(lst, s)
+            if p in tool.content or j == len(lst):
+                stop = (p, s)
+                break
+            params[p] = _span(text, s, lst[j])
+            node = lst[j] + len(tool.close_tag[p])
+        state[0] = node
+        return params, stop
+
+    def partial(self, text: str) -> ToolUse:
+        """The call so far (its closing tag has not arrived)."""
+        tool = self.tool
+        params: Dict[str, str] = {}
+        q = self.start
+        while True:
+            read, stop = self._walk(text, q)
+            params.update(read)
+            if stop is None:
+                break
+            p, s = stop
+            close = tool.close_tag[p]
+            if p in tool.content:
+                x = self._pick(text, p, s)
+                if x is not None:
+                    params[p] = _span(text, s, x)
+                    q = x + len(close)
+                    continue
+            params[p] = _open_value(text, s, close)
+            break
+        return ToolUse(tool.name, params, partial=True)
+
+
+class _Reader:
+    """Blocks of a growing text; complete blocks are final, the open one is kept."""
+
+    __slots__ = ("grammar", "done", "open_scan", "block", "current")
+
+    def __init__(self, grammar: _Grammar):
+        self.grammar = grammar
+        self.done: List[ToolUse] = []
+        self.open_scan = 0  # no tool opening tag starts before this offset
+        self.block: Optional[_Block] = None
+        self.current: Optional[ToolUse] = None  # the open block as of the last read
+
+    def read(self, text: str) -> None:
+        """``text`` extends the text of the previous call."""
+        grammar = self.grammar
+        if not grammar.sane:
+            self.block = None  # tags may overlap: read the open call afresh
+        while True:
+            block = self.block
+            if block is None:
+                m = None
+                if grammar.open_re is not None:
+                    m = grammar.open_re.search(text, self.open_scan)
+                if m is None:
+                    self.open_scan = max(
+                        self.open_scan, len(text) - grammar.max_open + 1
+                    )
+                    self.current = None
+                    return
+                block = self.block = _Block(grammar.tool(m.group(1)), m.end())
+            block.advance(text)
+            if block.end is None:
+                self.current = block.partial(text)
+                return
+            self.done.append(block.complete(text))
+            self.open_scan = block.end
+            self.block = None
+
+    def blocks(self) -> List[ToolUse]:
+        return self.done + ([self.current] if self.current is not None else [])
 
 
 def parse_tool_calls(
@@ -252,14 +570,17 @@ def parse_tool_calls(
     ``tools`` maps the known tool names to their parameter names. The last block is
     ``partial=True`` when its closing tag has not arrived yet.
     """
-    return _parse(text, _Grammar(tools, content_params))[0]
+    reader = _Reader(_Grammar(tools, content_params))
+    reader.read(text)
+    return reader.blocks()
 
 
 class StreamingParser:
     """Accumulates streamed text; :meth:`feed` returns the current blocks.
 
-    Complete blocks never change once reported, so only the text after the last complete
-    block is read again on each feed.
+    Complete blocks never change once reported. The open block's tokens and reading are
+    kept between feeds, so each feed costs about the size of the chunk (plus copying the
+    open block's values).
     """
 
     def __init__(
@@ -270,8 +591,7 @@ class StreamingParser:
     ):
         self._grammar = _Grammar(tools, content_params)
         self._text = ""
-        self._done: List[ToolUse] = []
-        self._resume = 0
+        self._reader = _Reader(self._grammar)
         self._blocks: List[ToolUse] = []
 
     @property
@@ -286,16 +606,16 @@ class StreamingParser:
 
     def feed(self, chunk: str) -> List[ToolUse]:
         if chunk:
-            self._text += chunk
-            found, self._resume = _parse(self._text, self._grammar, self._resume)
-            self._done.extend(b for b in found if not b.partial)
-            self._blocks = self._done + [b for b in found if b.partial]
+            text, self._text = self._text, ""
+            text += chunk  # in place when not shared
+            self._text = text
+            self._reader.read(text)
+            self._blocks = self._reader.blocks()
         return list(self._blocks)
 
     def reset(self) -> None:
         self._text = ""
-        self._done = []
-        self._resume = 0
+        self._reader = _Reader(self._grammar)
         self._blocks = []
 
 

@@ -1,0 +1,220 @@
+"""Shared pieces of the schema converters: dialect names and limits, errors, text helpers.
+
+Standard library only: this module is copied verbatim into the generated package (relative
+imports only) and is also imported by the generator at build time. The public names are
+re-exported by ``schema_dialects``, whose docstring states the conversion rules.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+DIALECTS = (
+    "anthropic",
+    "openai-chat",
+    "openai-responses",
+    "gemini",
+    "bedrock-converse",
+)
+
+Path = tuple  # tuple[str | int, ...]
+
+#: Tool-name rules per dialect (provider documentation / API error messages).
+NAME_PATTERNS = {
+    "anthropic": re.compile(r"^[a-zA-Z0-9_-]{1,64}$"),
+    "openai-chat": re.compile(r"^[a-zA-Z0-9_-]{1,64}$"),
+    "openai-responses": re.compile(r"^[a-zA-Z0-9_-]{1,64}$"),
+    # Gemini: starts with a letter or underscore; letters, digits, _ . - ; at most 64.
+    # (Newer Gemini endpoints also take ':'; it is left out so names work on every endpoint.)
+    "gemini": re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$"),
+    "bedrock-converse": re.compile(r"^[a-zA-Z0-9_-]{1,64}$"),
+}
+#: Anthropic rejects top-level property keys outside this pattern.
+ANTHROPIC_PROPERTY_KEY = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")
+OPENAI_MAX_TOOLS = 128
+OPENAI_MAX_DESCRIPTION = 1024
+#: OpenAI strict mode: documented nesting limit (a notice past it, not a refusal).
+OPENAI_STRICT_MAX_DEPTH = 10
+
+_JSON_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
+
+_METADATA = ("$schema", "$id", "$comment", "$anchor", "$dynamicAnchor", "$vocabulary")
+_DEF_CONTAINERS = ("$defs", "definitions")
+# Keywords whose value is one schema / a list of schemas / a name->schema map.
+_SCHEMA_ONE = (
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "propertyNames",
+    "contains",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+)
+_SCHEMA_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SCHEMA_MAP = ("properties", "patternProperties", "dependentSchemas")
+# Keywords no description text can stand in for (they shape which values validate).
+_LOGIC = (
+    "not",
+    "if",
+    "then",
+    "else",
+    "patternProperties",
+    "dependentSchemas",
+    "prefixItems",
+    "contains",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+    "dependencies",
+    "minContains",
+    "maxContains",
+    "$dynamicRef",
+)
+
+
+class DialectError(Exception):
+    """A schema (or tool) the dialect cannot take.
+
+    ``path`` locates the problem: a tuple of keys/indices into the *input* parameters schema
+    (for :func:`convert_parameters`), ``("name",)``/``("description",)`` for tool fields given
+    to :func:`tool_entry`, or ``(tool index, ...)`` into the list given to :func:`check_limits`.
+    """
+
+    def __init__(self, path: Path, message: str, hint: str = "") -> None:
+        self.path = tuple(path)
+        self.message = message
+        self.hint = hint
+        where = "/".join(str(p) for p in self.path) or "<root>"
+        text = f"{where}: {message}"
+        if hint:
+            text += f" (hint: {hint})"
+        super().__init__(text)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A non-fatal warning; ``path`` is located like :class:`DialectError`'s."""
+
+    path: Path
+    message: str
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """Result of :func:`convert`: the converted parameters schema and the notices raised."""
+
+    schema: dict
+    notices: tuple = field(default_factory=tuple)
+
+
+# --------------------------------------------------------------------------------------------
+# small helpers
+
+
+def _render(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _render_list(values: list) -> str:
+    return ", ".join(_render(v) for v in values)
+
+
+def _with_extras(description: str | None, extras: list[str]) -> str | None:
+    """Append the moved-keyword sentences to a description."""
+    if not extras:
+        return description
+    tail = " ".join(extras)
+    if not description:
+        return tail
+    body = description.rstrip()
+    sep = "\n\n" if "\n" in body else " "
+    return body + sep + tail
+
+
+def _join_descriptions(outer: Any, inner: Any) -> Any:
+    if not isinstance(inner, str) or not inner:
+        return outer
+    if not isinstance(outer, str) or not outer:
+        return inner
+    if inner in outer:
+        return outer
+    return outer.rstrip() + "\n\n" + inner
+
+
+_ORDER_FIRST = ("type", "description", "properties", "required", "additionalProperties")
+
+
+def _ordered(d: dict) -> dict:
+    out = {k: d[k] for k in _ORDER_FIRST if k in d}
+    for k, v in d.items():
+        if k not in out and k != "$defs":
+            out[k] = v
+    if "$defs" in d:
+        out["$defs"] = d["$defs"]
+    return out
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _json_type_of(value: Any) -> str | None:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return None
+
+
+def _extra_sentence(key: str, value: Any) -> str:
+    """The description text standing in for a keyword the dialect cannot take."""
+    if key == "enum" or key == "const":
+        return f"Allowed values: {_render_list(value if key == 'enum' else [value])}."
+    if key == "default":
+        return f"Default: {_render(value)}."
+    if key == "examples":
+        return f"Examples: {_render_list(value) if isinstance(value, list) else _render(value)}."
+    if key == "format":
+        return f"Format: {value}."
+    if key == "minLength":
+        return f"Minimum length: {_render(value)}."
+    if key == "maxLength":
+        return f"Maximum length: {_render(value)}."
+    if key == "exclusiveMinimum":
+        return f"Must be greater than {_render(value)}."
+    if key == "exclusiveMaximum":
+        return f"Must be less than {_render(value)}."
+    if key == "multipleOf":
+        return f"Must be a multiple of {_render(value)}."
+    if key == "uniqueItems":
+        return "Items must be unique." if value else "Items need not be unique."
+    if key == "minProperties":
+        return f"At least {_render(value)} properties."
+    if key == "maxProperties":
+        return f"At most {_render(value)} properties."
+    if key == "propertyNames":
+        return f"Property names must match the schema {_render(value)}."
+    if key == "deprecated":
+        return "Deprecated." if value else "Not deprecated."
+    if key == "readOnly":
+        return "Read-only." if value else "Not read-only."
+    if key == "writeOnly":
+        return "Write-only." if value else "Not write-only."
+    return f"{key}: {_render(value)}."

@@ -9,7 +9,7 @@ native.py, the generator itself never imports it). Every provider module delegat
 from __future__ import annotations
 
 import marshal
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .catalog import FAMILIES, assemble, holds, resolve_placeholders, resolve_text
 from .context import Context, as_context
@@ -20,9 +20,42 @@ __all__ = ["build_tools"]
 
 
 # Results per (format, family, context, options): contexts repeat across requests, so most calls
-# only unmarshal a finished list. marshal gives fresh objects each time (callers may mutate them).
-_RESULTS: dict[tuple[Any, ...], bytes] = {}
+# only rebuild a finished list. Each cached result is a small compiled function that builds fresh
+# dicts and lists (callers may mutate them) around the shared, immutable strings and numbers.
+_RESULTS: dict[tuple[Any, ...], Callable[[], list[dict[str, Any]]]] = {}
 _RESULTS_LIMIT = 256
+
+
+def _builder(value: Any) -> Callable[[], Any]:
+    """A function returning a fresh copy of JSON-like ``value`` (containers new, scalars shared).
+
+    The compiled expression holds only container syntax and indexes into a tuple of the
+    scalars, so no text from specs or servers ever becomes source code. Falls back to marshal
+    for shapes the compiler cannot take (extreme nesting).
+    """
+    scalars: list[Any] = []
+
+    def source(item: Any) -> str:
+        kind = type(item)
+        if kind is dict:
+            return (
+                "{"
+                + ", ".join(f"{source(k)}: {source(v)}" for k, v in item.items())
+                + "}"
+            )
+        if kind is list or kind is tuple:
+            return "[" + ", ".join(source(v) for v in item) + "]"
+        if item is None or item is True or item is False:
+            return repr(item)
+        scalars.append(item)
+        return f"_s[{len(scalars) - 1}]"
+
+    try:
+        code = compile("lambda: " + source(value), "<tool list>", "eval")
+        return eval(code, {"__builtins__": {}, "_s": tuple(scalars)})
+    except (RecursionError, SyntaxError, MemoryError, ValueError):
+        blob = marshal.dumps(value)
+        return lambda: marshal.loads(blob)
 
 
 def build_tools(
@@ -56,21 +89,20 @@ def build_tools(
         )
     key = None if extra_variants else (dialect, name, ctx, cache_control, id(entries))
     if key is not None:
+        # A Context built with a list value is not hashable: such calls are not cached.
         try:
-            blob = _RESULTS.get(key)
-        except (
-            TypeError
-        ):  # a Context built with a list value is not hashable: no caching
-            blob = key = None
-        if blob is not None:
-            return marshal.loads(blob)
+            cached = _RESULTS.get(key)
+        except TypeError:
+            cached = key = None
+        if cached is not None:
+            return cached()
     result = _build(dialect, entries, meta, name, ctx, extra_variants)
     if cache_control and result:
         result[-1]["cache_control"] = {"type": "ephemeral"}
     if key is not None:
         if len(_RESULTS) >= _RESULTS_LIMIT:
             _RESULTS.pop(next(iter(_RESULTS)))
-        _RESULTS[key] = marshal.dumps(result)
+        _RESULTS[key] = _builder(result)
     return result
 
 

@@ -70,8 +70,9 @@ def run(specs: Path) -> Result:
     """The whole pure part of a run: every output file, or diagnostics explaining why not."""
     from .lower import emit_all  # imported late: lowering pulls in jinja and black
 
-    # The pipeline builds many small containers and frees almost nothing until it ends: the cyclic
-    # garbage collector would only rescan a growing heap (superlinear at thousands of tools).
+    # Loading builds a large, long-lived model: the cyclic garbage collector would rescan it again
+    # and again (superlinear at thousands of tools). So collection is off while loading, and the
+    # model is then frozen out of the collector's view; rendering collects its own cycles as usual.
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -80,15 +81,16 @@ def run(specs: Path) -> Result:
         result = Result(diags, catalog)
         if catalog is None or diags.has_errors:
             return result
-        files, docs = emit_all(catalog, resolve(catalog), diags)
+        families = resolve(catalog)
+        gc.freeze()
+        if collecting:
+            gc.enable()
+        files, docs = emit_all(catalog, families, diags)
         if diags.has_errors:
             return result
-        # Encode file by file, dropping each text as we go, so text and bytes never coexist in full.
-        for name in sorted(files):
-            result.files[name] = files.pop(name).encode("utf-8")
-        for name in sorted(docs):
-            result.docs[name] = docs.pop(name).encode("utf-8")
+        result.files, result.docs = files, docs
         return result
     finally:
+        gc.unfreeze()
         if collecting:
             gc.enable()

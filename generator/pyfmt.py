@@ -47,7 +47,7 @@ def _escape_body(text: str, quote: str) -> str:
 _PLAIN = re.compile(r"[\x20\x21\x23-\x5b\x5d-\x7e]*")
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)  # keys and short values repeat; long prose would only pin memory
 def string(text: str) -> str:
     """A single-line string literal black would keep: double quotes unless single ones escape less."""
     if _PLAIN.fullmatch(text):

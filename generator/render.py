@@ -66,6 +66,16 @@ class _Consts:
         self.values.append(value)
         return f"{target} = __toolgen_const_{len(self.values) - 1}__"
 
+    def block(self, assignments: list[tuple[str, Any]]) -> str:
+        """Many ``name = value`` lines (e.g. enum members) spliced in after black, as one sentinel."""
+        self.values.append(_Block(assignments))
+        return f"__toolgen_block__ = __toolgen_const_{len(self.values) - 1}__"
+
+
+@dataclass(frozen=True)
+class _Block:
+    assignments: list[tuple[str, Any]]
+
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
@@ -93,12 +103,15 @@ def _templates_dir() -> Path:
 def render_python(template: str, header: str, **context: Any) -> str:
     """Render a Python template: header, black-formatted skeleton, spliced literals."""
     consts = _Consts()
-    skeleton = environment().get_template(template).render(const=consts, **context)
+    skeleton = environment().get_template(template).render(const=consts, block=consts.block, **context)
     formatted = format_code(skeleton)
 
     def splice(match: re.Match[str]) -> str:
         depth = len(match["indent"]) // len(pyfmt.INDENT)
-        return pyfmt.assignment(match["target"], consts.values[int(match["n"])], depth)
+        value = consts.values[int(match["n"])]
+        if isinstance(value, _Block):
+            return "\n".join(pyfmt.assignment(target, item, depth) for target, item in value.assignments)
+        return pyfmt.assignment(match["target"], value, depth)
 
     body = _SENTINEL.sub(splice, formatted)
     return header + body

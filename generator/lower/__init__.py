@@ -57,21 +57,35 @@ def runtime_sources() -> dict[str, str]:
 
 def emit_all(
     catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnostics
-) -> tuple[dict[str, str], dict[str, str]]:
-    """All files for generated/ (relative to --out) and for docs/ (relative to the project root)."""
+) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """All files for generated/ (relative to --out) and for docs/ (relative to the project root).
+
+    Each file is encoded as soon as it is rendered: text holding one wide character is stored at
+    up to four bytes per character, so keeping rendered text around would multiply peak memory.
+    """
     sources = core.spec_sources(catalog)
-    files = runtime_sources()
-    files.update(core.emit(catalog, families, files))
-    files.update(dispatch.emit(catalog))
-    files.update(prompts.emit(catalog, families))
+    files: dict[str, bytes] = {}
+
+    def add(rendered: dict[str, str]) -> None:
+        for name in list(rendered):
+            files[name] = rendered.pop(name).encode("utf-8")
+
+    add(runtime_sources())
+    add(core.emit(catalog, families))
+    add(dispatch.emit(catalog))
+    add(prompts.emit(catalog, families))
     emitters = [e for e in NATIVE_EMITTERS if e.DIALECT in catalog.project.formats]
     for emitter in emitters:
-        files.update(emitter.emit(catalog, families, sources, diags))
-    files["providers.py"] = render_python(
-        "providers.py.j2",
-        header(sources),
-        modules=[e.MODULE for e in emitters],
-        formats=[(e.DIALECT, e.MODULE) for e in emitters],
+        add(emitter.emit(catalog, families, sources, diags))
+    add(
+        {
+            "providers.py": render_python(
+                "providers.py.j2",
+                header(sources),
+                modules=[e.MODULE for e in emitters],
+                formats=[(e.DIALECT, e.MODULE) for e in emitters],
+            )
+        }
     )
-    docs = {"docs/catalog.md": catalog_doc.emit(catalog, families)}
-    return files, docs
+    docs = {"docs/catalog.md": catalog_doc.emit(catalog, families).encode("utf-8")}
+    return dict(sorted(files.items())), docs

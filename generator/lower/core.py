@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from ..model import Catalog, Parameter, Text, ToolVariant
@@ -48,25 +49,25 @@ def variant_data(variant: ToolVariant) -> dict[str, Any]:
     }
 
 
-def _shared_parameters(variants: list[ToolVariant]) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
-    """SPECS data with identical parameter lists emitted once (variants built by 'extends' share them)."""
-    names: dict[str, str] = {}
-    shared: list[tuple[str, Any]] = []
+def _shared_parameters(variants: list[ToolVariant]) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    """SPECS data with identical parameter lists emitted once, as ``_PARAMS[i]`` (extends shares them)."""
+    index: dict[str, int] = {}
+    shared: list[Any] = []
     specs: dict[str, Any] = {}
     for variant in variants:
         data = variant_data(variant)
         params = data["parameters"]
         if params:
-            key = repr(params)
-            if key not in names:
-                names[key] = f"_PARAMS_{len(shared)}"
-                shared.append((names[key], params))
-            data["parameters"] = Code(names[key])
+            key = hashlib.sha256(repr(params).encode()).hexdigest()
+            if key not in index:
+                index[key] = len(shared)
+                shared.append(params)
+            data["parameters"] = Code(f"_PARAMS[{index[key]}]")
         specs[variant.key] = data
-    return specs, shared
+    return specs, tuple(shared)
 
 
-def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], runtime: dict[str, str]) -> dict[str, str]:
+def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, str]:
     project = catalog.project
     head = header(spec_sources(catalog))
     tool_members = [(member_name(t), t) for t in project.tool_order]
@@ -123,10 +124,5 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], runtime: dict[s
             subagents={"name_prefix": project.subagent_prefix, "max_length": project.subagent_max_length},
         ),
     }
-    files["__init__.py"] = render_python(
-        "__init__.py.j2",
-        head,
-        has_parser="xml_calls.py" in runtime,
-        has_schema="schema_dialects.py" in runtime,
-    )
+    files["__init__.py"] = render_python("__init__.py.j2", head)
     return files

@@ -6,6 +6,7 @@ runtime converter (generator/runtime/schema_dialects.py), so run time and build 
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from ..diagnostics import Diagnostics, Location
@@ -63,7 +64,7 @@ def emit(
     diags: Diagnostics,
 ) -> dict[str, str]:
     constants: list[dict[str, Any]] = []
-    names_by_value: dict[str, str] = {}
+    names_by_value: dict[bytes, str] = {}
     tools: dict[str, Any] = {}
     metas: dict[str, Any] = {}
     entries: dict[str, dict[str, Any] | None] = {}
@@ -84,7 +85,8 @@ def emit(
             if built is None:
                 tools[variant.key] = None
                 continue
-            fingerprint = repr(built)
+            # A digest, not the repr itself: at thousands of tools the reprs would rival the output in size.
+            fingerprint = hashlib.sha256(repr(built).encode()).digest()
             if fingerprint not in names_by_value:
                 names_by_value[fingerprint] = f"_ENTRIES[{len(constants)}]"
                 constants.append(built)

@@ -184,3 +184,51 @@ def test_control_characters_and_empty_families_warn(capsys, specs: Path) -> None
     assert code == 0
     assert "warning[W305]: text holds control characters U+0007" in err
     assert "warning[W303]: family 'compact' lists no tools" in err
+
+
+def test_e500_a_format_that_cannot_express_a_parameter(capsys, specs: Path) -> None:
+    tool = specs / "tools/read_file.yaml"
+    edit(tool, "      - use: task_progress\n", "      - name: options\n        type: object\n        instruction: Free-form options.\n      - use: task_progress\n")
+    code, err = _validate(capsys, specs)
+    assert code == 2
+    # Gemini objects need properties; the error points at the variant, for each variant that has it.
+    assert ("specs/tools/read_file.yaml", _line_of(tool, "  generic:"), 3, "E500") in _errors(err)
+    assert "generic/read_file cannot be expressed for gemini" in err
+
+
+def test_e501_two_tools_with_one_name_in_a_native_family(capsys, specs: Path) -> None:
+    tool = specs / "tools/write_file.yaml"
+    text = tool.read_text("utf-8")
+    assert "  generic:\n" in text
+    tool.write_text(text.replace("  generic:\n", "  generic:\n    name: read_file\n", 1), "utf-8")
+    code, err = _validate(capsys, specs)
+    assert code == 2
+    assert "error[E501]: family 'native' breaks a" in err
+    assert any(e[0] == "specs/tools/write_file.yaml" and e[3] == "E501" for e in _errors(err))
+
+
+def test_w501_long_openai_description_is_a_located_warning(capsys, specs: Path) -> None:
+    tool = specs / "tools/read_file.yaml"
+    edit(tool, "    description: Reads a file.", "    description: " + "Reads a file. " * 80)
+    code, _, err = run_cli(capsys, "validate", "--specs", specs)
+    assert code == 0
+    line = _line_of(tool, "  native:")
+    assert f"specs/tools/read_file.yaml:{line}:3: warning[W501]: openai-chat: description of 'read_file'" in err
+
+
+def test_w304_family_lists_a_tool_without_variants(capsys, specs: Path) -> None:
+    project = specs / "toolgen.yaml"
+    edit(project, "  - todo\nfamilies:", "  - todo\n  - only_dispatch\nfamilies:")
+    (specs / "tools/only_dispatch.yaml").write_text(
+        "# yaml-language-server: $schema=../../generator/schemas/tool.schema.json\n"
+        "id: only_dispatch\nhandler: {class: OnlyDispatch}\nvariants: {}\n",
+        "utf-8",
+    )
+    family = specs / "variants/native.yaml"
+    edit(family, "- ask\n", "- ask\n- only_dispatch\n")
+    code, _, err = run_cli(capsys, "validate", "--specs", specs)
+    assert code == 0
+    line = _line_of(family, "- only_dispatch")
+    assert (
+        f"specs/variants/native.yaml:{line}:3: warning[W304]: tool 'only_dispatch' has no spec variant" in err
+    )

@@ -213,7 +213,8 @@ def test_w501_long_openai_description_is_a_located_warning(capsys, specs: Path) 
     code, _, err = run_cli(capsys, "validate", "--specs", specs)
     assert code == 0
     line = _line_of(tool, "  native:")
-    assert f"specs/tools/read_file.yaml:{line}:3: warning[W501]: openai-chat: description of 'read_file'" in err
+    assert f"specs/tools/read_file.yaml:{line}:3: warning[W501]: OpenAI: description of 'read_file'" in err
+    assert err.count("W501") == 1  # one warning for both OpenAI formats
 
 
 def test_w304_family_lists_a_tool_without_variants(capsys, specs: Path) -> None:

@@ -7,6 +7,7 @@ runtime converter (generator/runtime/schema_dialects.py), so run time and build 
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 from ..diagnostics import Diagnostics, Location
@@ -114,7 +115,9 @@ def emit(
             )
             continue
         for notice in notices:
-            diags.warning(where(tuple(notice.path)), "W501", notice.message, "see docs/providers.md for the limit")
+            # The two OpenAI formats share their limits: one warning for both, not two.
+            message = re.sub(r"^openai-(chat|responses): ", "OpenAI: ", notice.message)
+            diags.warning(where(tuple(notice.path)), "W501", message, "see docs/providers.md for the limit")
     return {
         f"{module}.py": render_python(
             "native_module.py.j2",

@@ -25,6 +25,7 @@ from .catalog_data import (
 )
 from .context import Context, as_context
 from .dynamic_tools import mcp_tools, merge_tools, subagent_tools, subagents_active
+from .prompt_blocks import PLACEHOLDER_RE
 from .predicates import MatcherError, SelectionData, evaluate, select
 
 __all__ = [
@@ -47,7 +48,6 @@ VARIANTS: dict[str, tuple[dict[str, Any], ...]] = {
     family: tuple(SPECS[key] for key in keys) for family, keys in FAMILY_SPECS.items()
 }
 _DATA = SelectionData(**SELECTION)
-_PLACEHOLDER = re.compile(r"\{\{([A-Z][A-Z0-9_]*)\}\}")
 
 
 def select_family(context: Context | Mapping[str, Any]) -> str:
@@ -179,7 +179,7 @@ def resolve_placeholders(text: str, context: Context | Mapping[str, Any]) -> str
                 return text
         return _as_text(spec["default"] if spec["map"] else raw)
 
-    return _PLACEHOLDER.sub(value, text)
+    return PLACEHOLDER_RE.sub(value, text)
 
 
 def resolve_text(

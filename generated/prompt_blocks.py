@@ -7,9 +7,13 @@ the same functions for the review files in generated/prompts/, so both can never
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple, Sequence
 
-__all__ = ["PromptParam", "tool_block", "tools_section"]
+__all__ = ["PLACEHOLDER_RE", "PromptParam", "tool_block", "tools_section"]
+
+# The {{NAME}} placeholder syntax of spec text (checked by the generator, filled at run time).
+PLACEHOLDER_RE = re.compile(r"\{\{([A-Z][A-Z0-9_]*)\}\}")
 
 
 class PromptParam(NamedTuple):

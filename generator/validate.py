@@ -18,9 +18,9 @@ from referencing import Registry, Resource
 
 from .diagnostics import Diagnostics
 from .load import SourceFile
+from .runtime.prompt_blocks import PLACEHOLDER_RE
 
 NAME_RE = re.compile(r"[a-zA-Z_][a-zA-Z0-9_-]{0,63}")  # use with fullmatch
-PLACEHOLDER_RE = re.compile(r"\{\{([A-Z][A-Z0-9_]*)\}\}")  # the run-time pattern (runtime/catalog.py)
 SCHEMA_FILES = ("common", "project", "parameters", "tool", "family")
 
 

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, reference_file
+from conftest import GOLDEN_FIELDS, ROOT, reference_file
 from generated import catalog, prompt
 from generated.context import Context
 from generated.prompt_blocks import PromptParam, tool_block, tools_section
@@ -26,22 +26,7 @@ from generated.xml_calls import DEFAULT_CONTENT_PARAMS, StreamingParser
 FAMILIES = tuple(catalog.VARIANTS)
 
 #: The context the reference skeletons were taken in (see the file's "$about").
-GOLDEN = Context(
-    cwd="/repo",
-    supports_browser_use=True,
-    browser_viewport_width=900,
-    browser_viewport_height=600,
-    provider_id="cline",
-    model_id="openai/gpt-5",
-    cline_web_tools_enabled=True,
-    enable_native_tool_calls=True,
-    subagents_enabled=False,
-    focus_chain_enabled=True,
-    yolo_mode=False,
-    is_cli=False,
-    has_mcp_hub=True,
-    skills=("release-notes",),
-)
+GOLDEN = Context(**GOLDEN_FIELDS)
 
 
 def golden() -> dict[str, Any]:

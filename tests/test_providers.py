@@ -26,7 +26,7 @@ from generated.native import PROPERTIES_PATH, DESCRIPTION_PATH, materialize
 from generated.prompt import prompt_section
 from generated.schema_dialects import check_limits
 
-from conftest import REFERENCE, ROOT, run_cli
+from conftest import GOLDEN_FIELDS, REFERENCE, ROOT, run_cli
 from sdk_validators import (
     check_json_schema,
     validate_anthropic,
@@ -64,22 +64,7 @@ ALL_ON = Context(
     editor_tabs=("src/a.py", "notes/analysis.ipynb"),
 )
 #: The modelled system's golden context (see the golden file's "$about").
-GOLDEN_CTX = Context(
-    provider_id="cline",
-    model_id="openai/gpt-5",
-    cwd="/repo",
-    supports_browser_use=True,
-    browser_viewport_width=900,
-    browser_viewport_height=600,
-    enable_native_tool_calls=True,
-    cline_web_tools_enabled=True,
-    subagents_enabled=False,
-    focus_chain_enabled=True,
-    yolo_mode=False,
-    is_cli=False,
-    has_mcp_hub=True,
-    skills=("one-skill",),
-)
+GOLDEN_CTX = Context(**GOLDEN_FIELDS)
 CONTEXTS = {
     "all-on": ALL_ON,
     "all-on-no-yolo": Context(**{**ALL_ON.to_dict(), "yolo_mode": False, "is_cli": True}),

@@ -18,6 +18,8 @@ import hashlib
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
+from .predicates import field_value
+
 __all__ = [
     "MCP_TOOL_ID",
     "SUBAGENTS_TOOL_ID",
@@ -309,16 +311,12 @@ def subagent_tools(
     return variants
 
 
-def _field(context: Any, name: str) -> Any:
-    if isinstance(context, Mapping):
-        return context.get(name)
-    return getattr(context, name, None)
-
-
 def subagents_active(context: Any, family_tools: Sequence[str] | None) -> bool:
     """Whether subagent tools are offered: subagents are enabled, this is not itself a subagent
     run, and the family lists ``use_subagents`` (or lists no tools at all)."""
-    if not _field(context, "subagents_enabled") or _field(context, "is_subagent_run"):
+    if not field_value(context, "subagents_enabled") or field_value(
+        context, "is_subagent_run"
+    ):
         return False
     tools = [str(getattr(t, "value", t)) for t in family_tools or ()]
     return not tools or SUBAGENTS_TOOL_ID in tools

@@ -11,10 +11,19 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-__all__ = ["MatcherError", "SelectionData", "evaluate", "normalize", "select", "truthy"]
+__all__ = [
+    "JS_WHITESPACE",
+    "MatcherError",
+    "field_value",
+    "SelectionData",
+    "evaluate",
+    "normalize",
+    "select",
+    "truthy",
+]
 
 # ECMAScript String.prototype.trim strips WhiteSpace and LineTerminator code points.
-_JS_SPACE = (
+JS_WHITESPACE = (
     "\u0009\u000a\u000b\u000c\u000d\u0020\u00a0\u1680\u2000\u2001\u2002\u2003\u2004"
     "\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
@@ -25,7 +34,7 @@ class MatcherError(Exception):
 
 
 def normalize(value: str) -> str:
-    return value.strip(_JS_SPACE).lower()
+    return value.strip(JS_WHITESPACE).lower()
 
 
 def truthy(value: Any) -> bool:
@@ -102,7 +111,8 @@ class SelectionData:
         return True
 
 
-def _get(context: Any, name: str) -> Any:
+def field_value(context: Any, name: str) -> Any:
+    """A context field from a Context-like object or a mapping (None when absent)."""
     if isinstance(context, Mapping):
         return context.get(name)
     return getattr(context, name, None)
@@ -119,7 +129,7 @@ def evaluate(
     if "not" in pred:
         return not evaluate(pred["not"], context, data)
     if "field" in pred:
-        value = _get(context, pred["field"])
+        value = field_value(context, pred["field"])
         if "truthy" in pred:
             return truthy(value) == pred["truthy"]
         if "equals" in pred:
@@ -139,17 +149,17 @@ def evaluate(
     if data is None:
         raise MatcherError("selection predicates need selection data")
     if "provider_in" in pred:
-        provider = _get(context, "provider_id")
+        provider = field_value(context, "provider_id")
         if not isinstance(provider, str):
             raise MatcherError("provider_in needs a provider id")
         return normalize(provider) in data.provider_sets[pred["provider_in"]]
     if "model_matches" in pred:
-        model = _get(context, "model_id")
+        model = field_value(context, "model_id")
         if not isinstance(model, str):
             raise MatcherError("model_matches needs a model id")
         return data.model_matches(pred["model_matches"], normalize(model))
     if "model_raw_contains" in pred:
-        model = _get(context, "model_id")
+        model = field_value(context, "model_id")
         if not isinstance(model, str):
             raise MatcherError("model_raw_contains needs a model id")
         return pred["model_raw_contains"] in model

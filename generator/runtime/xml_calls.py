@@ -18,7 +18,7 @@ Rules (they model Cline's ``parseAssistantMessageV2``):
   calls is not returned.
 * Values are kept verbatim except that surrounding whitespace is stripped exactly like
   ECMAScript ``String.prototype.trim`` (Cline calls ``.trim()`` on every value): the stripped
-  code points are ``_JS_WHITESPACE`` below (note: U+FEFF is stripped, U+0085 and U+001C-U+001F
+  code points are ``predicates.JS_WHITESPACE`` (note: U+FEFF is stripped, U+0085 and U+001C-U+001F
   are not, unlike Python's ``str.strip()``). Interior whitespace, newlines and tags survive.
 * While a parameter is open, only its own closing tag can end it (the tool's closing tag inside
   a value is part of the value).
@@ -55,6 +55,7 @@ import json
 import re
 from typing import Collection, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from .predicates import JS_WHITESPACE
 from .tool_types import ToolUse
 
 __all__ = [
@@ -69,15 +70,8 @@ __all__ = [
 #: ``input`` (apply_patch).
 DEFAULT_CONTENT_PARAMS: frozenset = frozenset({"content", "diff", "input"})
 
-#: ECMAScript WhiteSpace + LineTerminator code points (what String.prototype.trim strips).
-_JS_WHITESPACE = (
-    "\u0009\u000a\u000b\u000c\u000d\u0020\u00a0\u1680"
-    + "".join(chr(c) for c in range(0x2000, 0x200B))
-    + "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-
 #: First character that String.prototype.trim would keep.
-_NON_WS = re.compile("[^" + "".join(f"\\u{ord(c):04x}" for c in _JS_WHITESPACE) + "]")
+_NON_WS = re.compile("[^" + "".join(f"\\u{ord(c):04x}" for c in JS_WHITESPACE) + "]")
 
 # How the parser works (linear in the text length):
 #
@@ -98,11 +92,11 @@ _NON_WS = re.compile("[^" + "".join(f"\\u{ord(c):04x}" for c in _JS_WHITESPACE) 
 
 
 def _trim(value: str) -> str:
-    return value.strip(_JS_WHITESPACE)
+    return value.strip(JS_WHITESPACE)
 
 
 def _is_blank(text: str) -> bool:
-    return not text.strip(_JS_WHITESPACE)
+    return not text.strip(JS_WHITESPACE)
 
 
 def _span(text: str, start: int, end: int) -> str:
@@ -112,7 +106,7 @@ def _span(text: str, start: int, end: int) -> str:
         return ""
     start = m.start()
     stop = max(start, end - 32)
-    while end > stop and text[end - 1] in _JS_WHITESPACE:
+    while end > stop and text[end - 1] in JS_WHITESPACE:
         end -= 1
     value = text[start:end]
     return _trim(value) if end == stop else value

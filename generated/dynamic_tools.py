@@ -31,6 +31,8 @@ __all__ = [
     "subagent_tools",
     "subagents_active",
     "merge_tools",
+    "validate_servers",
+    "validate_subagents",
 ]
 
 MCP_TOOL_ID = "use_mcp_tool"
@@ -124,6 +126,42 @@ def _skip(
         "name": name,
         "reason": reason,
     }
+
+
+def _check_items(
+    data: Any, required: Mapping[str, type], optional: Mapping[str, type]
+) -> None:
+    if not isinstance(data, (list, tuple)):
+        raise ValueError("expected a JSON list of objects")
+    for i, item in enumerate(data):
+        if not isinstance(item, Mapping):
+            raise ValueError(f"item {i} is not an object")
+        for key, kind in required.items():
+            if not isinstance(item.get(key), kind):
+                raise ValueError(f"item {i} needs {key!r} ({kind.__name__})")
+        for key, kind in optional.items():
+            if key in item and not isinstance(item[key], kind):
+                raise ValueError(f"item {i}: {key!r} must be {kind.__name__}")
+
+
+def validate_servers(servers: Any) -> None:
+    """Raise ValueError unless ``servers`` has the ``{uid, name, disabled, tools}`` list shape.
+
+    ``mcp_tools`` itself is lenient (it skips, and reports, tools it cannot use); callers reading
+    server lists from files use this to reject malformed input up front.
+    """
+    _check_items(servers, {"uid": str, "name": str, "tools": list}, {"disabled": bool})
+    for server in servers:
+        for i, tool in enumerate(server["tools"]):
+            if not isinstance(tool, Mapping) or not isinstance(tool.get("name"), str):
+                raise ValueError(
+                    f"server {server['uid']!r} tool {i} needs a string 'name'"
+                )
+
+
+def validate_subagents(configs: Any) -> None:
+    """Raise ValueError unless ``configs`` is a list of ``{name, description}`` objects."""
+    _check_items(configs, {"name": str}, {"description": str})
 
 
 def mcp_tools(

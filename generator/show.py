@@ -90,38 +90,22 @@ def _json_file(path: Path | None) -> Any:
         _fail(f"toolgen: {path}: not valid JSON: {exc}")
 
 
-def _check_shape(path: Path | None, data: Any, required: dict[str, type], optional: dict[str, type]) -> None:
-    """A --subagents / --mcp-servers file must be a list of objects with these keys (exit 2 otherwise)."""
-    if data is None:
-        return
-    if not isinstance(data, list):
-        _fail(f"toolgen: {path}: expected a JSON list of objects")
-    for i, item in enumerate(data):
-        if not isinstance(item, dict):
-            _fail(f"toolgen: {path}: item {i} is not an object")
-        for key, kind in required.items():
-            if not isinstance(item.get(key), kind):
-                _fail(f"toolgen: {path}: item {i} needs {key!r} ({kind.__name__})")
-        for key, kind in optional.items():
-            if key in item and not isinstance(item[key], kind):
-                _fail(f"toolgen: {path}: item {i}: {key!r} must be {kind.__name__}")
-
-
 def _extra_variants(package: ModuleType, args: argparse.Namespace, context: Any, family: str) -> list[Any]:
     """Run-time tools (subagents, MCP) for --subagents / --mcp-servers, when the package has them."""
     servers = _json_file(getattr(args, "mcp_servers", None))
     agents = _json_file(getattr(args, "subagents", None))
-    _check_shape(getattr(args, "subagents", None), agents, {"name": str}, {"description": str})
-    _check_shape(
-        getattr(args, "mcp_servers", None),
-        servers,
-        {"uid": str, "name": str, "tools": list},
-        {"disabled": bool},
-    )
-    for server in servers or ():
-        for i, tool in enumerate(server["tools"]):
-            if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
-                _fail(f"toolgen: {args.mcp_servers}: server {server['uid']!r} tool {i} needs a string 'name'")
+    from importlib import import_module
+
+    dynamic = import_module(package.__name__ + ".dynamic_tools")
+    for option, data, check in (
+        ("subagents", agents, dynamic.validate_subagents),
+        ("mcp_servers", servers, dynamic.validate_servers),
+    ):
+        if data is not None:
+            try:
+                check(data)
+            except ValueError as exc:
+                _fail(f"toolgen: {getattr(args, option)}: {exc}")
     if servers is None and agents is None:
         return []
     extra, skipped = package.catalog.dynamic_variants(

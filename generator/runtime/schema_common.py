@@ -38,6 +38,59 @@ OPENAI_MAX_TOOLS = 128
 OPENAI_MAX_DESCRIPTION = 1024
 #: OpenAI strict mode: documented nesting limit (a notice past it, not a refusal).
 OPENAI_STRICT_MAX_DEPTH = 10
+#: The one nesting limit for every input toolgen reads (spec files, contexts, MCP schemas):
+#: JSON containers (objects and arrays) nested deeper than this are refused before they reach
+#: json.loads, deepcopy, the schema walkers or the meta-schema check, all of which recurse.
+MAX_NESTING = 100
+
+
+def nesting_depth(value: Any, limit: int = MAX_NESTING) -> int:
+    """How deeply dicts and lists nest in ``value``, counted without recursion; stops past ``limit``.
+
+    Returns ``limit + 1`` as soon as the limit is passed, so hostile input costs at most the
+    containers above the limit, never a RecursionError.
+    """
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        if level > limit:
+            return limit + 1
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def json_text_depth(text: str | bytes, limit: int = MAX_NESTING) -> int:
+    """Bracket nesting of JSON text, counted before ``json.loads`` (which recurses) sees it.
+
+    Brackets inside strings are skipped; the text need not be valid JSON. Linear in the text.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    depth = deepest = 0
+    for match in _BRACKETS_OUTSIDE_STRINGS.finditer(text):
+        char = match.group(1)
+        if char is None:
+            continue
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                return limit + 1
+            deepest = max(deepest, depth)
+        else:
+            depth = max(depth - 1, 0)
+    return deepest
+
+
+# A string literal (skipped) or one bracket (group 1); an unterminated string runs to the end.
+_BRACKETS_OUTSIDE_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\Z)|([\[\]{}])', re.S)
 
 _JSON_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
 

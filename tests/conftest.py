@@ -14,7 +14,9 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_SPECS = ROOT / "tests" / "fixtures" / "specs"
 BUNDLED_SPECS = ROOT / "specs"
 BUNDLED_OUT = ROOT / "generated"
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+#: Facts about the modelled system, vendored from ../shared/reference (see tests/data/reference/README.md).
+REFERENCE = ROOT / "tests" / "data" / "reference"
+SHARED_REFERENCE = ROOT.parent / "shared" / "reference"
 
 _counter = itertools.count()
 
@@ -39,10 +41,9 @@ GOLDEN_FIELDS = dict(
 
 
 def reference_file(name: str) -> Path:
-    """A file of ../shared/reference, or skip the test when the folder is not there."""
+    """A vendored reference file; it is part of the repository, so its absence is a failure, not a skip."""
     path = REFERENCE / f"cline-v4.0.10-{name}.json"
-    if not path.is_file():
-        pytest.skip(f"reference data not available at {path}")
+    assert path.is_file(), f"vendored reference data missing: {path.relative_to(ROOT)}"
     return path
 
 

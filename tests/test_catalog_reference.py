@@ -1,4 +1,4 @@
-"""The bundled specs/ model Cline v4.0.10 as recorded in ../shared/reference/ (skipped when absent)."""
+"""The bundled specs/ model Cline v4.0.10 as recorded in tests/data/reference/ (vendored facts)."""
 
 from __future__ import annotations
 

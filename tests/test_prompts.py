@@ -1,8 +1,8 @@
 """The text path of the committed generated/ package: the '# Tools' prompt section and reading
 calls written in its Usage format back with generated.prompt.parse_calls.
 
-Parity facts come from ../shared/reference/cline-v4.0.10-golden-structure.json (skipped when
-that folder is absent); everything else is checked against generated.catalog directly.
+Parity facts come from tests/data/reference/cline-v4.0.10-golden-structure.json (vendored from
+the shared reference); everything else is checked against generated.catalog directly.
 """
 
 from __future__ import annotations

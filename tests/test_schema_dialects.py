@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 
@@ -17,6 +16,7 @@ from generator.runtime.schema_dialects import (
     convert_parameters,
     tool_entry,
 )
+from conftest import reference_file
 from sdk_validators import (
     check_json_schema,
     validate_anthropic,
@@ -27,7 +27,6 @@ from sdk_validators import (
     validate_tool,
 )
 
-GOLDEN = Path(__file__).resolve().parents[2] / "shared" / "reference" / "cline-v4.0.10-golden-structure.json"
 JSON_DIALECTS = ("anthropic", "openai-chat", "openai-responses", "bedrock-converse")
 OPENAI = ("openai-chat", "openai-responses")
 # every dialect, plus OpenAI strict mode
@@ -73,10 +72,10 @@ def _golden_cases():
             yield key, _fill(tool), _fill(data["openai"][key]), _fill(data["gemini"][key])
 
 
-GOLDEN_CASES = list(_golden_cases()) if GOLDEN.exists() else []
+GOLDEN = reference_file("golden-structure")
+GOLDEN_CASES = list(_golden_cases())
 
 
-@pytest.mark.skipif(not GOLDEN_CASES, reason="golden reference not available")
 def test_golden_structure_every_builtin_tool():
     """Canonical input (the anthropic shape) reproduces the modelled system's output per dialect,
     key order included, except Gemini's integer defect (Cline emits NUMBER; we emit INTEGER)."""

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import itertools
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,31 @@ REFERENCE = ROOT / "tests" / "data" / "reference"
 SHARED_REFERENCE = ROOT.parent / "shared" / "reference"
 
 _counter = itertools.count()
+
+
+def _generate_fresh_bundled_package() -> Path:
+    """Generate specs/ into a private folder and put it first on sys.path, so that every test's
+    ``import generated`` gets output of the current generator and specs, never a stale committed copy.
+
+    The committed tree is compared with a fresh generation by test_write's drift test instead.
+    """
+    from generator import pipeline, write
+
+    base = Path(tempfile.mkdtemp(prefix="toolgen-fresh-"))
+    atexit.register(shutil.rmtree, base, True)
+    result = pipeline.run(BUNDLED_SPECS)
+    if result.diagnostics.has_errors:
+        pytest.exit("the bundled specs do not generate:\n" + result.diagnostics.render(), returncode=2)
+    out = base / "generated"
+    write.write(out, result.files, write.plan(out, result.files))
+    sys.path.insert(0, str(base))
+    for name in [m for m in sys.modules if m == "generated" or m.startswith("generated.")]:
+        del sys.modules[name]
+    return out
+
+
+#: The package generated from specs/ in this test session; ``import generated`` resolves to it.
+FRESH_BUNDLED_OUT = _generate_fresh_bundled_package()
 
 
 #: The context the reference (golden) structures were taken in; see the golden file's "$about".

@@ -24,3 +24,4 @@ def test_vendored_copy_equals_shared_original(name: str) -> None:
         pytest.skip(f"no shared original beside this clone to compare with ({shared.name}); the vendored copy is used")
     vendored = REFERENCE / f"cline-v4.0.10-{name}.json"
     assert vendored.read_bytes() == shared.read_bytes(), f"{vendored.name} differs from the shared original: copy it again"
+

@@ -32,12 +32,31 @@ from .model import (
 )
 from .validate import PLACEHOLDER_RE, suggest, walk_predicates
 
-# Context is a dataclass with these methods; a field of the same name would shadow them.
-# and annotations in the generated module name these builtins and typing names.
+# Names the generated context module (templates/context.py.j2) uses. A field becomes a class
+# attribute of the Context dataclass, so one of these names would shadow a method, a decorator
+# evaluated in the class body (``classmethod``), or a name annotations resolve to
+# (typing.get_type_hints reads the class namespace first). tests/test_hostile_values.py checks
+# this list against every name the generated module uses.
 RESERVED_CONTEXT_NAMES = frozenset(
-    {"from_mapping", "from_json", "to_dict", "get", "str", "int", "bool", "float", "tuple", "dict", "list"}
-    | {"json", "fields", "dataclass", "Any", "Mapping", "Context", "ContextError", "annotations"}
+    {"from_mapping", "from_json", "to_dict", "get", "classmethod", "staticmethod", "property"}
+    | {"str", "int", "bool", "float", "tuple", "dict", "list", "type", "object", "super"}
+    | {"isinstance", "getattr", "abs", "math", "json", "fields", "field", "dataclass"}
+    | {"json_text_depth", "as_context", "annotations"}
 )
+# Context fields the shipped runtime reads by name, with the type it expects and what happens
+# without them (the runtime then sees None). Read in runtime/catalog.py and providers.py.j2
+# (routing), runtime/predicates.py (provider_in, model tests), runtime/tool_lists.py (the native
+# switch) and runtime/dynamic_tools.py (subagents); tests/test_hostile_values.py keeps it in sync.
+RUNTIME_FIELDS: dict[str, tuple[str, str]] = {
+    "provider_id": ("string", "every request routes to the default format and 'provider_in' rules never hold"),
+    "model_id": ("string", "model tests in selection and routing rules never hold"),
+    "enable_native_tool_calls": (
+        "boolean",
+        "native tool lists are built whenever a family's labels ask for native tools; no context can switch them off",
+    ),
+    "subagents_enabled": ("boolean", "subagent tools are never offered"),
+    "is_subagent_run": ("boolean", "subagent tools are offered in subagent runs too"),
+}
 CONTEXT_NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")
 FIELD_OPS = ("truthy", "equals", "in", "contains", "ends_with")
 TOP_OPS = ("all", "any", "not", "field", "provider_in", "model_matches", "model_raw_contains")
@@ -233,12 +252,19 @@ class _Builder:
         data = src.data
         context = []
         for name, spec in (data.get("context") or {}).items():
-            if not CONTEXT_NAME_RE.fullmatch(name) or keyword.iskeyword(name) or name in RESERVED_CONTEXT_NAMES:
+            if name in RESERVED_CONTEXT_NAMES:
+                self.diags.error(
+                    src.loc(("context", name), key=True),
+                    "E303",
+                    f"context field {name!r} would shadow a name the generated Context class uses",
+                    f"rename the field (e.g. {name}_value); reserved: " + ", ".join(sorted(RESERVED_CONTEXT_NAMES)),
+                )
+            elif not CONTEXT_NAME_RE.fullmatch(name) or keyword.iskeyword(name):
                 self.diags.error(
                     src.loc(("context", name), key=True),
                     "E303",
                     f"context field {name!r} cannot be a Context attribute",
-                    "use lower_snake_case starting with a letter, not a Python keyword, builtin type or Context method",
+                    "use lower_snake_case starting with a letter, at most 64 characters, not a Python keyword",
                 )
             ftype = spec["type"]
             nullable = bool(spec.get("nullable", False))
@@ -257,6 +283,7 @@ class _Builder:
                     "give a default of the declared type, or add 'nullable: true'",
                 )
             context.append(ContextField(name, ftype, nullable, default, spec["doc"]))
+        self._check_runtime_fields(src)
         placeholders = []
         for name, spec in (data.get("placeholders") or {}).items():
             if spec["field"] not in self.context_types:
@@ -337,6 +364,25 @@ class _Builder:
             routing_rules=tuple(rules),
             source=src.path,
         )
+
+    def _check_runtime_fields(self, src: SourceFile) -> None:
+        """Warn about context fields the runtime reads but the project leaves out (or types differently)."""
+        for name, (ftype, without) in RUNTIME_FIELDS.items():
+            declared = self.context_types.get(name)
+            if declared is None:
+                self.diags.warning(
+                    src.loc(("context",), key=True),
+                    "W306",
+                    f"the context has no field {name!r}, which the generated runtime reads: {without}",
+                    f"declare '{name}: {{type: {ftype}, nullable: true, default: null, doc: ...}}' under context:",
+                )
+            elif declared != ftype:
+                self.diags.warning(
+                    src.loc(("context", name, "type")),
+                    "W306",
+                    f"the generated runtime reads context field {name!r} as {_article(ftype)} {ftype}, not {declared}",
+                    f"declare it with 'type: {ftype}'",
+                )
 
     def _check_placeholder_values(self, src: SourceFile, name: str, spec: dict[str, Any], ftype: str) -> None:
         """A placeholder's default must be text or a scalar of its field's type; map keys must fit the field."""

@@ -13,7 +13,7 @@ import re
 from types import MappingProxyType
 from typing import Any
 
-from .diagnostics import Diagnostics
+from .diagnostics import Diagnostics, Location
 from .load import SourceFile
 from .model import (
     FORMATS,
@@ -30,6 +30,9 @@ from .model import (
     Tool,
     ToolVariant,
 )
+from .runtime.predicates import JS_WHITESPACE
+from .runtime.prompt_blocks import PromptParam, usage_example
+from .runtime.xml_calls import parse_tool_calls
 from .validate import PLACEHOLDER_RE, suggest, walk_predicates
 
 # Names the generated context module (templates/context.py.j2) uses. A field becomes a class
@@ -596,13 +599,16 @@ class _Builder:
         else:
             params = base.parameters if base else ()
         name = spec.get("name", base.name if base else tool_id)
-        if self.mcp_separator in name:
+        # An inherited name was checked on the variant that declares it: report it there only.
+        if self.mcp_separator in name and ("name" in spec or base is None):
             self.diags.error(
                 src.loc(at + ("name",) if "name" in spec else ("id",)),
                 "E303",
                 f"tool name {name!r} contains the MCP separator {self.mcp_separator!r}",
                 "dispatch routes such names to the MCP handler: rename the tool or change mcp.separator",
             )
+        if "parameters" in spec or ("name" in spec and params):
+            self._check_usage(src, name, params, spec, at)
         return ToolVariant(
             tool_id=tool_id,
             family=family,
@@ -614,6 +620,46 @@ class _Builder:
             extends=spec.get("extends"),
             location=src.loc(at, key=True),
         )
+
+    def _check_usage(
+        self, src: SourceFile, name: str, params: tuple[Parameter, ...], spec: dict[str, Any], at: tuple[str | int, ...]
+    ) -> None:
+        """The Usage example of the prompt must read back, through the shipped XML parser, as declared.
+
+        A value holding its own closing tag (or, in a content parameter, the tool's) would end
+        early, so the model would be shown one call and the parser would read another.
+        """
+        example = usage_example(name, [PromptParam(p.name, p.required, "", "", p.usage or "") for p in params])
+        calls = parse_tool_calls(example, {name: [p.name for p in params]})
+        got = dict(calls[0].params) if len(calls) == 1 and not calls[0].partial else {}
+        wrong = [i for i, p in enumerate(params) if got.get(p.name) != (p.usage or "").strip(JS_WHITESPACE)]
+        tagged = {i: self._tags_in_usage(name, params[i]) for i in wrong}
+        # Report the examples holding tags (the causes), else the first value that reads wrong.
+        for i in [i for i in wrong if tagged[i]] or wrong[:1]:
+            value = got.get(params[i].name)
+            why = f"it holds the tag {tagged[i][0]}" if tagged[i] else "its text reads as markup"
+            self.diags.error(
+                self._usage_location(src, spec, at, i),
+                "E321",
+                f"the usage example of parameter {params[i].name!r} of tool {name!r} reads back as "
+                f"{'nothing' if value is None else repr(value)}: {why}",
+                "remove the tag from the example: the XML parser ends the value (or the call) there,"
+                " so the prompt would show a call other than the one declared",
+            )
+
+    @staticmethod
+    def _tags_in_usage(name: str, param: Parameter) -> list[str]:
+        usage = param.usage or ""
+        return [t for t in (f"</{param.name}>", f"</{name}>", f"<{name}>") if t in usage]
+
+    def _usage_location(self, src: SourceFile, spec: dict[str, Any], at: tuple[str | int, ...], i: int) -> Location:
+        """Where parameter ``i``'s usage text is written: the variant, its parameter, or the shared definition."""
+        if "parameters" not in spec:
+            return src.loc(at + ("name",))
+        raw = spec["parameters"][i]
+        if "usage" not in raw and raw.get("use") in self.shared_params and self.shared_src is not None:
+            return self.shared_src.loc(("parameters", raw["use"], "usage"))
+        return src.loc(at + ("parameters", i, "usage"))
 
     def check_shared_parameters(self) -> None:
         """Check each shared parameter once, where it is defined (not at every 'use:')."""

@@ -44,7 +44,7 @@ RESERVED_CONTEXT_NAMES = frozenset(
     {"from_mapping", "from_json", "to_dict", "get", "classmethod", "staticmethod", "property"}
     | {"str", "int", "bool", "float", "tuple", "dict", "list", "type", "object", "super"}
     | {"isinstance", "getattr", "abs", "math", "json", "fields", "field", "dataclass"}
-    | {"json_text_depth", "as_context", "annotations"}
+    | {"bytes", "json_text_depth", "as_context", "annotations"}
 )
 # Context fields the shipped runtime reads by name, with the type it expects and what happens
 # without them (the runtime then sees None). Read in runtime/catalog.py and providers.py.j2
@@ -637,11 +637,11 @@ class _Builder:
         # Report the examples holding tags (the causes), else the first value that reads wrong.
         for i in [i for i in wrong if tagged[i]] or wrong[:1]:
             value = got.get(params[i].name)
-            why = f"it holds the tag {tagged[i][0]}" if tagged[i] else "its text reads as markup"
+            why = f"it holds the tag {tagged[i][0]}" if tagged[i] else f"the example of tool {name!r} reads as other markup"
             self.diags.error(
                 self._usage_location(src, spec, at, i),
                 "E321",
-                f"the usage example of parameter {params[i].name!r} of tool {name!r} reads back as "
+                f"the usage example of parameter {params[i].name!r} reads back as "
                 f"{'nothing' if value is None else repr(value)}: {why}",
                 "remove the tag from the example: the XML parser ends the value (or the call) there,"
                 " so the prompt would show a call other than the one declared",

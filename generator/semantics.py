@@ -30,7 +30,7 @@ from .model import (
     Tool,
     ToolVariant,
 )
-from .runtime.predicates import JS_WHITESPACE
+from .runtime.predicates import JS_WHITESPACE, normalize
 from .runtime.prompt_blocks import PromptParam, usage_example
 from .runtime.xml_calls import parse_tool_calls
 from .validate import PLACEHOLDER_RE, suggest, walk_predicates
@@ -287,6 +287,7 @@ class _Builder:
                 )
             context.append(ContextField(name, ftype, nullable, default, spec["doc"]))
         self._check_runtime_fields(src)
+        self._check_provider_spelling(src, data)
         placeholders = []
         for name, spec in (data.get("placeholders") or {}).items():
             if spec["field"] not in self.context_types:
@@ -386,6 +387,22 @@ class _Builder:
                     f"the generated runtime reads context field {name!r} as {_article(ftype)} {ftype}, not {declared}",
                     f"declare it with 'type: {ftype}'",
                 )
+
+    def _check_provider_spelling(self, src: SourceFile, data: dict[str, Any]) -> None:
+        """Provider ids are compared after normalization (trim, lower case): others never match."""
+        selection = data.get("selection") or {}
+        lists = [(("selection", "provider_sets", name), ids) for name, ids in (selection.get("provider_sets") or {}).items()]
+        rules = (data.get("routing") or {}).get("rules") or []
+        lists += [(("routing", "rules", i, "providers"), rule["providers"]) for i, rule in enumerate(rules)]
+        for path, ids in lists:
+            for i, provider in enumerate(ids):
+                if isinstance(provider, str) and normalize(provider) != provider:
+                    self.diags.warning(
+                        src.loc(path + (i,)),
+                        "W307",
+                        f"provider id {provider!r} can never match: contexts' provider ids are trimmed and lower-cased first",
+                        f"write it as {normalize(provider)!r}",
+                    )
 
     def _check_placeholder_values(self, src: SourceFile, name: str, spec: dict[str, Any], ftype: str) -> None:
         """A placeholder's default must be text or a scalar of its field's type; map keys must fit the field."""

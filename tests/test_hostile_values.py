@@ -358,6 +358,16 @@ def test_route_normalizes_provider_ids_like_selection(bundled, provider: str) ->
     assert bundled.route(3) == bundled.route(None) == "openai-chat"  # type: ignore[arg-type]
 
 
+def test_provider_ids_that_normalization_can_never_produce_warn(capsys, specs: Path) -> None:
+    edit(specs / "toolgen.yaml", "providers: [anthropic]", 'providers: [" Anthropic"]')
+    edit(specs / "toolgen.yaml", "local_providers: [ollama, lmstudio]", "local_providers: [Ollama, lmstudio]")
+    rc, _, err = run_cli(capsys, "validate", "--specs", specs)
+    assert rc == 0, err
+    expect_line(err, "specs/toolgen.yaml:64:23", "W307", "warning")
+    expect_line(err, "specs/toolgen.yaml:72:20", "W307", "warning")
+    assert "provider id ' Anthropic' can never match" in err and "hint: write it as 'anthropic'" in err
+
+
 # -- conditional text joined with converter sentences -----------------------------------------------------
 
 

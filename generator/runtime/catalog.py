@@ -215,7 +215,7 @@ def route(provider_id: str | None, model_id: str | None = None) -> str:
     # The predicates see the raw values, as selection rules do.
     context = {"provider_id": provider_id, "model_id": model_id}
     for rule in ROUTING["rules"]:
-        if provider is None or provider not in map(normalize, rule["providers"]):
+        if provider is None or provider not in rule["providers"]:
             continue
         if rule["when"] is None:
             return rule["format"]

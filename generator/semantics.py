@@ -378,7 +378,7 @@ class _Builder:
                     src.loc(("context",), key=True),
                     "W306",
                     f"the context has no field {name!r}, which the generated runtime reads: {without}",
-                    f"declare '{name}: {{type: {ftype}, nullable: true, default: null, doc: ...}}' under context:",
+                    f"declare '{name}' (type: {ftype}) under context: in toolgen.yaml, or accept the above",
                 )
             elif declared != ftype:
                 self.diags.warning(
@@ -624,7 +624,9 @@ class _Builder:
                 f"tool name {name!r} contains the MCP separator {self.mcp_separator!r}",
                 "dispatch routes such names to the MCP handler: rename the tool or change mcp.separator",
             )
-        if "parameters" in spec or ("name" in spec and params):
+        # Duplicate parameter names are E304 already; their example cannot read back as declared.
+        unique = len({p.name for p in params}) == len(params)
+        if unique and ("parameters" in spec or ("name" in spec and params)):
             self._check_usage(src, name, params, spec, at)
         return ToolVariant(
             tool_id=tool_id,

@@ -13,6 +13,8 @@ import typing
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import BUNDLED_OUT, ROOT, edit, import_package, run_cli, submodule
 from generator.runtime.native import materialize, parameters_schema
@@ -135,6 +137,36 @@ def test_every_accepted_name_generates_an_importable_package(capsys, specs: Path
         Context.from_mapping({"ratio": 10**5000})
 
 
+FIELD_NAMES = st.from_regex(CONTEXT_NAME_RE, fullmatch=True).filter(
+    lambda n: not keyword.iskeyword(n) and n not in RESERVED_CONTEXT_NAMES
+)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(FIELD_NAMES | st.sampled_from(_accepted_candidates()), min_size=1, max_size=6, unique=True))
+def test_property_any_accepted_names_give_an_importable_context(tmp_path: Path, names: list[str]) -> None:
+    from generator.model import ContextField
+    from generator.render import render_python
+
+    fields = [ContextField(n, "string", True, None, "doc") for n in names]
+    folder = tmp_path / f"pkg_{abs(hash(tuple(names)))}"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("", "utf-8")
+    (folder / "schema_common.py").write_bytes((ROOT / "generator/runtime/schema_common.py").read_bytes())
+    source = render_python(
+        "context.py.j2",
+        "",
+        fields=fields,
+        fields_types={f.name: (f.type, f.nullable) for f in fields},
+        fields_docs={f.name: f.doc for f in fields},
+    )
+    (folder / "context.py").write_text(source, "utf-8")
+    context = submodule(import_package(folder), "context")
+    data = {n: f"value of {n}" for n in names}
+    ctx = context.Context.from_json(json.dumps(data))
+    assert ctx.to_dict() == data and typing.get_type_hints(context.Context)
+
+
 # -- one fault, one report ---------------------------------------------------------------------------
 
 
@@ -247,7 +279,7 @@ def test_missing_runtime_fields_warn_and_the_runtime_degrades(capsys, specs: Pat
     assert rc == 0, err
     expect_line(err, "specs/toolgen.yaml:13:1", "W306", "warning")
     assert "the context has no field 'enable_native_tool_calls', which the generated runtime reads" in err
-    assert "hint: declare 'enable_native_tool_calls: {type: boolean" in err
+    assert "hint: declare 'enable_native_tool_calls' (type: boolean) under context: in toolgen.yaml" in err
     expect_line(err, "specs/toolgen.yaml:46:11", "W306", "warning")
     assert "reads context field 'subagents_enabled' as a boolean, not string" in err
     context = specs.parent / "ctx.json"

@@ -9,7 +9,10 @@ Times ``parse_tool_calls`` on the whole text and ``StreamingParser`` fed ``N``-c
   ``<entry><content>hello world</content></entry>`` -- every entry holds the content
   parameter's own opening and closing tags (K = 500, 2,000, 8,000);
 * ``plain-200k``: a ``write_to_file`` of a 200 KB source file without any tags;
-* ``calls-2000``: 2,000 small ``read_file`` calls with prose between them.
+* ``calls-2000``: 2,000 small ``read_file`` calls with prose between them;
+* ``blank-300k``: a ``write_to_file`` whose content holds a 300 KB run of blanks (streamed, the
+  open value's trimming once rescanned the whole run on every feed: quadratic);
+* ``open-300k``: a 300 KB ``path`` value (a non-content parameter) streamed while still open.
 
 ``--module DIR`` times another copy of the module instead (a folder holding ``xml_calls.py`` and
 ``tool_types.py``, e.g. ``generated`` or an older checkout's ``generator/runtime``). Once a case
@@ -73,6 +76,17 @@ def calls_case(count: int) -> Tuple[str, List[Tuple[str, Dict[str, str]]]]:
     return "".join(parts), expected
 
 
+def blank_case(size: int) -> Tuple[str, List[Tuple[str, Dict[str, str]]]]:
+    content = "start" + " " * size + "end"
+    text = f"<write_to_file><path>a.txt</path><content>{content}</content></write_to_file>"
+    return text, [("write_to_file", {"path": "a.txt", "content": content})]
+
+
+def open_value_case(size: int) -> Tuple[str, List[Tuple[str, Dict[str, str]]]]:
+    path = "d/" * (size // 2)
+    return f"<read_file><path>{path}</path></read_file>", [("read_file", {"path": path})]
+
+
 def timed(func: Callable[[], Any]) -> Tuple[float, Any]:
     start = time.perf_counter()
     result = func()
@@ -98,6 +112,8 @@ def main() -> None:
         ("feed", [(f"feed-{k}", lambda k=k: feed_case(k)) for k in (500, 2000, 8000)]),
         ("plain", [("plain-200k", lambda: plain_case(200_000))]),
         ("calls", [("calls-2000", lambda: calls_case(2000))]),
+        ("blank", [("blank-300k", lambda: blank_case(300_000))]),
+        ("open", [("open-300k", lambda: open_value_case(300_000))]),
     ]
     header = f"{'case':<12} {'KB':>7} {'parse s':>9} {'stream s':>9} {'feeds':>7}"
     print(header)

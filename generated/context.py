@@ -2,20 +2,29 @@
 """The run-time context: what the agent knows about the current request.
 
 Build one with ``Context(...)`` or ``Context.from_mapping(data)``; the latter rejects unknown
-keys and values of the wrong type, reporting every problem at once.
+keys and values of the wrong type, reporting every problem at once. It also refuses values no
+prompt can show: integers outside JavaScript's safe range (+-(2**53 - 1), what the modelled
+system can hold exactly) and NaN or infinite numbers (JSON has no place for them).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, fields
 from typing import Any, Mapping
+
+from .schema_common import MAX_NESTING, json_text_depth
 
 __all__ = ["Context", "ContextError", "FIELD_DOCS", "FIELD_TYPES", "as_context"]
 
 
+#: The largest integer magnitude a context holds (JavaScript's Number.MAX_SAFE_INTEGER).
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
 class ContextError(ValueError):
-    """A context mapping had unknown keys or values of the wrong type."""
+    """A context mapping had unknown keys, values of the wrong type, or values out of range."""
 
     def __init__(self, problems: list[str]) -> None:
         super().__init__("invalid context: " + "; ".join(problems))
@@ -60,20 +69,30 @@ class Context:
             kind, nullable = spec
             if value is None and nullable:
                 values[key] = None
-            elif _fits(value, kind):
-                values[key] = tuple(value) if kind == "string_list" else value
-            else:
+            elif not _fits(value, kind):
                 expected = kind + (" or null" if nullable else "")
                 problems.append(f"{key}: expected {expected}, got {_describe(value)}")
+            elif reason := _out_of_range(value):
+                problems.append(f"{key}: {reason}")
+            else:
+                values[key] = tuple(value) if kind == "string_list" else value
         if problems:
             raise ContextError(problems)
         return cls(**values)
 
     @classmethod
-    def from_json(cls, text: str) -> "Context":
+    def from_json(cls, text: str | bytes) -> "Context":
+        """A context from JSON text. Raises ContextError (also for text nested too deeply)."""
+        if not isinstance(text, (str, bytes)):
+            raise ContextError([f"expected JSON text, got {type(text).__name__}"])
+        if json_text_depth(text) > MAX_NESTING:
+            raise ContextError([f"JSON nested deeper than {MAX_NESTING} levels"])
         try:
             data = json.loads(text)
-        except ValueError as exc:
+        except (
+            ValueError,
+            RecursionError,
+        ) as exc:  # UnicodeDecodeError is a ValueError
             raise ContextError([f"not valid JSON: {exc}"]) from None
         return cls.from_mapping(data)
 
@@ -104,6 +123,17 @@ def _fits(value: Any, kind: str) -> bool:
             isinstance(v, str) for v in value
         )
     return False
+
+
+def _out_of_range(value: Any) -> str:
+    """Why a well-typed value cannot be used ('' when it can)."""
+    if isinstance(value, bool):
+        return ""
+    if isinstance(value, int) and abs(value) > MAX_SAFE_INTEGER:
+        return f"integer out of range (at most {MAX_SAFE_INTEGER} either side of 0)"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{value!r} is not a finite number"
+    return ""
 
 
 def _describe(value: Any) -> str:

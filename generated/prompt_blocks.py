@@ -10,7 +10,13 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Sequence
 
-__all__ = ["PLACEHOLDER_RE", "PromptParam", "tool_block", "tools_section"]
+__all__ = [
+    "PLACEHOLDER_RE",
+    "PromptParam",
+    "tool_block",
+    "tools_section",
+    "usage_example",
+]
 
 # The {{NAME}} placeholder syntax of spec text (checked by the generator, filled at run time).
 PLACEHOLDER_RE = re.compile(r"\{\{([A-Z][A-Z0-9_]*)\}\}")
@@ -51,7 +57,13 @@ def tool_block(
     else:
         lines.append("Parameters: None")
     lines.append("Usage:")
-    lines.append(f"<{name}>")
+    lines.append(usage_example(name, params))
+    return "\n".join(lines)
+
+
+def usage_example(name: str, params: Sequence[PromptParam]) -> str:
+    """The example call of a tool block (the generator parses it back to check it)."""
+    lines = [f"<{name}>"]
     lines.extend(f"<{p.name}>{p.usage}</{p.name}>" for p in params)
     lines.append(f"</{name}>")
     return "\n".join(lines)

@@ -9,6 +9,7 @@ from . import anthropic, openai_chat, openai_responses, gemini, bedrock
 from .catalog import route
 from .context import Context
 from .native import NativeToolsUnavailable
+from .predicates import field_value
 
 __all__ = ["FORMATS", "NativeToolsUnavailable", "native_tools", "format_for"]
 
@@ -23,9 +24,8 @@ FORMATS = {
 
 def format_for(context: Context | Mapping[str, Any]) -> str:
     """The native format the context's provider (and model) use, from the specs' routing rules."""
-    if isinstance(context, Mapping):
-        return route(context.get("provider_id"), context.get("model_id"))
-    return route(context.provider_id, context.model_id)
+    # field_value: a project may leave either field out of its context (then None).
+    return route(field_value(context, "provider_id"), field_value(context, "model_id"))
 
 
 def native_tools(

@@ -113,16 +113,6 @@ def _span(text: str, start: int, end: int) -> str:
     return _trim(value) if end == stop else value
 
 
-def _open_value(text: str, start: int, close_tag: str) -> str:
-    """``_trim(_hold_back(text[start:], close_tag))`` with a single copy."""
-    end = len(text)
-    for k in range(min(len(close_tag) - 1, end - start), 0, -1):
-        if text.endswith(close_tag[:k], start):
-            end -= k
-            break
-    return _span(text, start, end)
-
-
 def _drop_partial_tag(text: str, tags: Sequence[str]) -> str:
     """Drop a trailing proper prefix of any of ``tags``."""
     lt = text.rfind("<")
@@ -252,6 +242,10 @@ class _Block:
         "w_next",
         "walks",
         "alive",
+        "blank_to",
+        "spans",
+        "open_ws",
+        "scanned",
     )
 
     def __init__(self, tool: _ToolGrammar, start: int):
@@ -274,6 +268,13 @@ class _Block:
         self.w_next: Dict[int, int] = {}  # well formed from here up to that offset
         self.walks: Dict[int, list] = {}  # [offset reached, params read] from here
         self.alive: Dict[str, List[int]] = {p: [] for p in tool.content}
+        # Memos that keep an open call's whitespace scans linear over all feeds:
+        self.blank_to: Dict[int, int] = {}  # rest from offset is blank up to offset
+        self.spans: Dict[Tuple[int, int], str] = {}  # finished values, read once
+        self.open_ws: Dict[int, List[int]] = {}  # open value: [scanned to, first, last]
+        #: Characters the whitespace scans of the open call examined (tests check that
+        #: this stays linear in the text, however it is cut into chunks).
+        self.scanned = 0
 
     # ------------------------------------------------------------------ tokens and runs
 
@@ -394,7 +395,10 @@ class _Block:
 
     def _rest_clean(self, text: str, q: int) -> bool:
         """Nothing but whitespace and a tag still arriving after ``q``."""
-        m = _NON_WS.search(text, q)
+        start = self.blank_to.get(q, q)
+        m = _NON_WS.search(text, start)
+        self.blank_to[q] = len(text) if m is None else m.start()
+        self.scanned += self.blank_to[q] - start
         if m is None:
             return True
         if len(text) - m.start() >= self.tool.max_tag:
@@ -504,12 +508,51 @@ class _Block:
             if p in tool.content:
                 x = self._pick(text, p, s)
                 if x is not None:
-                    params[p] = _span(text, s, x)
+                    value = self.spans.get((s, x))
+                    if value is None:
+                        value = self.spans[(s, x)] = _span(text, s, x)
+                    params[p] = value
                     q = x + len(close)
                     continue
-            params[p] = _open_value(text, s, close)
+            params[p] = self._open_value(text, s, close)
             break
         return ToolUse(tool.name, params, partial=True)
+
+    def _open_value(self, text: str, s: int, close_tag: str) -> str:
+        """The trimmed value so far of a parameter opened at ``s``, without a trailing
+        fragment of ``close_tag``; each character is scanned once over all feeds.
+
+        Characters more than a tag's length from the end are never held back, so where the
+        value's first and last non-whitespace characters among them lie is kept between feeds;
+        only the newly stable characters and the short tail are examined.
+        """
+        end = len(text)
+        for k in range(min(len(close_tag) - 1, end - s), 0, -1):
+            if text.endswith(close_tag[:k], s):
+                end -= k
+                break
+        memo = self.open_ws.get(s)
+        if memo is None:
+            memo = self.open_ws[s] = [s, -1, -1]
+        done, first, last = memo
+        stable = max(done, len(text) - self.tool.max_tag)
+        if stable > done:
+            self.scanned += stable - done
+            if first < 0:
+                m = _NON_WS.search(text, done, stable)
+                first = -1 if m is None else m.start()
+            kept = len(text[done:stable].rstrip(JS_WHITESPACE))
+            if kept:
+                last = done + kept - 1
+            memo[:] = [stable, first, last]
+        self.scanned += max(end - stable, 0)
+        if first < 0:
+            m = _NON_WS.search(text, stable, end)
+            first = -1 if m is None else m.start()
+        kept = len(text[stable:end].rstrip(JS_WHITESPACE))
+        if kept:
+            last = stable + kept - 1
+        return text[first : last + 1] if 0 <= first <= last else ""
 
 
 class _Reader:
@@ -601,6 +644,10 @@ class StreamingParser:
 
     def feed(self, chunk: str) -> List[ToolUse]:
         if chunk:
+            # Let go of the open call's previous values first: when the caller has too, the
+            # memory after the text is free again and the text grows in place, not by a copy.
+            self._blocks = []
+            self._reader.current = None
             text, self._text = self._text, ""
             text += chunk  # in place when not shared
             self._text = text

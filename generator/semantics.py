@@ -13,7 +13,7 @@ import re
 from types import MappingProxyType
 from typing import Any
 
-from .diagnostics import Diagnostics
+from .diagnostics import Diagnostics, Location
 from .load import SourceFile
 from .model import (
     FORMATS,
@@ -30,14 +30,36 @@ from .model import (
     Tool,
     ToolVariant,
 )
+from .runtime.predicates import JS_WHITESPACE, normalize
+from .runtime.prompt_blocks import PromptParam, usage_example
+from .runtime.xml_calls import parse_tool_calls
 from .validate import PLACEHOLDER_RE, suggest, walk_predicates
 
-# Context is a dataclass with these methods; a field of the same name would shadow them.
-# and annotations in the generated module name these builtins and typing names.
+# Names the generated context module (templates/context.py.j2) uses. A field becomes a class
+# attribute of the Context dataclass, so one of these names would shadow a method, a decorator
+# evaluated in the class body (``classmethod``), or a name annotations resolve to
+# (typing.get_type_hints reads the class namespace first). tests/test_hostile_values.py checks
+# this list against every name the generated module uses.
 RESERVED_CONTEXT_NAMES = frozenset(
-    {"from_mapping", "from_json", "to_dict", "get", "str", "int", "bool", "float", "tuple", "dict", "list"}
-    | {"json", "fields", "dataclass", "Any", "Mapping", "Context", "ContextError", "annotations"}
+    {"from_mapping", "from_json", "to_dict", "get", "classmethod", "staticmethod", "property"}
+    | {"str", "int", "bool", "float", "tuple", "dict", "list", "type", "object", "super"}
+    | {"isinstance", "getattr", "abs", "math", "json", "fields", "field", "dataclass"}
+    | {"bytes", "json_text_depth", "as_context", "annotations"}
 )
+# Context fields the shipped runtime reads by name, with the type it expects and what happens
+# without them (the runtime then sees None). Read in runtime/catalog.py and providers.py.j2
+# (routing), runtime/predicates.py (provider_in, model tests), runtime/tool_lists.py (the native
+# switch) and runtime/dynamic_tools.py (subagents); tests/test_hostile_values.py keeps it in sync.
+RUNTIME_FIELDS: dict[str, tuple[str, str]] = {
+    "provider_id": ("string", "every request routes to the default format and 'provider_in' rules never hold"),
+    "model_id": ("string", "model tests in selection and routing rules never hold"),
+    "enable_native_tool_calls": (
+        "boolean",
+        "native tool lists are built whenever a family's labels ask for native tools; no context can switch them off",
+    ),
+    "subagents_enabled": ("boolean", "subagent tools are never offered"),
+    "is_subagent_run": ("boolean", "subagent tools are offered in subagent runs too"),
+}
 CONTEXT_NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")
 FIELD_OPS = ("truthy", "equals", "in", "contains", "ends_with")
 TOP_OPS = ("all", "any", "not", "field", "provider_in", "model_matches", "model_raw_contains")
@@ -233,12 +255,19 @@ class _Builder:
         data = src.data
         context = []
         for name, spec in (data.get("context") or {}).items():
-            if not CONTEXT_NAME_RE.fullmatch(name) or keyword.iskeyword(name) or name in RESERVED_CONTEXT_NAMES:
+            if name in RESERVED_CONTEXT_NAMES:
+                self.diags.error(
+                    src.loc(("context", name), key=True),
+                    "E303",
+                    f"context field {name!r} would shadow a name the generated Context class uses",
+                    f"rename the field (e.g. {name}_value); reserved: " + ", ".join(sorted(RESERVED_CONTEXT_NAMES)),
+                )
+            elif not CONTEXT_NAME_RE.fullmatch(name) or keyword.iskeyword(name):
                 self.diags.error(
                     src.loc(("context", name), key=True),
                     "E303",
                     f"context field {name!r} cannot be a Context attribute",
-                    "use lower_snake_case starting with a letter, not a Python keyword, builtin type or Context method",
+                    "use lower_snake_case starting with a letter, at most 64 characters, not a Python keyword",
                 )
             ftype = spec["type"]
             nullable = bool(spec.get("nullable", False))
@@ -257,6 +286,8 @@ class _Builder:
                     "give a default of the declared type, or add 'nullable: true'",
                 )
             context.append(ContextField(name, ftype, nullable, default, spec["doc"]))
+        self._check_runtime_fields(src)
+        self._check_provider_spelling(src, data)
         placeholders = []
         for name, spec in (data.get("placeholders") or {}).items():
             if spec["field"] not in self.context_types:
@@ -337,6 +368,41 @@ class _Builder:
             routing_rules=tuple(rules),
             source=src.path,
         )
+
+    def _check_runtime_fields(self, src: SourceFile) -> None:
+        """Warn about context fields the runtime reads but the project leaves out (or types differently)."""
+        for name, (ftype, without) in RUNTIME_FIELDS.items():
+            declared = self.context_types.get(name)
+            if declared is None:
+                self.diags.warning(
+                    src.loc(("context",), key=True),
+                    "W306",
+                    f"the context has no field {name!r}, which the generated runtime reads: {without}",
+                    f"declare '{name}' (type: {ftype}) under context: in toolgen.yaml, or accept the above",
+                )
+            elif declared != ftype:
+                self.diags.warning(
+                    src.loc(("context", name, "type")),
+                    "W306",
+                    f"the generated runtime reads context field {name!r} as {_article(ftype)} {ftype}, not {declared}",
+                    f"declare it with 'type: {ftype}'",
+                )
+
+    def _check_provider_spelling(self, src: SourceFile, data: dict[str, Any]) -> None:
+        """Provider ids are compared after normalization (trim, lower case): others never match."""
+        selection = data.get("selection") or {}
+        lists = [(("selection", "provider_sets", name), ids) for name, ids in (selection.get("provider_sets") or {}).items()]
+        rules = (data.get("routing") or {}).get("rules") or []
+        lists += [(("routing", "rules", i, "providers"), rule["providers"]) for i, rule in enumerate(rules)]
+        for path, ids in lists:
+            for i, provider in enumerate(ids):
+                if isinstance(provider, str) and normalize(provider) != provider:
+                    self.diags.warning(
+                        src.loc(path + (i,)),
+                        "W307",
+                        f"provider id {provider!r} can never match: contexts' provider ids are trimmed and lower-cased first",
+                        f"write it as {normalize(provider)!r}",
+                    )
 
     def _check_placeholder_values(self, src: SourceFile, name: str, spec: dict[str, Any], ftype: str) -> None:
         """A placeholder's default must be text or a scalar of its field's type; map keys must fit the field."""
@@ -550,13 +616,18 @@ class _Builder:
         else:
             params = base.parameters if base else ()
         name = spec.get("name", base.name if base else tool_id)
-        if self.mcp_separator in name:
+        # An inherited name was checked on the variant that declares it: report it there only.
+        if self.mcp_separator in name and ("name" in spec or base is None):
             self.diags.error(
                 src.loc(at + ("name",) if "name" in spec else ("id",)),
                 "E303",
                 f"tool name {name!r} contains the MCP separator {self.mcp_separator!r}",
                 "dispatch routes such names to the MCP handler: rename the tool or change mcp.separator",
             )
+        # Duplicate parameter names are E304 already; their example cannot read back as declared.
+        unique = len({p.name for p in params}) == len(params)
+        if unique and ("parameters" in spec or ("name" in spec and params)):
+            self._check_usage(src, name, params, spec, at)
         return ToolVariant(
             tool_id=tool_id,
             family=family,
@@ -568,6 +639,46 @@ class _Builder:
             extends=spec.get("extends"),
             location=src.loc(at, key=True),
         )
+
+    def _check_usage(
+        self, src: SourceFile, name: str, params: tuple[Parameter, ...], spec: dict[str, Any], at: tuple[str | int, ...]
+    ) -> None:
+        """The Usage example of the prompt must read back, through the shipped XML parser, as declared.
+
+        A value holding its own closing tag (or, in a content parameter, the tool's) would end
+        early, so the model would be shown one call and the parser would read another.
+        """
+        example = usage_example(name, [PromptParam(p.name, p.required, "", "", p.usage or "") for p in params])
+        calls = parse_tool_calls(example, {name: [p.name for p in params]})
+        got = dict(calls[0].params) if len(calls) == 1 and not calls[0].partial else {}
+        wrong = [i for i, p in enumerate(params) if got.get(p.name) != (p.usage or "").strip(JS_WHITESPACE)]
+        tagged = {i: self._tags_in_usage(name, params[i]) for i in wrong}
+        # Report the examples holding tags (the causes), else the first value that reads wrong.
+        for i in [i for i in wrong if tagged[i]] or wrong[:1]:
+            value = got.get(params[i].name)
+            why = f"it holds the tag {tagged[i][0]}" if tagged[i] else f"the example of tool {name!r} reads as other markup"
+            self.diags.error(
+                self._usage_location(src, spec, at, i),
+                "E321",
+                f"the usage example of parameter {params[i].name!r} reads back as "
+                f"{'nothing' if value is None else repr(value)}: {why}",
+                "remove the tag from the example: the XML parser ends the value (or the call) there,"
+                " so the prompt would show a call other than the one declared",
+            )
+
+    @staticmethod
+    def _tags_in_usage(name: str, param: Parameter) -> list[str]:
+        usage = param.usage or ""
+        return [t for t in (f"</{param.name}>", f"</{name}>", f"<{name}>") if t in usage]
+
+    def _usage_location(self, src: SourceFile, spec: dict[str, Any], at: tuple[str | int, ...], i: int) -> Location:
+        """Where parameter ``i``'s usage text is written: the variant, its parameter, or the shared definition."""
+        if "parameters" not in spec:
+            return src.loc(at + ("name",))
+        raw = spec["parameters"][i]
+        if "usage" not in raw and raw.get("use") in self.shared_params and self.shared_src is not None:
+            return self.shared_src.loc(("parameters", raw["use"], "usage"))
+        return src.loc(at + ("parameters", i, "usage"))
 
     def check_shared_parameters(self) -> None:
         """Check each shared parameter once, where it is defined (not at every 'use:')."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import json
 import sys
@@ -53,7 +54,8 @@ def load_package(out: Path) -> ModuleType:
     init = out / "__init__.py"
     if not init.is_file():
         _fail(f"toolgen: {out}/__init__.py not found; run `toolgen generate` first")
-    name = "_toolgen_generated"
+    # One private name per folder: an in-process caller (the tests) may show several packages.
+    name = "_toolgen_generated_" + hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(out)])

@@ -25,7 +25,7 @@ from .catalog_data import (
 from .context import Context, as_context
 from .dynamic_tools import mcp_tools, merge_tools, subagent_tools, subagents_active
 from .prompt_blocks import PLACEHOLDER_RE
-from .predicates import MatcherError, SelectionData, evaluate, select
+from .predicates import MatcherError, SelectionData, evaluate, normalize, select
 
 __all__ = [
     "FAMILIES",
@@ -206,13 +206,22 @@ def resolve_text(
 
 
 def route(provider_id: str | None, model_id: str | None = None) -> str:
-    """The native format a provider's requests use (specs/toolgen.yaml ``routing``)."""
+    """The native format a provider's requests use (specs/toolgen.yaml ``routing``).
+
+    Provider ids are normalized exactly as selection's ``provider_in`` normalizes them, so a
+    context routes to the format of the family it selects; anything but a string is no provider.
+    """
+    provider = normalize(provider_id) if isinstance(provider_id, str) else None
+    # The predicates see the raw values, as selection rules do.
     context = {"provider_id": provider_id, "model_id": model_id}
     for rule in ROUTING["rules"]:
-        if provider_id in rule["providers"]:
-            try:
-                if holds(rule["when"], context):
-                    return rule["format"]
-            except Exception:
-                continue
+        if provider is None or provider not in rule["providers"]:
+            continue
+        if rule["when"] is None:
+            return rule["format"]
+        try:
+            if evaluate(rule["when"], context, _DATA):
+                return rule["format"]
+        except MatcherError:
+            continue
     return ROUTING["default"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
+from .schema_common import _with_extras
 from .schema_dialects import tool_entry
 
 __all__ = [
@@ -131,17 +132,33 @@ def materialize(
             holder, key = properties[name], "description"
         else:
             continue
-        if key in holder:
-            holder[key] = (
-                holder[key].replace(plain, text(pieces), 1)
-                if plain
-                else text(pieces) + holder[key]
-            )
-        else:
-            holder[key] = text(pieces)
+        joined = _rejoin(holder.get(key), plain, text(pieces))
+        if joined or name is None:
+            holder[key] = joined
+        else:  # the converter leaves an empty parameter description out
+            holder.pop(key, None)
     if meta["placeholders"]:
         result = _fill(result, placeholders)
     return result
+
+
+def _rejoin(stored: str | None, plain: str, resolved: str) -> str:
+    """``stored`` (built from the unconditional text ``plain``) as built from ``resolved``.
+
+    Converters may append sentences for keywords a dialect lacks ("Minimum length: 3.") with
+    the separator rule of ``_with_extras``; the same rule joins them to the resolved text, so
+    the result equals a conversion of ``resolved`` whichever part is empty.
+    """
+    if not stored or stored == plain:
+        return resolved
+    body = plain.rstrip()
+    if plain and not stored.startswith(body):
+        # Not a converter's suffix: replace the text and keep the rest as it is.
+        return stored.replace(plain, resolved, 1)
+    tail = stored[len(body) :]
+    if plain:
+        tail = tail.removeprefix("\n\n" if "\n" in body else " ")
+    return _with_extras(resolved, [tail]) or ""
 
 
 def runtime_entry(

@@ -82,7 +82,8 @@ def build_tools(
         raise NativeToolsUnavailable(
             f"family {name!r} does not use native tool calling"
         )
-    if not truthy(ctx.enable_native_tool_calls):
+    # A project whose context has no such switch leaves the decision to the family label.
+    if not truthy(getattr(ctx, "enable_native_tool_calls", True)):
         raise NativeToolsUnavailable(
             "native tool calls are off in this context (enable_native_tool_calls)"
         )

@@ -375,3 +375,17 @@ def test_the_cut_starts_just_past_max_nesting():
     tool = {"name": "t", "inputSchema": {"type": "object", "properties": {"x": inner}}}
     variants, skipped = dynamic_tools.mcp_tools([{"uid": "u", "name": "s", "tools": [tool]}], separator=SEP)
     assert variants == [] and skipped[0]["reason"] == NESTED
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_hostile_subagents_are_offered_or_reported(fmt):
+    agents = [{"name": "Ünïcode agent/1"}, {"name": "x" * 200, "description": None}, 5, {"name": ""}]
+    ctx = {**CONTEXT, "subagents_enabled": True}
+    variants, skipped = catalog.dynamic_variants(FAMILY, ctx, subagents=agents)
+    assert [s["reason"] for s in skipped] == ["subagent config is not an object"]
+    tools = providers.native_tools(FAMILY, ctx, format=fmt, extra_variants=variants, skipped=skipped)
+    names = [tool_name(fmt, t) for t in tools]
+    assert [v["name"] for v in variants] == [n for n in names if n.startswith("use_subagent_")]
+    assert len(variants) == 3 and len(skipped) == 1
+    for tool in tools:
+        validate_tool(fmt, tool)

@@ -414,9 +414,16 @@ def _mcp_variant(
 
 
 def _kind(value: Any) -> str:
-    return {bool: "boolean", int: "number", float: "number", str: "string"}.get(
-        type(value), "array" if isinstance(value, (list, tuple)) else "null"
-    )
+    """The JSON name of a value's type, for messages."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return type(value).__name__
 
 
 def parse_mcp_name(name: str, separator: str) -> tuple[str, str] | None:

@@ -188,10 +188,11 @@ def runtime_entry(
             notices=notices,
         )
     except DialectError as exc:
-        if dialect != "gemini" or exc.path[:1] in (("name",), ("description",)):
+        if dialect != "gemini" or exc.path in (("name",), ("description",)):
             raise
-        entry, notices = {}, [exc]
+        notices.append(exc)
     if dialect == "gemini" and notices:
+        # The Schema subset refused or bent the schema: send it as full JSON Schema instead.
         entry = gemini_json_schema_entry(variant["name"], description, schema)
     try:
         json.dumps(entry, allow_nan=False)

@@ -10,6 +10,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
 
+from .runtime.schema_common import MAX_NESTING, json_text_depth
+
 
 def _fail(message: str) -> NoReturn:
     """Bad input to show/parse (missing file, bad JSON, bad context): exit 2 like other usage errors."""
@@ -77,11 +79,17 @@ def _context(package: ModuleType, path: Path | None) -> Any:
         _fail(f"toolgen: {path}: {exc}")
 
 
-def _json_file(path: Path | None, load: Any = json.loads) -> Any:
+def _json_file(path: Path | None, load: Any = None) -> Any:
+    """The JSON in ``path``; ``load`` (instead of a depth check and json.loads) may parse it."""
     if path is None:
         return None
     try:
-        return load(path.read_text("utf-8"))
+        text = path.read_text("utf-8")
+        if load is not None:
+            return load(text)
+        if json_text_depth(text) > MAX_NESTING:
+            _fail(f"toolgen: {path}: JSON nested deeper than {MAX_NESTING} levels")
+        return json.loads(text)
     except OSError as exc:
         _fail(f"toolgen: cannot read {path}: {exc.strerror}")
     except UnicodeDecodeError as exc:

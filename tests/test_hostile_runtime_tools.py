@@ -389,3 +389,12 @@ def test_hostile_subagents_are_offered_or_reported(fmt):
     assert len(variants) == 3 and len(skipped) == 1
     for tool in tools:
         validate_tool(fmt, tool)
+
+
+@pytest.mark.parametrize("option, message", [("--subagents", "JSON nested deeper than 100 levels"), ("--mcp-servers", "item 0 is not an object")])
+def test_cli_files_nested_50000_levels_exit_2(capsys, context_file, tmp_path, option, message):
+    deep_file = tmp_path / "deep.json"
+    deep_file.write_text("[" * 50000 + "]" * 50000, "utf-8")
+    code, _, err = run_cli(capsys, "show", "prompt", "--family", "generic", option, str(deep_file))
+    assert code == 2
+    assert message in err and "internal error" not in err

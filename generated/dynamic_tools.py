@@ -27,7 +27,7 @@ import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from .predicates import field_value
-from .schema_common import MAX_NESTING, json_brackets, nesting_depth
+from .schema_common import MAX_NESTING, _json_type_of, json_brackets, nesting_depth
 
 __all__ = [
     "MCP_TOOL_ID",
@@ -387,7 +387,11 @@ def _mcp_variant(
         reason = f"name is {len(name)} characters, over the limit of {max_length}"
         return None, reason + rewritten, name
     if raw is not None and not isinstance(raw, Mapping):
-        return None, f"inputSchema is not a JSON object (got {_kind(raw)})", name
+        return (
+            None,
+            f"inputSchema is not a JSON object (got {_json_type_of(raw) or type(raw).__name__})",
+            name,
+        )
     if raw is not None and _too_deep(raw):
         return None, f"inputSchema nests deeper than {MAX_NESTING} levels", name
     schema = (
@@ -411,19 +415,6 @@ def _mcp_variant(
         MCP_TOOL_ID, name, description, _mcp_parameters(schema), schema, origin
     )
     return variant, "", name
-
-
-def _kind(value: Any) -> str:
-    """The JSON name of a value's type, for messages."""
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    return type(value).__name__
 
 
 def parse_mcp_name(name: str, separator: str) -> tuple[str, str] | None:

@@ -382,7 +382,7 @@ def test_hostile_subagents_are_offered_or_reported(fmt):
     agents = [{"name": "Ünïcode agent/1"}, {"name": "x" * 200, "description": None}, 5, {"name": ""}]
     ctx = {**CONTEXT, "subagents_enabled": True}
     variants, skipped = catalog.dynamic_variants(FAMILY, ctx, subagents=agents)
-    assert [s["reason"] for s in skipped] == ["subagent config is not an object"]
+    assert [s["reason"] for s in skipped] == ["subagents: config is not an object"]
     tools = providers.native_tools(FAMILY, ctx, format=fmt, extra_variants=variants, skipped=skipped)
     names = [tool_name(fmt, t) for t in tools]
     assert [v["name"] for v in variants] == [n for n in names if n.startswith("use_subagent_")]
@@ -398,3 +398,15 @@ def test_cli_files_nested_50000_levels_exit_2(capsys, context_file, tmp_path, op
     code, _, err = run_cli(capsys, "show", "prompt", "--family", "generic", option, str(deep_file))
     assert code == 2
     assert message in err and "internal error" not in err
+
+
+def test_an_unexpected_error_in_one_tool_names_its_type():
+    good, _ = catalog.dynamic_variants(FAMILY, CONTEXT, mcp_servers=json.loads(SERVERS.read_text("utf-8")))
+    odd = dict(good[0], name="hand0mcp0odd", description=None)  # description pieces must be a sequence
+    skipped: list[dict[str, Any]] = []
+    tools = providers.native_tools(FAMILY, CONTEXT, format="anthropic", extra_variants=[odd, *good], skipped=skipped)
+    assert [t["name"] for t in tools][-len(good) :] == [v["name"] for v in good]
+    assert skipped == [
+        {"server": "fetch", "uid": "cfetch", "tool": "fetch", "name": "hand0mcp0odd", "reason": skipped[0]["reason"]}
+    ]
+    assert skipped[0]["reason"].startswith("anthropic: TypeError: ")

@@ -106,7 +106,7 @@ def dynamic_variants(
     if subagents and subagents_active(context, FAMILIES[_family(family)]["tools"]):
         configs = [c for c in subagents if isinstance(c, Mapping)]
         skipped += [
-            skip_record({}, "subagent config is not an object")
+            skip_record({}, "subagents", "config is not an object")
             for c in subagents
             if not isinstance(c, Mapping)
         ]

@@ -26,7 +26,13 @@ import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from .predicates import field_value
-from .schema_common import MAX_NESTING, _json_type_of, json_brackets, nesting_depth
+from .schema_common import (
+    MAX_NESTING,
+    DialectError,
+    _json_type_of,
+    json_brackets,
+    nesting_depth,
+)
 
 __all__ = [
     "MCP_TOOL_ID",
@@ -148,16 +154,25 @@ def _skip(
     }
 
 
-def skip_record(variant: Mapping[str, Any], reason: str) -> dict[str, Any]:
-    """The skipped-report entry for a run-time variant left out after it was built."""
+def skip_record(
+    variant: Mapping[str, Any], stage: str, error: BaseException | str
+) -> dict[str, Any]:
+    """The skipped-report entry for a run-time variant that ``stage`` (a format, "prompt") refused.
+
+    The reason is ``"<stage>: <message>"``; an unexpected exception also names its type.
+    """
     origin = variant.get("origin")
     origin = origin if isinstance(origin, Mapping) else {}
+    if isinstance(error, (str, DialectError)):
+        message = str(error)
+    else:
+        message = f"{type(error).__name__}: {error}"
     return {
         "server": origin.get("server"),
         "uid": origin.get("uid"),
         "tool": origin.get("tool"),
         "name": variant.get("name"),
-        "reason": reason,
+        "reason": message if message.startswith(stage) else f"{stage}: {message}",
     }
 
 

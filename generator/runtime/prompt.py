@@ -81,7 +81,7 @@ def prompt_section(
             if variant.get("spec") is not None:
                 raise  # spec tools are checked at generation time: this would be a bug
             if skipped is not None:
-                skipped.append(skip_record(variant, f"prompt: {exc}"))
+                skipped.append(skip_record(variant, "prompt", exc))
     section = tools_section(blocks)
     if key is not None:
         if len(_SECTIONS) >= 256:

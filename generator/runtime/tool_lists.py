@@ -138,10 +138,7 @@ def _build(
                 built = runtime_entry(dialect, variant, server_text)
             except Exception as exc:  # one bad run-time tool never costs the others
                 if skipped is not None:
-                    reason = str(exc)
-                    if not reason.startswith(dialect):
-                        reason = f"{dialect}: {reason}"
-                    skipped.append(skip_record(variant, reason))
+                    skipped.append(skip_record(variant, dialect, exc))
                 continue
         else:
             key = variant["spec"] + "/" + variant["id"]

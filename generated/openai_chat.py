@@ -1167,11 +1167,13 @@ def tools(
     *,
     extra_variants: Sequence[Mapping[str, Any]] = (),
     cache_control: bool = False,
+    skipped: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """The ``tools`` list of a request for ``family`` in ``context`` (see tool_lists.build_tools).
 
     Raises NativeToolsUnavailable when native tool calling is off for the family or context.
     ``cache_control`` (Anthropic only) marks the last tool as a prompt-cache breakpoint.
+    Run-time tools this format cannot take are left out and appended to ``skipped`` if given.
     """
     return build_tools(
         DIALECT,
@@ -1181,4 +1183,5 @@ def tools(
         context,
         extra_variants=extra_variants,
         cache_control=cache_control,
+        skipped=skipped,
     )

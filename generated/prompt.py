@@ -11,6 +11,7 @@ from typing import Any, Mapping, Sequence
 
 from .catalog import VARIANTS, assemble, resolve_text, visible_parameters
 from .context import Context, as_context
+from .dynamic_tools import skip_record
 from .prompt_blocks import PromptParam, tool_block, tools_section
 from .tool_types import ToolUse
 from .xml_calls import parse_tool_calls
@@ -56,10 +57,12 @@ def prompt_section(
     family: str,
     context: Context | Mapping[str, Any] | None = None,
     extra_variants: Sequence[Mapping[str, Any]] = (),
+    skipped: list[dict[str, Any]] | None = None,
 ) -> str:
     """The '# Tools' section for a family: enabled tools in prompt order, then ``extra_variants``.
 
-    ``extra_variants`` are run-time tools (subagents, MCP) built by dynamic_tools.
+    ``extra_variants`` are run-time tools (subagents, MCP) built by dynamic_tools. One that
+    cannot be rendered is left out and, when ``skipped`` is a list, reported there.
     """
     context = as_context(context)
     key = None if extra_variants else (str(getattr(family, "value", family)), context)
@@ -71,7 +74,16 @@ def prompt_section(
         return cached
     variants = assemble(family, context, extra_variants)
     enabled_ids = tuple(v["id"] for v in variants)
-    section = tools_section([variant_block(v, context, enabled_ids) for v in variants])
+    blocks = []
+    for variant in variants:
+        try:
+            blocks.append(variant_block(variant, context, enabled_ids))
+        except Exception as exc:
+            if variant.get("spec") is not None:
+                raise  # spec tools are checked at generation time: this would be a bug
+            if skipped is not None:
+                skipped.append(skip_record(variant, "prompt", exc))
+    section = tools_section(blocks)
     if key is not None:
         if len(_SECTIONS) >= 256:
             _SECTIONS.pop(next(iter(_SECTIONS)))

@@ -34,13 +34,19 @@ def native_tools(
     *,
     format: str | None = None,
     extra_variants: Sequence[Mapping[str, Any]] = (),
+    skipped: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """The request-ready ``tools`` list for ``family``: the routed format unless ``format`` is given.
 
     Raises NativeToolsUnavailable when native tool calling is off (family label or context).
+    A run-time tool (``extra_variants``) the format cannot take never fails the list: it is
+    left out and, when ``skipped`` is a list, reported there as ``{server, uid, tool, name,
+    reason}``.
     """
     ctx = context if context is not None else Context()
     chosen = format or format_for(ctx)
     if chosen not in FORMATS:
         raise KeyError(f"unknown format {chosen!r}; known: {', '.join(FORMATS)}")
-    return FORMATS[chosen].tools(family, ctx, extra_variants=extra_variants)
+    return FORMATS[chosen].tools(
+        family, ctx, extra_variants=extra_variants, skipped=skipped
+    )

@@ -13,6 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .catalog import FAMILIES, assemble, holds, resolve_placeholders, resolve_text
 from .context import Context, as_context
+from .dynamic_tools import skip_record
 from .native import NativeToolsUnavailable, materialize, runtime_entry
 from .predicates import truthy
 
@@ -67,11 +68,14 @@ def build_tools(
     *,
     extra_variants: Sequence[Mapping[str, Any]] = (),
     cache_control: bool = False,
+    skipped: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """The ``tools`` list of a request for ``family`` in ``context``, in ``dialect``.
 
     Static tools come from ``entries`` (converted at generation time) adapted to the context;
     run-time tools (``extra_variants``: subagents, MCP) are converted now with the same converter.
+    A run-time tool the dialect cannot take is left out, never failing the list; when a
+    ``skipped`` list is given, it gets one ``{server, uid, tool, name, reason}`` per such tool.
     Raises NativeToolsUnavailable when the family does not use native tools or the context has
     native tool calls off: the caller should then use the text-path prompt.
     """
@@ -97,7 +101,7 @@ def build_tools(
             cached = key = None
         if cached is not None:
             return cached()
-    result = _build(dialect, entries, meta, name, ctx, extra_variants)
+    result = _build(dialect, entries, meta, name, ctx, extra_variants, skipped)
     if cache_control and result:
         result[-1]["cache_control"] = {"type": "ephemeral"}
     if key is not None:
@@ -114,6 +118,7 @@ def _build(
     family: str,
     ctx: Context,
     extra_variants: Sequence[Mapping[str, Any]],
+    skipped: list[dict[str, Any]] | None,
 ) -> list[dict[str, Any]]:
     def requirement(predicate: Any) -> bool:
         return holds(predicate, ctx)
@@ -131,7 +136,12 @@ def _build(
     result = []
     for variant in assemble(family, ctx, extra_variants):
         if variant.get("spec") is None:  # a run-time tool
-            built = runtime_entry(dialect, variant, server_text)
+            try:
+                built = runtime_entry(dialect, variant, server_text)
+            except Exception as exc:  # one bad run-time tool never costs the others
+                if skipped is not None:
+                    skipped.append(skip_record(variant, dialect, exc))
+                continue
         else:
             key = variant["spec"] + "/" + variant["id"]
             entry = entries[key]

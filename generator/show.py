@@ -11,6 +11,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
 
+from .runtime.schema_common import MAX_NESTING, json_text_depth
+
 
 def _fail(message: str) -> NoReturn:
     """Bad input to show/parse (missing file, bad JSON, bad context): exit 2 like other usage errors."""
@@ -79,11 +81,17 @@ def _context(package: ModuleType, path: Path | None) -> Any:
         _fail(f"toolgen: {path}: {exc}")
 
 
-def _json_file(path: Path | None) -> Any:
+def _json_file(path: Path | None, load: Any = None) -> Any:
+    """The JSON in ``path``; ``load`` (instead of a depth check and json.loads) may parse it."""
     if path is None:
         return None
     try:
-        return json.loads(path.read_text("utf-8"))
+        text = path.read_text("utf-8")
+        if load is not None:
+            return load(text)
+        if json_text_depth(text) > MAX_NESTING:
+            _fail(f"toolgen: {path}: JSON nested deeper than {MAX_NESTING} levels")
+        return json.loads(text)
     except OSError as exc:
         _fail(f"toolgen: cannot read {path}: {exc.strerror}")
     except UnicodeDecodeError as exc:
@@ -94,11 +102,12 @@ def _json_file(path: Path | None) -> Any:
 
 def _extra_variants(package: ModuleType, args: argparse.Namespace, context: Any, family: str) -> list[Any]:
     """Run-time tools (subagents, MCP) for --subagents / --mcp-servers, when the package has them."""
-    servers = _json_file(getattr(args, "mcp_servers", None))
-    agents = _json_file(getattr(args, "subagents", None))
     from importlib import import_module
 
     dynamic = import_module(package.__name__ + ".dynamic_tools")
+    # A schema nested past MAX_NESTING costs its tool only: the loader cuts it off before json.loads.
+    servers = _json_file(getattr(args, "mcp_servers", None), dynamic.load_servers_json)
+    agents = _json_file(getattr(args, "subagents", None))
     for option, data, check in (
         ("subagents", agents, dynamic.validate_subagents),
         ("mcp_servers", servers, dynamic.validate_servers),
@@ -113,9 +122,17 @@ def _extra_variants(package: ModuleType, args: argparse.Namespace, context: Any,
     extra, skipped = package.catalog.dynamic_variants(
         family, context, mcp_servers=servers or (), subagents=agents or ()
     )
-    for skip in skipped:
-        print(f"toolgen: skipped MCP tool {skip['name']!r} of {skip['server']!r}: {skip['reason']}", file=sys.stderr)
+    report_skipped(skipped)
     return extra
+
+
+def report_skipped(skipped: list[dict[str, Any]]) -> None:
+    """One stderr line per run-time tool left out (stdout stays the command's JSON or text)."""
+    for skip in skipped:
+        kind = "MCP tool" if skip["uid"] is not None else "run-time tool"
+        tool = skip["name"] or skip["tool"]
+        label = repr(tool) if tool else "(unnamed)"
+        print(f"toolgen: skipped {kind} {label} of {skip['server']!r}: {skip['reason']}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -150,11 +167,13 @@ def run(args: argparse.Namespace) -> int:
             elif fmt not in providers.FORMATS:
                 _fail(f"toolgen: unknown format {fmt!r}; known: {', '.join(providers.FORMATS)}")
             extra = _extra_variants(package, args, context, args.family)
+            skipped: list[dict[str, Any]] = []
             try:
-                tools = providers.native_tools(args.family, context, format=fmt, extra_variants=extra)
+                tools = providers.native_tools(args.family, context, format=fmt, extra_variants=extra, skipped=skipped)
             except providers.NativeToolsUnavailable as exc:
                 print(f"toolgen: no native tools: {exc}", file=sys.stderr)
                 return 1
+            report_skipped(skipped)
             print(json.dumps(tools, indent=2, ensure_ascii=False))
             return 0
         if args.what == "family":
@@ -166,7 +185,10 @@ def run(args: argparse.Namespace) -> int:
 
             prompt = import_module(package.__name__ + ".prompt")
             extra = _extra_variants(package, args, context, args.family)
-            print(prompt.prompt_section(args.family, context, extra))
+            skipped = []
+            section = prompt.prompt_section(args.family, context, extra, skipped)
+            report_skipped(skipped)
+            print(section)
         else:
             return 2
     except KeyError as exc:

@@ -149,7 +149,6 @@ def test_other_bad_inputs_exit_2(capsys, tmp_path):
         ("--subagents", [{"nam": "x"}], "needs 'name'"),
         ("--subagents", [{"name": "x", "description": 3}], "'description' must be str"),
         ("--mcp-servers", [{"uid": "a"}], "needs 'name'"),
-        ("--mcp-servers", [{"uid": "a", "name": "s", "tools": [{}]}], "needs a string 'name'"),
         ("--mcp-servers", [{"uid": "a", "name": "s", "tools": [], "disabled": "no"}], "'disabled' must be bool"),
     ],
 )

@@ -58,7 +58,7 @@ def test_variant_shape_matches_static_specs(servers):
     static = next(iter(SPECS.values()))
     static_param = next(p for v in SPECS.values() for p in v["parameters"])
     for variant in variants:
-        assert set(variant) == set(static) | {"input_schema"}
+        assert set(variant) == set(static) | {"input_schema", "origin"}
         assert variant["id"] == "use_mcp_tool"
         assert variant["spec"] is None
         assert variant["requires"] is None and variant["strict"] is False
@@ -352,7 +352,7 @@ def test_subagent_tools():
         (prompt,) = variant["parameters"]
         assert prompt["name"] == "prompt" and prompt["required"] is True
         assert prompt["schema"] == {"type": "string"}
-        assert set(variant) == set(next(iter(SPECS.values()))) | {"input_schema"}
+        assert set(variant) == set(next(iter(SPECS.values()))) | {"input_schema", "origin"}
 
 
 @pytest.mark.parametrize("enabled", [False, True])

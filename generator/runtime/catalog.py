@@ -23,7 +23,13 @@ from .catalog_data import (
     SUBAGENTS,
 )
 from .context import Context, as_context
-from .dynamic_tools import mcp_tools, merge_tools, subagent_tools, subagents_active
+from .dynamic_tools import (
+    mcp_tools,
+    merge_tools,
+    skip_record,
+    subagent_tools,
+    subagents_active,
+)
 from .prompt_blocks import PLACEHOLDER_RE
 from .predicates import MatcherError, SelectionData, evaluate, normalize, select
 
@@ -90,25 +96,32 @@ def dynamic_variants(
     mcp_servers: Sequence[Mapping[str, Any]] = (),
     subagents: Sequence[Mapping[str, Any]] = (),
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Run-time tools for a request: (subagent tools + MCP tools, skipped MCP tools with reasons).
+    """Run-time tools for a request: (subagent tools + MCP tools, tools left out with reasons).
 
     Subagent tools exist only when subagents are active for this family and context.
     """
     context = as_context(context)
     extra: list[dict[str, Any]] = []
+    skipped: list[dict[str, Any]] = []
     if subagents and subagents_active(context, FAMILIES[_family(family)]["tools"]):
+        configs = [c for c in subagents if isinstance(c, Mapping)]
+        skipped += [
+            skip_record({}, "subagents", "config is not an object")
+            for c in subagents
+            if not isinstance(c, Mapping)
+        ]
         extra += subagent_tools(
-            subagents,
+            configs,
             prefix=SUBAGENTS["name_prefix"],
             max_length=SUBAGENTS["max_length"],
             separator=MCP["separator"],
         )
-    skipped: list[dict[str, Any]] = []
     if mcp_servers:
-        tools, skipped = mcp_tools(
+        tools, left_out = mcp_tools(
             mcp_servers, separator=MCP["separator"], max_length=MCP["name_max_length"]
         )
         extra += tools
+        skipped += left_out
     return extra, skipped
 
 

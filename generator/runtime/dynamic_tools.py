@@ -9,20 +9,37 @@ plus ``input_schema``: the tool's raw JSON Schema for MCP tools, None for the ot
 Text from MCP servers and subagent configs is data, not spec text: it is never parsed for
 conditions, but whoever renders it with ``catalog.resolve_text`` also fills ``{{NAME}}``
 placeholders in it unless ``placeholders=False`` is passed.
+
+One bad run-time tool never costs the others: ``mcp_tools`` leaves out (and reports) a tool it
+cannot offer, and rewrites or notes what it must change. MCP tool names outside
+``[A-Za-z0-9_-]`` are rewritten by a reversible rule (see ``encode_mcp_tool_name``), so a call
+routed by the MCP separator still names its server's original tool (``parse_mcp_name``).
 """
 
 from __future__ import annotations
 
 import copy
 import hashlib
+import json
+import math
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from .predicates import field_value
+from .schema_common import (
+    MAX_NESTING,
+    DialectError,
+    _json_type_of,
+    json_brackets,
+    nesting_depth,
+)
 
 __all__ = [
     "MCP_TOOL_ID",
     "SUBAGENTS_TOOL_ID",
+    "decode_mcp_tool_name",
+    "encode_mcp_tool_name",
+    "load_servers_json",
     "mcp_tools",
     "parse_mcp_name",
     "subagent_name",
@@ -30,6 +47,7 @@ __all__ = [
     "subagent_tools",
     "subagents_active",
     "merge_tools",
+    "skip_record",
     "validate_servers",
     "validate_subagents",
 ]
@@ -41,6 +59,13 @@ SUBAGENTS_TOOL_ID = "use_subagents"
 
 _HASH_HEX = 8
 _UNSAFE = re.compile(r"[^a-z0-9_]+")
+#: Characters every provider takes in a tool name (the common subset of their name rules).
+_NAME_SAFE = re.compile(r"[A-Za-z0-9_-]+")
+#: Starts every rewritten MCP tool name; a tool name that itself starts so is rewritten too.
+ESCAPE_MARK = "_x_"
+# Stands in for a subtree that ``load_servers_json`` cut off past MAX_NESTING. A NUL character
+# cannot come from a real schema key written by hand, and ``mcp_tools`` skips any tool holding it.
+_TOO_DEEP_KEY = "\u0000toolgen: nested too deeply"
 
 
 def _variant(
@@ -49,6 +74,7 @@ def _variant(
     description: str,
     parameters: Iterable[dict[str, Any]],
     input_schema: Any,
+    origin: dict[str, Any],
 ) -> dict[str, Any]:
     return {
         "id": tool_id,
@@ -59,6 +85,7 @@ def _variant(
         "strict": False,
         "parameters": tuple(parameters),
         "input_schema": input_schema,
+        "origin": origin,
     }
 
 
@@ -127,6 +154,152 @@ def _skip(
     }
 
 
+def skip_record(
+    variant: Mapping[str, Any], stage: str, error: BaseException | str
+) -> dict[str, Any]:
+    """The skipped-report entry for a run-time variant that ``stage`` (a format, "prompt") refused.
+
+    The reason is ``"<stage>: <message>"``; an unexpected exception also names its type.
+    """
+    origin = variant.get("origin")
+    origin = origin if isinstance(origin, Mapping) else {}
+    if isinstance(error, (str, DialectError)):
+        message = str(error)
+    else:
+        message = f"{type(error).__name__}: {error}"
+    return {
+        "server": origin.get("server"),
+        "uid": origin.get("uid"),
+        "tool": origin.get("tool"),
+        "name": variant.get("name"),
+        "reason": message if message.startswith(stage) else f"{stage}: {message}",
+    }
+
+
+def encode_mcp_tool_name(tool: str) -> str:
+    """``tool`` as it may appear in a provider tool name; ``decode_mcp_tool_name`` reverses it.
+
+    A name of ASCII letters, digits, ``_`` and ``-`` that does not start with ``_x_`` is kept.
+    Any other name becomes ``_x_`` followed by the name with ASCII letters, digits and ``-``
+    kept, ``_`` doubled, and every other character written as ``_<hex code point>_``
+    (``"files/read"`` -> ``"_x_files_2f_read"``, ``"my_tool v2"`` -> ``"_x_my__tool_20_v2"``).
+    Distinct tool names stay distinct.
+    """
+    if _NAME_SAFE.fullmatch(tool) and not tool.startswith(ESCAPE_MARK):
+        return tool
+    out = [ESCAPE_MARK]
+    for char in tool:
+        if char == "_":
+            out.append("__")
+        elif char == "-" or (char.isascii() and char.isalnum()):
+            out.append(char)
+        else:
+            out.append(f"_{ord(char):x}_")
+    return "".join(out)
+
+
+def decode_mcp_tool_name(text: str) -> str | None:
+    """The original tool name behind ``encode_mcp_tool_name(text)``; None if ``text`` is malformed."""
+    if not text.startswith(ESCAPE_MARK):
+        return text
+    body, out, i = text[len(ESCAPE_MARK) :], [], 0
+    while i < len(body):
+        char = body[i]
+        if char != "_":
+            out.append(char)
+            i += 1
+        elif body[i + 1 : i + 2] == "_":
+            out.append("_")
+            i += 2
+        else:
+            end = body.find("_", i + 1)
+            digits = body[i + 1 : end]
+            if end < 0 or not re.fullmatch(r"[0-9a-f]{1,6}", digits):
+                return None
+            if int(digits, 16) > 0x10FFFF:
+                return None
+            out.append(chr(int(digits, 16)))
+            i = end + 1
+    return "".join(out)
+
+
+def load_servers_json(text: str) -> Any:
+    """Parse an MCP servers file without letting one deep schema sink the whole file.
+
+    ``json.loads`` recurses, so each container nested deeper than ``MAX_NESTING`` levels of the
+    file is cut off in the text first (found by a linear bracket scan, as ``json_text_depth``
+    does) and replaced by a marker that makes ``mcp_tools`` skip the tool holding it. Raises
+    ValueError for text that is not JSON.
+    """
+    cuts: list[tuple[int, int]] = []
+    start = -1
+    for match, depth in json_brackets(text):
+        if depth != MAX_NESTING + 1:
+            continue
+        if match.group(1) in "[{":
+            start = match.start()
+        elif start >= 0:
+            cuts.append((start, match.end()))
+            start = -1
+    if start >= 0:
+        cuts.append((start, len(text)))
+    if not cuts:
+        return json.loads(text)
+    marker = json.dumps({_TOO_DEEP_KEY: True})
+    pieces, last = [], 0
+    for begin, end in cuts:
+        pieces += [text[last:begin], marker]
+        last = end
+    pieces.append(text[last:])
+    return json.loads("".join(pieces))
+
+
+def _too_deep(value: Any) -> bool:
+    """Deeper than MAX_NESTING, or holding a subtree ``load_servers_json`` cut off."""
+    if nesting_depth(value) > MAX_NESTING:
+        return True
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            if _TOO_DEEP_KEY in item:
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return False
+
+
+def _drop_non_finite(schema: dict[str, Any]) -> list[str]:
+    """Remove NaN and ±Infinity (not valid JSON) from ``schema`` in place; return their paths.
+
+    A number inside a list (an enum, say) is removed from the list; one under a key removes the key.
+    """
+    dropped: list[str] = []
+    stack: list[tuple[Any, str]] = [(schema, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, dict):
+            for key in list(item):
+                value = item[key]
+                where = f"{path}/{key}"
+                if isinstance(value, float) and not math.isfinite(value):
+                    del item[key]
+                    dropped.append(f"{where} ({json.dumps(value)})")
+                else:
+                    stack.append((value, where))
+        elif isinstance(item, list):
+            kept = []
+            for i, value in enumerate(item):
+                if isinstance(value, float) and not math.isfinite(value):
+                    dropped.append(f"{path}/{i} ({json.dumps(value)})")
+                else:
+                    kept.append(value)
+                    stack.append((value, f"{path}/{i}"))
+            item[:] = kept
+    return sorted(dropped)
+
+
 def _check_items(
     data: Any, required: Mapping[str, type], optional: Mapping[str, type]
 ) -> None:
@@ -148,14 +321,11 @@ def validate_servers(servers: Any) -> None:
 
     ``mcp_tools`` itself is lenient (it skips, and reports, tools it cannot use); callers reading
     server lists from files use this to reject malformed input up front.
+
+    Only the server level is checked: a malformed tool (no name, a bad schema) costs that tool
+    only, and ``mcp_tools`` reports it.
     """
     _check_items(servers, {"uid": str, "name": str, "tools": list}, {"disabled": bool})
-    for server in servers:
-        for i, tool in enumerate(server["tools"]):
-            if not isinstance(tool, Mapping) or not isinstance(tool.get("name"), str):
-                raise ValueError(
-                    f"server {server['uid']!r} tool {i} needs a string 'name'"
-                )
 
 
 def validate_subagents(configs: Any) -> None:
@@ -170,12 +340,15 @@ def mcp_tools(
 
     ``servers`` is a list of ``{uid, name, disabled, tools}`` with MCP ``tools/list`` entries
     (``name``, ``description``, ``inputSchema``). Each tool becomes a ``use_mcp_tool`` variant named
-    ``<uid><separator><tool>`` described as ``"<server name>: <tool description or tool name>"``;
-    ``input_schema`` is a deep copy of the tool's inputSchema with every keyword kept.
+    ``<uid><separator><encode_mcp_tool_name(tool)>`` described as
+    ``"<server name>: <tool description or tool name>"``; ``input_schema`` is a deep copy of the
+    tool's inputSchema with every keyword kept, except NaN/Infinity numbers (not JSON), which are
+    dropped with a note appended to the description. ``origin`` names the server and tool.
 
     Nothing is dropped silently: each left-out tool is reported in the second list as
     ``{server, uid, tool, name, reason}`` (disabled server, name over ``max_length``, a uid that
-    contains the separator, a missing tool name, or a name already taken).
+    contains the separator, a missing tool name, a name already taken, an inputSchema that is
+    not an object or nests deeper than MAX_NESTING).
     """
     if not separator:
         raise ValueError("the MCP separator must not be empty")
@@ -183,61 +356,94 @@ def mcp_tools(
     skipped: list[dict[str, Any]] = []
     taken: set[str] = set()
     for server in servers:
-        uid = str(server.get("uid") or "")
-        server_name = str(server.get("name") or uid)
-        tools = server.get("tools") or ()
-        for tool in tools:
-            tool_name = tool.get("name") if isinstance(tool, Mapping) else None
-            if not isinstance(tool_name, str) or not tool_name:
-                skipped.append(_skip(server, None, None, "tool has no name"))
-                continue
-            name = f"{uid}{separator}{tool_name}"
-            if server.get("disabled"):
-                reason = "server disabled"
-            elif not uid:
-                reason = "server has no uid"
-            elif separator in uid:
-                reason = f"server uid contains the separator {separator!r}"
-            elif len(name) > max_length:
-                reason = (
-                    f"name is {len(name)} characters, over the limit of {max_length}"
+        if not isinstance(server, Mapping):
+            skipped.append(_skip({}, None, None, "server entry is not an object"))
+            continue
+        tools = server.get("tools")
+        for tool in tools if isinstance(tools, (list, tuple)) else ():
+            variant, reason, name = _mcp_variant(server, tool, separator, max_length)
+            if variant is not None and variant["name"] in taken:
+                variant, reason = None, "duplicate name"
+            if variant is None:
+                tool_name = tool.get("name") if isinstance(tool, Mapping) else None
+                tool_name = (
+                    tool_name if isinstance(tool_name, str) and tool_name else None
                 )
-            elif name in taken:
-                reason = "duplicate name"
-            else:
-                reason = ""
-            if reason:
                 skipped.append(_skip(server, tool_name, name, reason))
                 continue
-            taken.add(name)
-            raw = tool.get("inputSchema")
-            schema = (
-                copy.deepcopy(dict(raw))
-                if isinstance(raw, Mapping)
-                else {"type": "object", "properties": {}}
-            )
-            text = tool.get("description")
-            description = f"{server_name}: {text if isinstance(text, str) and text else tool_name}"
-            variants.append(
-                _variant(
-                    MCP_TOOL_ID, name, description, _mcp_parameters(schema), schema
-                )
-            )
+            taken.add(variant["name"])
+            variants.append(variant)
     return variants, skipped
 
 
-def parse_mcp_name(name: str, separator: str) -> tuple[str, str] | None:
-    """``(server uid, tool name)`` for a name built by ``mcp_tools``, else None.
+def _mcp_variant(
+    server: Mapping[str, Any], tool: Any, separator: str, max_length: int
+) -> tuple[dict[str, Any] | None, str, str | None]:
+    """``(variant, "", name)`` for one MCP tool, or ``(None, reason, name or None)``."""
+    uid = str(server.get("uid") or "")
+    server_name = str(server.get("name") or uid)
+    tool_name = tool.get("name") if isinstance(tool, Mapping) else None
+    if not isinstance(tool_name, str) or not tool_name:
+        return None, "tool has no name", None
+    encoded = encode_mcp_tool_name(tool_name)
+    name = f"{uid}{separator}{encoded}"
+    raw = tool.get("inputSchema")
+    if server.get("disabled"):
+        return None, "server disabled", name
+    if not uid:
+        return None, "server has no uid", name
+    if separator in uid:
+        return None, f"server uid contains the separator {separator!r}", name
+    if not _NAME_SAFE.fullmatch(uid):
+        return None, "server uid has characters outside [A-Za-z0-9_-]", name
+    if len(name) > max_length:
+        rewritten = " (tool name rewritten)" if encoded != tool_name else ""
+        reason = f"name is {len(name)} characters, over the limit of {max_length}"
+        return None, reason + rewritten, name
+    if raw is not None and not isinstance(raw, Mapping):
+        return (
+            None,
+            f"inputSchema is not a JSON object (got {_json_type_of(raw) or type(raw).__name__})",
+            name,
+        )
+    if raw is not None and _too_deep(raw):
+        return None, f"inputSchema nests deeper than {MAX_NESTING} levels", name
+    schema = (
+        copy.deepcopy(dict(raw))
+        if raw is not None
+        else {"type": "object", "properties": {}}
+    )
+    dropped = _drop_non_finite(schema)
+    text = tool.get("description")
+    description = (
+        f"{server_name}: {text if isinstance(text, str) and text else tool_name}"
+    )
+    if dropped:
+        description += (
+            "\n\n(toolgen dropped from the input schema, as NaN/Infinity is not JSON: "
+            + ", ".join(dropped)
+            + ")"
+        )
+    origin = {"server": server.get("name"), "uid": uid, "tool": tool_name}
+    variant = _variant(
+        MCP_TOOL_ID, name, description, _mcp_parameters(schema), schema, origin
+    )
+    return variant, "", name
 
-    Splits at the first separator: uids never contain it (``mcp_tools`` skips such servers),
-    tool names may.
+
+def parse_mcp_name(name: str, separator: str) -> tuple[str, str] | None:
+    """``(server uid, original tool name)`` for a name built by ``mcp_tools``, else None.
+
+    Splits at the first separator (uids never contain it, tool names may) and undoes
+    ``encode_mcp_tool_name``, so a rewritten name gives back the server's own tool name.
     """
     if not separator or separator not in name:
         return None
     uid, tool = name.split(separator, 1)
-    if not uid or not tool:
+    decoded = decode_mcp_tool_name(tool) if tool else None
+    if not uid or not decoded:
         return None
-    return uid, tool
+    return uid, decoded
 
 
 # ---- subagents ------------------------------------------------------------------------------
@@ -345,7 +551,10 @@ def subagent_tools(
             {"type": "string"},
             "Task for the subagent",
         )
-        variants.append(_variant(SUBAGENTS_TOOL_ID, name, description, (prompt,), None))
+        origin = {"server": None, "uid": None, "tool": label}
+        variants.append(
+            _variant(SUBAGENTS_TOOL_ID, name, description, (prompt,), None, origin)
+        )
     return variants
 
 

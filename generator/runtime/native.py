@@ -9,10 +9,12 @@ used, so build-time and run-time output can never differ.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable, Mapping, Sequence
 
-from .schema_common import _with_extras
+from .schema_common import MAX_NESTING, DialectError, _with_extras, nesting_depth
 from .schema_dialects import tool_entry
+from .schema_json import _JsonSchemaWalker
 
 __all__ = [
     "DESCRIPTION_PATH",
@@ -21,6 +23,7 @@ __all__ = [
     "parameters_schema",
     "materialize",
     "runtime_entry",
+    "gemini_json_schema_entry",
     "fast_copy",
 ]
 
@@ -167,7 +170,13 @@ def runtime_entry(
     """Convert a run-time tool (subagent or MCP variant) exactly as the generator converts static ones.
 
     MCP variants carry their server's raw ``input_schema``; others are built from their parameters.
-    Returns None for a tool without a description (it is not offered).
+    Returns None for a tool without a description (it is not offered). Raises DialectError
+    for a tool the dialect cannot take (the caller leaves it out and reports it): a schema
+    nested deeper than MAX_NESTING, one the converter refuses, or output that is not JSON.
+
+    For gemini, a schema the Gemini ``Schema`` subset cannot express, or expresses only with a
+    notice (e.g. oneOf read as anyOf), goes out as full JSON Schema in ``parametersJsonSchema``
+    instead of ``parameters``.
     """
     description = text(variant["description"])
     if not description:
@@ -180,5 +189,43 @@ def runtime_entry(
                 for p in variant["parameters"]
             ]
         )
+    elif nesting_depth(schema) > MAX_NESTING:
+        raise DialectError((), f"input schema nests deeper than {MAX_NESTING} levels")
     strict = bool(variant.get("strict")) and dialect.startswith("openai")
-    return tool_entry(dialect, variant["name"], description, schema, strict=strict)
+    notices: list[Any] = []
+    try:
+        entry = tool_entry(
+            dialect,
+            variant["name"],
+            description,
+            schema,
+            strict=strict,
+            notices=notices,
+        )
+    except DialectError as exc:
+        if dialect != "gemini" or exc.path in (("name",), ("description",)):
+            raise
+        notices.append(exc)
+    if dialect == "gemini" and notices:
+        # The Schema subset refused or bent the schema: send it as full JSON Schema instead.
+        entry = gemini_json_schema_entry(variant["name"], description, schema)
+    try:
+        json.dumps(entry, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise DialectError((), f"the converted tool is not valid JSON: {exc}") from None
+    return entry
+
+
+def gemini_json_schema_entry(
+    name: str, description: str, schema: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A Gemini function declaration whose parameters are full JSON Schema (``parametersJsonSchema``).
+
+    The schema is converted as for the JSON-Schema dialects (refs inlined, recursion kept in
+    ``$defs``); the name is checked against Gemini's rules by ``tool_entry``.
+    """
+    tool_entry("gemini", name, description, {"type": "object", "properties": {}})
+    walker = _JsonSchemaWalker(schema)
+    walker.dialect = "gemini parametersJsonSchema"
+    converted = walker.finish(walker.node(schema, (), is_root=True))
+    return {"name": name, "description": description, "parametersJsonSchema": converted}

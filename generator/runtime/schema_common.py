@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 DIALECTS = (
     "anthropic",
@@ -74,19 +74,30 @@ def json_text_depth(text: str | bytes, limit: int = MAX_NESTING) -> int:
     """
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
-    depth = deepest = 0
+    deepest = 0
+    for _, depth in json_brackets(text):
+        if depth > limit:
+            return limit + 1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def json_brackets(text: str) -> Iterator[tuple[re.Match[str], int]]:
+    """Each bracket outside strings with its nesting level (an opener and its closer share one).
+
+    The level of a closer without an opener stays at 0; the text need not be valid JSON.
+    """
+    depth = 0
     for match in _BRACKETS_OUTSIDE_STRINGS.finditer(text):
         char = match.group(1)
         if char is None:
             continue
         if char in "[{":
             depth += 1
-            if depth > limit:
-                return limit + 1
-            deepest = max(deepest, depth)
+            yield match, depth
         else:
+            yield match, depth
             depth = max(depth - 1, 0)
-    return deepest
 
 
 # A string literal (skipped) or one bracket (group 1); an unterminated string runs to the end.

@@ -114,7 +114,9 @@ def convert(schema: dict, dialect: str, *, strict: bool = False) -> Conversion:
         props = schema.get("properties")
         if isinstance(props, dict):
             for name in props:
-                if not isinstance(name, str) or not ANTHROPIC_PROPERTY_KEY.match(name):
+                if not isinstance(name, str) or not ANTHROPIC_PROPERTY_KEY.fullmatch(
+                    name
+                ):
                     raise DialectError(
                         ("properties", name),
                         f"anthropic: property key {name!r} is not allowed",
@@ -186,7 +188,7 @@ def tool_entry(
             f"{dialect}: cache_control is only modelled for anthropic",
             "pass cache_control=False",
         )
-    if not isinstance(name, str) or not NAME_PATTERNS[dialect].match(name):
+    if not isinstance(name, str) or not NAME_PATTERNS[dialect].fullmatch(name):
         raise DialectError(
             ("name",),
             f"{dialect}: tool name {name!r} is not allowed",

@@ -184,7 +184,9 @@ class _GeminiWalker(_Walker):
                 if not isinstance(v, dict):
                     raise DialectError(kpath, "properties must map names to schemas")
                 for name in v:
-                    if not isinstance(name, str) or not GEMINI_PROPERTY_KEY.match(name):
+                    if not isinstance(name, str) or not GEMINI_PROPERTY_KEY.fullmatch(
+                        name
+                    ):
                         raise DialectError(
                             kpath + (name,),
                             f"gemini: property name {name!r} is not allowed",

@@ -117,7 +117,7 @@ def check_limits(dialect: str, tools: list[dict]) -> list[Notice]:
             "openai-chat": (i, "function", "name"),
             "bedrock-converse": (i, "toolSpec", "name"),
         }.get(dialect, (i, "name"))
-        if not isinstance(name, str) or not NAME_PATTERNS[dialect].match(name):
+        if not isinstance(name, str) or not NAME_PATTERNS[dialect].fullmatch(name):
             raise DialectError(
                 npath,
                 f"{dialect}: tool name {name!r} is not allowed",
@@ -160,7 +160,7 @@ def check_limits(dialect: str, tools: list[dict]) -> list[Notice]:
             )
         if dialect == "anthropic":
             for key in params.get("properties", {}) or {}:
-                if not ANTHROPIC_PROPERTY_KEY.match(str(key)):
+                if not ANTHROPIC_PROPERTY_KEY.fullmatch(str(key)):
                     raise DialectError(
                         ppath + ("properties", key),
                         f"anthropic: property key {key!r} is not allowed",
@@ -183,7 +183,7 @@ def check_limits(dialect: str, tools: list[dict]) -> list[Notice]:
 
 def _check_gemini_node(schema: dict, path: Path) -> None:
     for name in schema.get("properties", {}) or {}:
-        if not GEMINI_PROPERTY_KEY.match(str(name)):
+        if not GEMINI_PROPERTY_KEY.fullmatch(str(name)):
             raise DialectError(
                 path + ("properties", name),
                 f"gemini: property name {name!r} is not allowed",

@@ -132,8 +132,11 @@ def _rmtree(path: Path) -> None:
 def recover(out: Path) -> None:
     """Finish or undo a swap that an earlier run was interrupted in.
 
-    A backup that is not a folder was moved aside by an older toolgen from an --out that was a
-    file: it is put back when nothing took its place, and otherwise left alone (never deleted).
+    The staging folder holds an unfinished new tree or, after an exchange, the old tree: both
+    are garbage. The set-aside folder (backup) is the old tree: put back when --out is missing
+    (killed between the fallback's two renames), garbage otherwise. A backup that is not a
+    folder was moved aside by an older toolgen from an --out that was a file: it is put back
+    when nothing took its place, and otherwise left alone (never deleted).
     """
     real = _real(out)
     backup, staging = _backup(real), _staging(real)

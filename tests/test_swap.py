@@ -15,6 +15,7 @@ import io
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -196,9 +197,51 @@ def test_filesystem_without_exchange_falls_back(capsys, scene, monkeypatch: pyte
     assert_recovers(capsys, specs, out, new)
 
 
+Look = tuple[list[str], list[str], bytes, bytes]
+
+
+def _read_at(folder: int, name: str) -> bytes:
+    fd = os.open(name, os.O_RDONLY, dir_fd=folder)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()
+
+
+def look(out: Path) -> Look | None:
+    """One look through one handle on the folder: its names, prompts/ names, manifest and a module.
+
+    Raises when no folder is at the path, or an entry is missing from the one that is. None when
+    the folder was swapped out during the look: toolgen deletes a retired tree right after the
+    swap, so a look that straddles a swap can find it half deleted. The guarantee is about what
+    the path names, and a folder that is still at the path after the look was there throughout
+    (a retired tree never comes back).
+    """
+    folder = os.open(out, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        try:
+            prompts = os.open("prompts", os.O_RDONLY | os.O_DIRECTORY, dir_fd=folder)
+            try:
+                prompt_names = sorted(os.listdir(prompts))
+            finally:
+                os.close(prompts)
+            seen = (
+                sorted(os.listdir(folder)),
+                prompt_names,
+                _read_at(folder, write.MANIFEST),
+                _read_at(folder, "catalog_data.py"),
+            )
+        except FileNotFoundError:
+            seen = None
+        if not os.path.samestat(os.fstat(folder), os.stat(out)):
+            return None
+        assert seen is not None, "an entry is missing from the tree at the path"
+        return seen
+    finally:
+        os.close(folder)
+
+
 def test_concurrent_reader_always_sees_a_complete_tree(capsys, scene) -> None:
     """A reader polling the folder while generate swaps it back and forth never finds it missing or partial."""
-    specs, out, _, new = scene(with_old_tree=True)
+    specs, out, _, _ = scene(with_old_tree=True)
     assert run_cli(capsys, "generate", "--specs", specs, "--out", out)[0] == 0
     names, prompt_names = sorted(os.listdir(out)), sorted(os.listdir(out / "prompts"))
     manifest_b, data_b = (out / write.MANIFEST).read_bytes(), (out / "catalog_data.py").read_bytes()
@@ -227,15 +270,20 @@ def test_concurrent_reader_always_sees_a_complete_tree(capsys, scene) -> None:
     ) as writer:
         assert writer.stdout is not None and writer.stdout.readline() == b"ready\n"
         seen: set[bytes] = set()
-        for _ in range(2_000_000):  # a bound, not a timing: the writer normally ends long before
+        looks = retired = 0
+        for looks in range(1, 2_000_001):  # a bound, not a timing: the writer normally ends long before
             if writer.poll() is not None:
                 break
-            assert sorted(os.listdir(out)) == names
-            assert sorted(os.listdir(out / "prompts")) == prompt_names
-            manifest = (out / write.MANIFEST).read_bytes()
-            assert manifest in manifests
-            assert (out / "catalog_data.py").read_bytes() in datas  # never empty or cut short
-            seen.add(manifest)
+            for _ in range(50):  # quick probes of the path alone, between the slower looks
+                assert stat.S_ISDIR(os.stat(out).st_mode)
+            result = look(out)
+            if result is None:
+                retired += 1
+                continue
+            assert result[:2] == (names, prompt_names)
+            assert result[2] in manifests and result[3] in datas  # never empty or cut short
+            seen.add(result[2])
         assert writer.wait() == 0
     assert seen == manifests  # the reader really ran across swaps
+    assert retired <= 6 < looks  # at most one look straddles each swap
     assert leftovers(out) == []

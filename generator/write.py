@@ -430,7 +430,9 @@ def _swap_in(staging: Path, real: Path) -> None:
 
 RENAME_EXCHANGE = 2  # from <linux/fs.h>
 _AT_FDCWD = -100
-_UNSUPPORTED = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP}
+# old kernel, filesystem without exchange, or a sandbox (seccomp) refusing the call; a real EPERM
+# fails the fallback's rename the same way, so falling back costs nothing
+_UNSUPPORTED = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM}
 
 
 @cache
@@ -459,7 +461,7 @@ def _exchange(a: Path, b: Path) -> bool:
     if func(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:
         return True
     code = ctypes.get_errno()
-    if code in _UNSUPPORTED:  # old kernel, or a filesystem without RENAME_EXCHANGE
+    if code in _UNSUPPORTED:
         return False
     raise OSError(code, os.strerror(code), str(a), None, str(b))
 

@@ -196,11 +196,12 @@ def test_exchange_swaps_two_folders_and_reports_real_errors(tmp_path: Path) -> N
         write._exchange(a, tmp_path / "missing")
 
 
-def test_filesystem_without_exchange_falls_back(capsys, scene, monkeypatch: pytest.MonkeyPatch) -> None:
-    """renameat2 exists but the filesystem says EINVAL (e.g. NFS): the two-rename swap is used."""
+@pytest.mark.parametrize("code", [errno.EINVAL, errno.EPERM])
+def test_filesystem_without_exchange_falls_back(capsys, scene, monkeypatch: pytest.MonkeyPatch, code: int) -> None:
+    """renameat2 exists but the filesystem (EINVAL, e.g. NFS) or a sandbox (EPERM) refuses: two renames are used."""
 
     def unsupported(*args: object) -> int:
-        ctypes.set_errno(errno.EINVAL)
+        ctypes.set_errno(code)
         return -1
 
     specs, out, _, new = scene(with_old_tree=True)

@@ -16,6 +16,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import __version__
+from .write import interrupted
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -94,6 +95,8 @@ def up_to_date(specs: Path, out: Path, root: Path, inputs: str) -> list[dict[str
         files: dict[str, str] = record["files"]
         warnings: list[dict[str, object]] = list(record.get("diagnostics", []))
     except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if interrupted(out):  # the full run's recover removes what a killed run left beside --out
         return None
     on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()} if out.is_dir() else set()
     expected = {rel for rel in files if not rel.startswith("root:")}

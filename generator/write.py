@@ -1,10 +1,32 @@
 """Stage 7: write generated/ atomically, prune only what toolgen wrote, and detect drift.
 
-The new tree is assembled beside the old one and swapped in with two renames, so an interrupted
-run leaves the previous complete tree. Everything in the old tree that toolgen does not own is
-carried over exactly: regular files are hard-linked (same inode, so content, mode and mtime stay
-as they were), symlinks are re-created with the same target (never followed) and empty
-directories are kept. A lock beside the output folder keeps concurrent runs apart.
+The new tree is assembled in a staging folder beside the old one (``.<name>.toolgen-new``) and
+then swapped in. Everything in the old tree that toolgen does not own is carried over exactly:
+regular files are hard-linked (same inode, so content, mode and mtime stay as they were),
+symlinks are re-created with the same target (never followed) and empty directories are kept.
+A lock beside the output folder keeps concurrent runs apart.
+
+The bar for the swap: at every instant the output path names the complete old tree or the
+complete new one, even if the run is killed. How it is met:
+
+* Linux (renameat2 with RENAME_EXCHANGE, on filesystems that support it): one syscall
+  exchanges the staging folder and the output folder. Both trees exist throughout and the
+  path never names anything but a complete tree; the old tree, now under the staging name, is
+  deleted afterwards (or by the next run's ``recover`` if this one is killed first).
+* Elsewhere (macOS, Windows, other libcs, NFS and the like): two renames, old -> aside
+  (``.<name>.toolgen-old``) and staging -> out. Each tree is still only ever complete, but
+  between the renames the path is missing for an instant; a run killed there leaves the old
+  tree aside and the next ``generate`` or ``check`` puts it back (``recover``).
+* No previous tree: a single rename; the path is missing until the complete tree appears.
+
+Rejected: a stable path that is a symlink to versioned folders (atomic everywhere with a
+symlink swap, but downstream projects vendor generated/ into git, where a symlink commits as a
+link to a folder that is not committed, and Windows checkouts need privileges for it), and
+replacing files one by one with os.replace (each file is atomic, the tree is mixed for a while).
+docs/writing.md states the guarantee per platform.
+
+``TOOLGEN_TEST_CRASH_AT=<step>`` kills the process at a named step of ``write`` (see CRASH_STEPS);
+tests/test_swap.py uses it to check every instant. Unset, it does nothing.
 """
 
 from __future__ import annotations
@@ -16,11 +38,14 @@ import json
 import os
 import secrets
 import shutil
+import signal
 import stat
+import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from . import __version__
@@ -107,8 +132,11 @@ def _rmtree(path: Path) -> None:
 def recover(out: Path) -> None:
     """Finish or undo a swap that an earlier run was interrupted in.
 
-    A backup that is not a folder was moved aside by an older toolgen from an --out that was a
-    file: it is put back when nothing took its place, and otherwise left alone (never deleted).
+    The staging folder holds an unfinished new tree or, after an exchange, the old tree: both
+    are garbage. The set-aside folder (backup) is the old tree: put back when --out is missing
+    (killed between the fallback's two renames), garbage otherwise. A backup that is not a
+    folder was moved aside by an older toolgen from an --out that was a file: it is put back
+    when nothing took its place, and otherwise left alone (never deleted).
     """
     real = _real(out)
     backup, staging = _backup(real), _staging(real)
@@ -331,53 +359,128 @@ def write(out: Path, files: dict[str, bytes], the_plan: Plan) -> None:
     staging = _staging(real)
     real.parent.mkdir(parents=True, exist_ok=True)
     staging.mkdir()
+    _crash_point("staging")
     try:
-        for rel in sorted(carried):
-            src, target = real / rel, staging / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            kind = entries[rel]
-            if kind == DIR:
-                target.mkdir()
-            elif kind == LINK:
-                os.symlink(os.readlink(src), target)
-                info = os.lstat(src)
-                try:
-                    os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns), follow_symlinks=False)
-                except (NotImplementedError, OSError):
-                    pass
-            else:
-                try:
-                    os.link(src, target, follow_symlinks=False)
-                except OSError:
-                    shutil.copy2(src, target, follow_symlinks=False)
-        for rel in sorted(files):
-            target = staging / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "wb") as handle:
-                handle.write(files[rel])
-                handle.flush()
-                os.fsync(handle.fileno())
-        # folders keep their permissions (applied last, so read-only ones could be filled first)
-        for rel in sorted((rel for rel, kind in entries.items() if kind == DIR), reverse=True):
-            if _is_real_dir(staging / rel):
-                os.chmod(staging / rel, stat.S_IMODE(os.lstat(real / rel).st_mode))
-        if _is_real_dir(real):
-            os.chmod(staging, stat.S_IMODE(os.lstat(real).st_mode))
+        _fill(staging, real, entries, carried, files)
     except BaseException:
         _rmtree_quietly(staging)
         raise
+    _crash_point("staged")
+    _swap_in(staging, real)
+    _crash_point("written")
+
+
+def _fill(staging: Path, real: Path, entries: dict[str, str], carried: set[str], files: dict[str, bytes]) -> None:
+    """Build the complete new tree in ``staging``: carried entries of the old tree, then toolgen's files."""
+    for rel in sorted(carried):
+        src, target = real / rel, staging / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        kind = entries[rel]
+        if kind == DIR:
+            target.mkdir()
+        elif kind == LINK:
+            os.symlink(os.readlink(src), target)
+            info = os.lstat(src)
+            try:
+                os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns), follow_symlinks=False)
+            except (NotImplementedError, OSError):
+                pass
+        else:
+            try:
+                os.link(src, target, follow_symlinks=False)
+            except OSError:
+                shutil.copy2(src, target, follow_symlinks=False)
+    _crash_point("carried")
+    for rel in sorted(files):
+        target = staging / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "wb") as handle:
+            handle.write(files[rel])
+            handle.flush()
+            os.fsync(handle.fileno())
+        _crash_point("file")  # i.e. after the first file
+    # folders keep their permissions (applied last, so read-only ones could be filled first)
+    for rel in sorted((rel for rel, kind in entries.items() if kind == DIR), reverse=True):
+        if _is_real_dir(staging / rel):
+            os.chmod(staging / rel, stat.S_IMODE(os.lstat(real / rel).st_mode))
+    if _is_real_dir(real):
+        os.chmod(staging, stat.S_IMODE(os.lstat(real).st_mode))
+
+
+def _swap_in(staging: Path, real: Path) -> None:
+    """Make the complete tree in ``staging`` the output folder and delete the old one (module docstring)."""
     backup = _backup(real)
     try:
-        if os.path.lexists(real):
+        if not os.path.lexists(real):
+            os.rename(staging, real)  # the first tree: one rename
+        elif not _exchange(staging, real):  # after an exchange, staging holds the old tree
             os.rename(real, backup)
-        os.rename(staging, real)
+            _crash_point("aside")
+            os.rename(staging, real)
     except BaseException:
-        # Put the previous tree back and drop the half-swapped new one.
+        # Put the previous tree back and drop whatever staging holds now.
         if os.path.lexists(backup) and not os.path.lexists(real):
             os.rename(backup, real)
         _rmtree_quietly(staging)
         raise
+    _crash_point("swapped")
+    _rmtree_quietly(staging)
     _rmtree_quietly(backup)
+
+
+RENAME_EXCHANGE = 2  # from <linux/fs.h>
+_AT_FDCWD = -100
+# old kernel, filesystem without exchange, or a sandbox (seccomp) refusing the call; a real EPERM
+# fails the fallback's rename the same way, so falling back costs nothing
+_UNSUPPORTED = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM}
+
+
+@cache
+def _renameat2() -> Callable[..., int] | None:
+    """libc's renameat2 (Linux, glibc 2.28+), or None where there is none."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        func = ctypes.CDLL(None, use_errno=True).renameat2
+    except (ImportError, OSError, AttributeError):
+        return None
+    func.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    func.restype = ctypes.c_int
+    return func
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two existing paths in one atomic step; False where the OS or filesystem cannot."""
+    func = _renameat2()
+    if func is None:
+        return False
+    import ctypes
+
+    if func(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in _UNSUPPORTED:
+        return False
+    raise OSError(code, os.strerror(code), str(a), None, str(b))
+
+
+CRASH_AT = "TOOLGEN_TEST_CRASH_AT"
+#: The steps of ``write`` in order; "aside" only happens without an atomic exchange.
+CRASH_STEPS = ("staging", "carried", "file", "staged", "aside", "swapped", "written")
+
+
+def _crash_point(step: str) -> None:
+    """Test hook: die like ``kill -9`` here when TOOLGEN_TEST_CRASH_AT names ``step``; inert otherwise."""
+    if os.environ.get(CRASH_AT) == step:
+        os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
+
+
+def interrupted(out: Path) -> bool:
+    """Whether an interrupted swap left a staging or set-aside folder beside ``out`` (``recover`` ends it)."""
+    real = _real(out)
+    return os.path.lexists(_staging(real)) or os.path.lexists(_backup(real))
 
 
 def _rmtree_quietly(path: Path) -> None:

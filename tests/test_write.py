@@ -74,18 +74,30 @@ def test_interrupted_write_leaves_old_tree(
     assert leftovers(out) == []
 
 
+@pytest.mark.parametrize("broken", ["exchange", "first rename", "second rename"])
 def test_interrupted_write_via_cli_reports_internal_error(
-    capsys, specs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    capsys, specs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, broken: str
 ) -> None:
+    """A swap step that fails (not a kill) leaves the old tree in place and nothing beside it."""
     out = tmp_path / "generated"
     generate(capsys, specs, out)
     before = read_tree(out)
     edit(specs / "tools/ask.yaml", "Ask the user a question.", "Ask the user something.")
+    real_rename = os.rename
 
-    def broken_rename(src, dst):
+    def fail(*args: object) -> bool:
         raise OSError(5, "I/O error")
 
-    monkeypatch.setattr(write.os, "rename", broken_rename)
+    def rename(src, dst) -> None:  # type: ignore[no-untyped-def]
+        if broken == "first rename" or Path(src).name == ".generated.toolgen-new":
+            fail()
+        real_rename(src, dst)
+
+    if broken == "exchange":
+        monkeypatch.setattr(write, "_exchange", fail)
+    else:  # the two-rename fallback
+        monkeypatch.setattr(write, "_exchange", lambda a, b: False)
+        monkeypatch.setattr(write.os, "rename", rename)
     rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
     monkeypatch.undo()
     assert rc == 123 and "internal error" in err

@@ -74,7 +74,7 @@ def test_interrupted_write_leaves_old_tree(
     assert leftovers(out) == []
 
 
-def test_interrupted_write_via_cli_reports_internal_error(
+def test_interrupted_write_via_cli_reports_the_os_error(
     capsys, specs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "generated"
@@ -88,7 +88,7 @@ def test_interrupted_write_via_cli_reports_internal_error(
     monkeypatch.setattr(write.os, "rename", broken_rename)
     rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
     monkeypatch.undo()
-    assert rc == 123 and "internal error" in err
+    assert rc == 2 and "error[E404]" in err and "I/O error" in err, err
     assert read_tree(out) == before
     assert leftovers(out) == []
 

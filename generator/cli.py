@@ -111,8 +111,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # stdout closed while printing a diff: not a problem of the output folder
         raise
     except OSError as exc:  # write() puts the previous tree back before this is reached
-        verb = "read" if args.command == "check" else "write"
-        _error(out, "E404", f"cannot {verb} the output folder: {_os_reason(exc)}", _os_hint(exc, "pass another --out"))
+        verb, kept = ("read", "") if args.command == "check" else ("write", f"; {out.name}/ was left as it was")
+        _error(out, "E404", f"cannot {verb} the output folder: {_os_reason(exc)}", _os_hint(exc, "pass another --out") + kept)
     return EXIT_INVALID
 
 

@@ -72,8 +72,8 @@ def load_catalog(specs: Path, diags: Diagnostics) -> Catalog | None:
 def _folders_usable(specs: Path, diags: Diagnostics) -> bool:
     """specs/ must be a folder; tools/ and variants/ may be missing but, when present, must be folders.
 
-    Checked before anything resolves or globs these paths (a symlink loop would make those raise,
-    and globbing a file silently finds no specs).
+    Checked before anything resolves or globs these paths: a symlink loop would make those raise,
+    and globbing a file or an unreadable folder silently finds no specs.
     """
     if not os.path.isdir(specs):
         what = "does not exist" if not os.path.lexists(specs) else not_a_folder(specs)
@@ -83,6 +83,8 @@ def _folders_usable(specs: Path, diags: Diagnostics) -> bool:
             f"spec folder {what}",
             "pass --specs DIR pointing at a folder with toolgen.yaml, tools/ and variants/",
         )
+        return False
+    if not _readable(specs, specs.name, diags):
         return False
     usable = True
     for name in ("tools", "variants"):
@@ -95,7 +97,18 @@ def _folders_usable(specs: Path, diags: Diagnostics) -> bool:
                 f"{name}/ must be a folder holding one .yaml file per {name[:-1] if name == 'tools' else 'family'}",
             )
             usable = False
+        elif os.path.isdir(folder):
+            usable = _readable(folder, display_path(specs, folder), diags) and usable
     return usable
+
+
+def _readable(folder: Path, display: str, diags: Diagnostics) -> bool:
+    try:
+        os.scandir(folder).close()
+        return True
+    except OSError as exc:
+        diags.error(Location(display), "E100", f"cannot read folder: {exc.strerror}", "make it readable (e.g. chmod a+rx)")
+        return False
 
 
 def run(specs: Path) -> Result:

@@ -82,20 +82,22 @@ def huge(path: Path) -> None:
 
 
 def unreadable(rel: str) -> Callable[[Path, pytest.MonkeyPatch], None]:
-    """chmod 000; as root (which reads it anyway) opening it is made to fail as it would for a user."""
+    """chmod 000; as root (who reads it anyway) opening or listing it is made to fail as for a user."""
 
     def build(specs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         path = specs / rel
         path.chmod(0)
-        if os.geteuid() == 0:
-            real_open = os.open
+        if os.geteuid() != 0:
+            return
+        for name in ("open", "scandir"):
+            real = getattr(os, name)
 
-            def refusing_open(name, flags, *args, **kwargs):  # type: ignore[no-untyped-def]
-                if os.path.abspath(name) == str(path):
-                    raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(name))
-                return real_open(name, flags, *args, **kwargs)
+            def refusing(target=".", *args, real=real, **kwargs):  # type: ignore[no-untyped-def]
+                if isinstance(target, (str, os.PathLike)) and os.path.abspath(target) == str(path):
+                    raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(target))
+                return real(target, *args, **kwargs)
 
-            monkeypatch.setattr(specfiles.os, "open", refusing_open)
+            monkeypatch.setattr(os, name, refusing)
 
     return build
 
@@ -240,6 +242,8 @@ CASES = [
     Case("50-MB-file", replace(ASK, huge), "specs/tools/ask.yaml:1:1", "E100", "larger than 4194304 bytes"),
     Case("tools-is-a-file", replace("tools", plain_file), "specs/tools:1:1", "E106", "tools is a file, not a folder"),
     Case("variants-is-a-loop", replace("variants", loop), "specs/variants:1:1", "E106", "variants is a symlink loop"),
+    Case("tools-unreadable", unreadable("tools"), "specs/tools:1:1", "E100", "cannot read folder: Permission denied"),
+    Case("specs-unreadable", unreadable("."), "specs:1:1", "E100", "cannot read folder: Permission denied"),
     Case("specs-missing", replace(".", lambda path: None), "specs:1:1", "E106", "spec folder does not exist"),
     Case("specs-is-a-file", replace(".", plain_file), "specs:1:1", "E106", "spec folder is a file, not a folder"),
     Case("specs-is-a-loop", replace(".", loop), "specs:1:1", "E106", "spec folder is a symlink loop"),

@@ -36,6 +36,8 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_TAG + name for name in ("str", "int", "float", "bool", "null", "timestamp")}
 _NULLS = ("", "~", "null", "Null", "NULL")
+# Scalars kept as their text: strings, and dates (as the author wrote them).
+_TEXT_TAGS = {_TAG + "str", _TAG + "timestamp"}
 _COLLECTION_TAGS = {yaml.SequenceNode: _TAG + "seq", yaml.MappingNode: _TAG + "map"}
 _UNSUPPORTED_HINT = "use plain strings, numbers, booleans, null, lists and mappings only"
 _NESTING_HINT = (
@@ -139,11 +141,11 @@ class _Builder:
                 f"file expands to more than {MAX_TEXT_CHARS} characters of text (alias expansion bomb?)",
                 "remove the anchors/aliases that repeat long text",
             )
+        if node.tag in _TEXT_TAGS:  # most scalars: the text is the value
+            return node.value
         if node.tag not in _SCALAR_TAGS:
             self.diags.error(self.source.loc(path), "E102", f"unsupported YAML tag {node.tag!r}", _UNSUPPORTED_HINT)
             return node.value
-        if node.tag == _TAG + "timestamp":
-            return node.value  # keep dates as the text the author wrote
         return self._construct(node, path)
 
     def _construct(self, node: yaml.ScalarNode, path: PathKey) -> Any:
@@ -195,6 +197,7 @@ class _Builder:
                 self.diags.error(key_loc, "E104", "mapping keys must be plain scalars", "quote the key")
                 continue
             key = key_node.value
+            self.chars += len(key)
             if key in result:
                 first = self.source.key_positions.get(path + (key,), (0, 0))
                 self.diags.error(

@@ -112,7 +112,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         raise
     except OSError as exc:  # write() puts the previous tree back before this is reached
         verb, kept = ("read", "") if args.command == "check" else ("write", f"; {out.name}/ was left as it was")
-        _error(out, "E404", f"cannot {verb} the output folder: {_os_reason(exc)}", _os_hint(exc, "pass another --out") + kept)
+        hint = _os_hint(exc, "pass another --out") + kept
+        _error(out, "E404", f"cannot {verb} the output folder: {_os_reason(exc)}", hint)
     return EXIT_INVALID
 
 
@@ -149,13 +150,14 @@ def _check_or_generate(
         _print_conflicts(conflicts)
         return EXIT_INVALID
     for rel in plan.kept_stale:
-        print(f"{printable(out.name)}/{printable(rel)}: warning[W401]: no longer generated but edited by hand; left in place", file=sys.stderr)
+        where = printable(f"{out.name}/{rel}")
+        print(f"{where}: warning[W401]: no longer generated but edited by hand; left in place", file=sys.stderr)
     write.write(out, result.files, plan)
     try:
         refused = write.write_docs(root, docs_stale)
     except OSError as exc:
-        where = ", ".join(sorted(docs_stale))
-        _error(Path(where), "E405", f"cannot write: {_os_reason(exc)}", _os_hint(exc, f"{out.name}/ was updated; fix this and run again"))
+        hint = _os_hint(exc, f"{out.name}/ was updated; fix this and run again")
+        _error(Path(", ".join(sorted(docs_stale))), "E405", f"cannot write: {_os_reason(exc)}", hint)
         return EXIT_INVALID
     if refused:  # appeared after the check above
         _print_conflicts(refused)
@@ -168,9 +170,8 @@ def _check_or_generate(
 
 def _print_conflicts(paths: list[str]) -> None:
     for path in paths:
-        _error(
-            Path(path), "E400", "refusing to overwrite a file toolgen did not write", "move it away, or delete it if it is an old generated file"
-        )
+        hint = "move it away, or delete it if it is an old generated file"
+        _error(Path(path), "E400", "refusing to overwrite a file toolgen did not write", hint)
 
 
 def _error(path: Path, code: str, message: str, hint: str) -> None:

@@ -45,6 +45,7 @@ _NESTING_HINT = (
     "or describe the deep part in a description instead of a schema"
 )
 
+
 @dataclass
 class SourceFile:
     """One loaded file: its data plus the position of every value (and every mapping key)."""
@@ -174,9 +175,11 @@ class _Builder:
             "E107",
             f"{node.value[:80]!r} is not a valid {kind}"
             + (f" for the tag {_short(node.tag)}" if explicit else " (it looks like one)"),
-            f"remove the {_short(node.tag)} tag, or write a valid {kind}"
-            if explicit
-            else "quote it to keep it as text, or write a valid number",
+            (
+                f"remove the {_short(node.tag)} tag, or write a valid {kind}"
+                if explicit
+                else "quote it to keep it as text, or write a valid number"
+            ),
         )
         return None
 
@@ -264,7 +267,7 @@ def _compose(text: str, display: str, diags: Diagnostics) -> yaml.Node | None:
             Location(display, line, col),
             "E100",
             f"character U+{exc.character:04X} is not allowed in YAML" if isinstance(exc.character, int) else str(exc),
-            "remove the character, or write it as an escape inside a double-quoted string (e.g. \"\\x01\")",
+            'remove the character, or write it as an escape inside a double-quoted string (e.g. "\\x01")',
         )
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark

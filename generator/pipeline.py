@@ -107,7 +107,9 @@ def _readable(folder: Path, display: str, diags: Diagnostics) -> bool:
         os.scandir(folder).close()
         return True
     except OSError as exc:
-        diags.error(Location(display), "E100", f"cannot read folder: {exc.strerror}", "make it readable (e.g. chmod a+rx)")
+        diags.error(
+            Location(display), "E100", f"cannot read folder: {exc.strerror}", "make it readable (e.g. chmod a+rx)"
+        )
         return False
 
 

@@ -51,7 +51,9 @@ def read_spec_bytes(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
         info = os.stat(path)
     except FileNotFoundError:
         if os.path.islink(path):
-            raise SpecFileError("E106", "is a symlink to a file that does not exist", "fix or remove the symlink") from None
+            raise SpecFileError(
+                "E106", "is a symlink to a file that does not exist", "fix or remove the symlink"
+            ) from None
         raise SpecFileError("E100", "cannot read file: it does not exist", "check the path") from None
     except OSError as exc:  # ELOOP (symlink loop), EACCES on a parent folder, ...
         raise _unreadable(exc) from None

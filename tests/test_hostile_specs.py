@@ -22,7 +22,8 @@ from typing import Callable
 import pytest
 
 from conftest import FIXTURE_SPECS, ROOT, copy_specs, edit, read_tree, run_cli
-from generator import specfiles
+from generator.diagnostics import Diagnostics
+from generator.load import load_file
 from generator.runtime.schema_common import MAX_NESTING, nesting_depth
 
 COMMANDS = ("generate", "check", "validate")
@@ -131,114 +132,33 @@ class Case:
     message: str  # a part of the message
 
 
-# Nesting: the file's root mapping is level 1; in todo.yaml the parameter mapping is level 5, so the
-# n-th nested 'items' mapping is level 5 + n and the 96th is the first past MAX_NESTING (100).
-# On the appended line it starts at column 16 + 21 * 95 = 2011.
+# Nesting: the file's root mapping is level 1; in todo.yaml the parameter mapping is level 5.
+# Flow: the n-th nested 'items' mapping is level 5 + n, so the 96th is the first past MAX_NESTING
+# (100); on the appended line 13 it starts at column 16 + 21 * 95 = 2011. Block: each property
+# adds two mappings ('properties' and 'p'), so the 48th 'p' value is level 101; it starts on
+# line 13 + 3 * 48 = 157 at column 8 + 4 * 48 + 1 = 201.
+# fmt: off
 CASES = [
-    Case(
-        "tag-int",
-        append(ASK, "x: !!int abc\n"),
-        "specs/tools/ask.yaml:14:4",
-        "E107",
-        "'abc' is not a valid int for the tag !!int",
-    ),
-    Case(
-        "tag-float", append(ASK, "x: !!float abc\n"), "specs/tools/ask.yaml:14:4", "E107", "'abc' is not a valid float"
-    ),
-    Case(
-        "tag-bool", append(ASK, "x: !!bool maybe\n"), "specs/tools/ask.yaml:14:4", "E107", "'maybe' is not a valid bool"
-    ),
-    Case(
-        "tag-null", append(ASK, "x: !!null maybe\n"), "specs/tools/ask.yaml:14:4", "E107", "'maybe' is not a valid null"
-    ),
-    Case(
-        "tag-seq-on-mapping",
-        append(ASK, "x: !!seq {a: 1}\n"),
-        "specs/tools/ask.yaml:14:4",
-        "E107",
-        "a mapping cannot carry the tag !!seq",
-    ),
-    Case(
-        "int-looking-hex",
-        append(ASK, "x: 0x_\n"),
-        "specs/tools/ask.yaml:14:4",
-        "E107",
-        "'0x_' is not a valid int (it looks like one)",
-    ),
-    Case(
-        "int-4301-digits",
-        append(ASK, "x: " + "1" * 4301 + "\n"),
-        "specs/tools/ask.yaml:14:4",
-        "E108",
-        "more than 4300 digits",
-    ),
-    Case(
-        "int-sexagesimal",
-        append(ASK, "x: 1" + ":59" * 50_000 + "\n"),
-        "specs/tools/ask.yaml:14:4",
-        "E108",
-        "more than 4300 digits",
-    ),
-    Case(
-        "python-tag",
-        append(ASK, "x: !!python/object/apply:os.system [id]\n"),
-        "specs/tools/ask.yaml:14:4",
-        "E102",
-        "unsupported YAML tag",
-    ),
-    Case(
-        "schema-150-deep-flow",
-        append(TODO, deep_flow_items(150)),
-        "specs/tools/todo.yaml:13:2011",
-        "E109",
-        "nested more than 100 deep",
-    ),
-    Case(
-        "schema-200-deep-block",
-        append(TODO, deep_block_properties(100)),
-        "specs/tools/todo.yaml:157:201",
-        "E109",
-        "nested more than 100 deep",
-    ),
-    Case(
-        "flow-1000-deep",
-        append(ASK, "x: " + "[" * 1000 + "]" * 1000 + "\n"),
-        "specs/tools/ask.yaml:14:103",
-        "E109",
-        "nested more than 100 deep",
-    ),
+    Case("tag-int", append(ASK, "x: !!int abc\n"), "specs/tools/ask.yaml:14:4", "E107", "'abc' is not a valid int for the tag !!int"),
+    Case("tag-float", append(ASK, "x: !!float abc\n"), "specs/tools/ask.yaml:14:4", "E107", "'abc' is not a valid float"),
+    Case("tag-bool", append(ASK, "x: !!bool maybe\n"), "specs/tools/ask.yaml:14:4", "E107", "'maybe' is not a valid bool"),
+    Case("tag-null", append(ASK, "x: !!null maybe\n"), "specs/tools/ask.yaml:14:4", "E107", "'maybe' is not a valid null"),
+    Case("tag-seq-on-mapping", append(ASK, "x: !!seq {a: 1}\n"), "specs/tools/ask.yaml:14:4", "E107", "a mapping cannot carry the tag !!seq"),
+    Case("int-looking-hex", append(ASK, "x: 0x_\n"), "specs/tools/ask.yaml:14:4", "E107", "'0x_' is not a valid int (it looks like one)"),
+    Case("int-4301-digits", append(ASK, "x: " + "1" * 4301 + "\n"), "specs/tools/ask.yaml:14:4", "E108", "more than 4300 digits"),
+    Case("int-sexagesimal", append(ASK, "x: 1" + ":59" * 50_000 + "\n"), "specs/tools/ask.yaml:14:4", "E108", "more than 4300 digits"),
+    Case("python-tag", append(ASK, "x: !!python/object/apply:os.system [id]\n"), "specs/tools/ask.yaml:14:4", "E102", "unsupported YAML tag"),
+    Case("schema-150-deep-flow", append(TODO, deep_flow_items(150)), "specs/tools/todo.yaml:13:2011", "E109", "nested more than 100 deep"),
+    Case("schema-200-deep-block", append(TODO, deep_block_properties(100)), "specs/tools/todo.yaml:157:201", "E109", "nested more than 100 deep"),
+    Case("flow-1000-deep", append(ASK, "x: " + "[" * 1000 + "]" * 1000 + "\n"), "specs/tools/ask.yaml:14:103", "E109", "nested more than 100 deep"),
     Case("alias-bomb", append(ASK, alias_bomb()), "specs/tools/ask.yaml:1:1", "E105", "more than 50000 nodes"),
-    Case(
-        "alias-text-bomb",
-        append(ASK, "big: &big " + "x" * 70_000 + "\nmany: [" + ", ".join(["*big"] * 70) + "]\n"),
-        "specs/tools/ask.yaml:1:1",
-        "E105",
-        "characters of text",
-    ),
+    Case("alias-text-bomb", append(ASK, "big: &big " + "x" * 70_000 + "\nmany: [" + "*big, " * 70 + "]\n"), "specs/tools/ask.yaml:1:1", "E105", "characters of text"),
     Case("recursive-alias", append(ASK, "x: &x [1, *x]\n"), "specs/tools/ask.yaml:14:4", "E105", "recursive alias"),
-    Case(
-        "merge-key",
-        append(ASK, "base: &b {k: 1}\nchild:\n  <<: *b\n"),
-        "specs/tools/ask.yaml:16:3",
-        "E103",
-        "merge keys",
-    ),
+    Case("merge-key", append(ASK, "base: &b {k: 1}\nchild:\n  <<: *b\n"), "specs/tools/ask.yaml:16:3", "E103", "merge keys"),
     Case("duplicate-key", append(ASK, "id: again\n"), "specs/tools/ask.yaml:14:1", "E101", "duplicate key 'id'"),
     Case("nul-byte", append(ASK, "x: a\0b\n"), "specs/tools/ask.yaml:14:5", "E100", "character U+0000 is not allowed"),
-    Case(
-        "escape-byte",
-        append(ASK, "x: a\x1bb\n"),
-        "specs/tools/ask.yaml:14:5",
-        "E100",
-        "character U+001B is not allowed",
-    ),
-    Case(
-        "invalid-utf8",
-        lambda specs, _: (specs / ASK).write_bytes((specs / ASK).read_bytes() + b"x: \xff\n"),
-        "specs/tools/ask.yaml:14:4",
-        "E100",
-        "not valid UTF-8",
-    ),
+    Case("escape-byte", append(ASK, "x: a\x1bb\n"), "specs/tools/ask.yaml:14:5", "E100", "character U+001B is not allowed"),
+    Case("invalid-utf8", lambda specs, _: (specs / ASK).write_bytes((specs / ASK).read_bytes() + b"x: \xff\n"), "specs/tools/ask.yaml:14:4", "E100", "not valid UTF-8"),
     Case("50-MB-file", replace(ASK, huge), "specs/tools/ask.yaml:1:1", "E100", "larger than 4194304 bytes"),
     Case("tools-is-a-file", replace("tools", plain_file), "specs/tools:1:1", "E106", "tools is a file, not a folder"),
     Case("variants-is-a-loop", replace("variants", loop), "specs/variants:1:1", "E106", "variants is a symlink loop"),
@@ -248,6 +168,7 @@ CASES = [
     Case("specs-is-a-file", replace(".", plain_file), "specs:1:1", "E106", "spec folder is a file, not a folder"),
     Case("specs-is-a-loop", replace(".", loop), "specs:1:1", "E106", "spec folder is a symlink loop"),
 ]
+# fmt: on
 # Something other than a readable regular file where a spec file is expected: a new tools/ or
 # variants/ entry, or in place of toolgen.yaml / parameters.yaml.
 NOT_A_FILE = [
@@ -308,11 +229,8 @@ def test_hostile_spec_is_a_located_error(
     assert read_tree(out) == before and leftovers(out) == []
 
 
-def test_nesting_limit_matches_nesting_depth(capsys: pytest.CaptureFixture[str], specs: Path) -> None:
+def test_nesting_limit_matches_nesting_depth(specs: Path) -> None:
     """Exactly MAX_NESTING levels load (and nesting_depth agrees); one more is E109."""
-    from generator.diagnostics import Diagnostics
-    from generator.load import load_file
-
     path = specs / "deep.yaml"
     for levels, codes in ((MAX_NESTING, []), (MAX_NESTING + 1, ["E109"])):
         path.write_text("[" * levels + "]" * levels + "\n", "utf-8")
@@ -324,9 +242,6 @@ def test_nesting_limit_matches_nesting_depth(capsys: pytest.CaptureFixture[str],
 
 
 def test_aliases_cannot_nest_past_the_limit(specs: Path) -> None:
-    from generator.diagnostics import Diagnostics
-    from generator.load import load_file
-
     path = specs / "deep.yaml"
     half = MAX_NESTING // 2 + 1
     path.write_text(f"a: &a {'[' * half}{']' * half}\nb: &b {'[' * half}*a{']' * half}\n", "utf-8")

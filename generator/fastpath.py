@@ -17,7 +17,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import __version__
-from .specfiles import SpecFileError, read_spec_bytes
+from .specfiles import SpecFileError, is_hidden, read_spec_bytes
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -53,7 +53,7 @@ def fingerprint(specs: Path) -> str:
         except metadata.PackageNotFoundError:
             versions.append(f"{dist} ?")
     digest.update(("\0".join(versions) + "\0").encode())
-    for path in sorted(p for p in specs.rglob("*") if p.suffix in (".yaml", ".yml")):
+    for path in sorted(p for p in specs.rglob("*") if p.suffix in (".yaml", ".yml") and not is_hidden(p)):
         try:
             data = read_spec_bytes(path)
         except SpecFileError:

@@ -12,7 +12,7 @@ from .load import SourceFile, load_file
 from .model import Catalog
 from .resolve import resolve
 from .semantics import build_catalog
-from .specfiles import not_a_folder
+from .specfiles import is_hidden, not_a_folder, spec_files
 from .validate import check_schema
 
 
@@ -54,9 +54,9 @@ def load_catalog(specs: Path, diags: Diagnostics) -> Catalog | None:
     project = load(specs / "toolgen.yaml", "project", 0)
     shared_path = specs / "parameters.yaml"
     shared = load(shared_path, "parameters", 0) if os.path.lexists(shared_path) else None
-    tools = [load(p, "tool", 1) for p in sorted((specs / "tools").glob("*.yaml"))]
-    families = [load(p, "family", 1) for p in sorted((specs / "variants").glob("*.yaml"))]
-    for path in sorted(specs.rglob("*.yml")):
+    tools = [load(p, "tool", 1) for p in spec_files(specs / "tools")]
+    families = [load(p, "family", 1) for p in spec_files(specs / "variants")]
+    for path in sorted(p for p in specs.rglob("*.yml") if not is_hidden(p)):
         diags.warning(Location(display_path(specs, path)), "W201", "'.yml' files are ignored", "rename it to .yaml")
     if project is None or diags.has_errors:
         return None

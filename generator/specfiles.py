@@ -104,3 +104,15 @@ def not_a_folder(path: Path) -> str:
         return "is a symlink to something that does not exist"
     except OSError as exc:
         return "is a symlink loop" if exc.errno == errno.ELOOP else f"cannot be read: {exc.strerror}"
+
+
+def is_hidden(path: Path) -> bool:
+    """Names starting with '.' are never specs: editor lock files (Emacs' '.#ask.yaml' is a dangling
+    symlink), swap and backup files. No tool id or family name can start with '.', so nothing is lost."""
+    return path.name.startswith(".")
+
+
+def spec_files(folder: Path) -> list[Path]:
+    """The spec files of tools/ or variants/: ``*.yaml`` entries of any kind (so that a folder or FIFO
+    named like a spec is reported, not skipped), hidden ones left out, in name order."""
+    return sorted(path for path in folder.glob("*.yaml") if not is_hidden(path))

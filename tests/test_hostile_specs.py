@@ -261,6 +261,16 @@ def test_broken_spec_after_a_cached_run_is_not_served_from_the_cache(
     assert rc == 2 and "specs/tools/ask.yaml:1:1: error[E106]: is a named pipe (FIFO)" in err, err
 
 
+def test_hidden_files_are_not_specs(capsys: pytest.CaptureFixture[str], workspace: tuple[Path, Path]) -> None:
+    """Editor leftovers: Emacs' lock file is a dangling symlink, vim's swap file is binary."""
+    specs, out = workspace
+    (specs / "tools" / ".#ask.yaml").symlink_to("user@host.1234:1700000000")
+    (specs / "variants" / ".generic.yaml.swp.yaml").write_bytes(b"\0\xff")
+    for command in COMMANDS:
+        rc, _, err = run_cli(capsys, command, "--specs", specs, "--out", out)
+        assert rc == 0 and "error" not in err and "warning" not in err, err
+
+
 def test_byte_order_mark_is_accepted(capsys: pytest.CaptureFixture[str], specs: Path) -> None:
     path = specs / ASK
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())

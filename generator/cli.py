@@ -227,8 +227,8 @@ _DEPENDENCIES = {
 def _report_missing_dependency(exc: ImportError) -> bool:
     """Explain a dependency that cannot be imported; False when ``exc`` is about something else (a bug)."""
     module = (exc.name or "").partition(".")[0]
-    if not module or module == "generator" or module in sys.stdlib_module_names:
-        return False
+    if not module or module in sys.modules or module in sys.stdlib_module_names:
+        return False  # toolgen itself, a generated package that `show` imported, or the standard library
     package = _DEPENDENCIES.get(module, module)
     if isinstance(exc, ModuleNotFoundError):
         problem = f"the Python package {package!r} is not installed (toolgen needs `import {exc.name}`)"

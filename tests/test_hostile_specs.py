@@ -473,3 +473,22 @@ def test_missing_dependency_is_named_with_the_install_command(
     assert "internal error" not in done.stderr and "Traceback" not in done.stderr
     assert "make venv" in done.stderr and "pip install -e ." in done.stderr and f"pip install {package}" in done.stderr
     assert not (tmp_path / "generated").exists()
+
+
+def test_show_on_an_incomplete_generated_package(
+    capsys: pytest.CaptureFixture[str], workspace: tuple[Path, Path]
+) -> None:
+    """A generated module deleted by hand is not mistaken for a missing dependency, nor an internal error."""
+
+    def forget_package() -> None:  # show caches the imported package under this name
+        for name in [m for m in sys.modules if m.partition(".")[0] == "_toolgen_generated"]:
+            del sys.modules[name]
+
+    _, out = workspace
+    (out / "ids.py").unlink()
+    forget_package()
+    try:
+        rc, _, err = run_cli(capsys, "show", "family", "--out", out)
+    finally:
+        forget_package()
+    assert rc == 2 and "is not a complete generated package" in err and "run `toolgen generate` again" in err, err

@@ -27,6 +27,7 @@ MAX_TEXT_CHARS = MAX_FILE_BYTES
 # The longest integer literal accepted: Python's default limit for decimal int conversion. Applied
 # to every integer form: a sexagesimal ('1:30:...') one this long would take minutes to convert.
 MAX_INT_DIGITS = 4300
+_INT_BOUND = 10**MAX_INT_DIGITS  # the smallest integer with more digits: str() of it would raise
 
 PathKey = tuple[str | int, ...]
 
@@ -153,13 +154,7 @@ class _Builder:
         """The value of a str/int/float/bool/null scalar, or None with an error when it does not fit its tag."""
         kind = node.tag[len(_TAG) :]
         if kind == "int" and sum(ch.isalnum() for ch in node.value) > MAX_INT_DIGITS:
-            self.diags.error(
-                self.source.loc(path),
-                "E108",
-                f"integer literal has more than {MAX_INT_DIGITS} digits",
-                "quote it if it is meant as text; no schema needs a number this long",
-            )
-            return None
+            return self._too_long(path)  # checked before converting: long sexagesimal text converts slowly
         if kind == "null" and node.value not in _NULLS:
             value: Any = _Unfit
         else:
@@ -167,6 +162,8 @@ class _Builder:
                 value = self.constructor.construct_object(node)
             except (ValueError, KeyError, TypeError, yaml.YAMLError):
                 value = _Unfit
+        if type(value) is int and abs(value) >= _INT_BOUND:  # e.g. a hex literal: shorter than its decimal text
+            return self._too_long(path)
         if value is not _Unfit:
             return value
         explicit = bool(node.style) or _RESOLVER.resolve(yaml.ScalarNode, node.value, (True, False)) != node.tag
@@ -180,6 +177,15 @@ class _Builder:
                 if explicit
                 else "quote it to keep it as text, or write a valid number"
             ),
+        )
+        return None
+
+    def _too_long(self, path: PathKey) -> None:
+        self.diags.error(
+            self.source.loc(path),
+            "E108",
+            f"integer has more than {MAX_INT_DIGITS} digits",
+            "quote it if it is meant as text; no schema needs a number this long",
         )
         return None
 

@@ -146,6 +146,7 @@ CASES = [
     Case("tag-seq-on-mapping", append(ASK, "x: !!seq {a: 1}\n"), "specs/tools/ask.yaml:14:4", "E107", "a mapping cannot carry the tag !!seq"),
     Case("int-looking-hex", append(ASK, "x: 0x_\n"), "specs/tools/ask.yaml:14:4", "E107", "'0x_' is not a valid int (it looks like one)"),
     Case("int-4301-digits", append(ASK, "x: " + "1" * 4301 + "\n"), "specs/tools/ask.yaml:14:4", "E108", "more than 4300 digits"),
+    Case("int-hex-4335-digits", append(ASK, "x: 0x" + "f" * 3600 + "\n"), "specs/tools/ask.yaml:14:4", "E108", "more than 4300 digits"),
     Case("int-sexagesimal", append(ASK, "x: 1" + ":59" * 50_000 + "\n"), "specs/tools/ask.yaml:14:4", "E108", "more than 4300 digits"),
     Case("python-tag", append(ASK, "x: !!python/object/apply:os.system [id]\n"), "specs/tools/ask.yaml:14:4", "E102", "unsupported YAML tag"),
     Case("schema-150-deep-flow", append(TODO, deep_flow_items(150)), "specs/tools/todo.yaml:13:2011", "E109", "nested more than 100 deep"),

@@ -456,6 +456,16 @@ def _open(params: dict[str, str]) -> list[ToolUse]:
             "<write_to_file><content>a</content>\n<path>p</path>zz",
             _open({"content": "a</content>\n<path>p</path>zz"}),
         ),
+        (
+            "<write_to_file><content>a</content>\nzz<path>p</path>",
+            _open({"content": "a</content>\nzz<path>p</path>"}),
+        ),
+        ("<write_to_file><content>a</content>zz<path>p", _open({"content": "a</content>zz<path>p"})),
+        # ... while once the call is complete, the only candidate is taken even if ill formed
+        (
+            "<write_to_file><content>a</content>\nzz<path>p</path>\n</write_to_file>",
+            _complete({"content": "a", "path": "p"}),
+        ),
         ("<write_to_file><content>a</content>b</content>\n", _open({"content": "a</content>b"})),
         (
             "<write_to_file><content>a</content>b</content>\n<path>q</path>",

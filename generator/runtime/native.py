@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
+from .schema_common import _ordered, extras_lead
 from .schema_dialects import tool_entry
 
 __all__ = [
@@ -131,17 +132,34 @@ def materialize(
             holder, key = properties[name], "description"
         else:
             continue
-        if key in holder:
-            holder[key] = (
-                holder[key].replace(plain, text(pieces), 1)
-                if plain
-                else text(pieces) + holder[key]
-            )
-        else:
-            holder[key] = text(pieces)
+        _swap_text(holder, key, plain, text(pieces), name is not None)
     if meta["placeholders"]:
         result = _fill(result, placeholders)
     return result
+
+
+def _swap_text(
+    holder: dict[str, Any], key: str, plain: str, resolved: str, optional: bool
+) -> None:
+    """Put the context's text where the converter put the unconditional text ``plain``.
+
+    The converter may have appended sentences for keywords the dialect cannot take
+    (schema_common._with_extras); they are kept after the new text exactly as a conversion of
+    it would place them. An ``optional`` (parameter) description that resolves to nothing is
+    left out, as parameters_schema leaves it out; a new one goes where the converter puts it.
+    """
+    current = holder.get(key)
+    if current is not None and current != plain:
+        tail = current[len(extras_lead(plain)) :]
+        holder[key] = extras_lead(resolved) + tail
+    elif resolved or not optional:
+        holder[key] = resolved
+        if current is None:
+            reordered = _ordered(holder)
+            holder.clear()
+            holder.update(reordered)
+    else:
+        holder.pop(key, None)
 
 
 def runtime_entry(

@@ -33,6 +33,7 @@ from conftest import import_package
 _ODD = list("aZ09 .,:;!?'\"\\/<>&()[]-_*#`~|=+%$@^}\n\t") + ["é", "日", "🙂", "\u00a0", "\u2028"]
 _MODES = ["plan", "act", "Plan", ""]
 _TABS = ["a.ipynb", "B.IPYNB", "notes.md", "README.md"]
+# No value ending in whitespace or holding a newline: see test_placeholder_value_shapes_separator.
 _CWDS = ["/", "/work/src", "/a b/\"q\"", "C:\\x"]
 
 text_st = st.text(alphabet=st.sampled_from(_ODD), min_size=1, max_size=12)
@@ -294,3 +295,27 @@ def test_build_time_equals_run_time(tmp_path_factory: pytest.TempPathFactory, to
         dynamic_text = package.prompt_section("rt", context, extra_variants=extra)
         anchor = "\n\n## anchor\nDescription: Anchor.\nParameters: None\nUsage:\n<anchor>\n</anchor>"
         assert dynamic_text.replace(anchor, "", 1) == static_text, values
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap: provider entries fill placeholders after conversion, so a value with a "
+    "newline (or trailing whitespace) does not choose the separator before moved-keyword sentences",
+)
+def test_placeholder_value_shapes_separator(tmp_path: Path) -> None:
+    tool = {
+        "id": "tool_0",
+        "handler": None,
+        "variants": {
+            "f": {
+                "description": "Tool.",
+                "parameters": [{"name": "p0", "type": "integer", "enum": [1, 2], "instruction": "In {{CWD}}"}],
+            }
+        },
+    }
+    package = _generate(tmp_path, [tool])
+    catalog = importlib.import_module(f"{package.__name__}.catalog")
+    context = package.Context(cwd="/a\nb")
+    static = package.native_tools("f", context, format="gemini")
+    dynamic = package.native_tools("rt", context, format="gemini", extra_variants=_runtime_variants(catalog, context))
+    assert static == dynamic[1:]

@@ -123,15 +123,15 @@ def _families(scope: Scope, project: Project, srcs: list[SourceFile]) -> list[Fa
         labels = tuple((k, int(v)) for k, v in (data.get("labels") or {}).items())
         result.append(
             Family(
-                name,
-                data["description"],
-                int(data.get("version", 1)),
-                tuple(data.get("tags") or ()),
-                labels,
-                tuple(data["tools"]),
-                order,
-                freeze(selection["rule"]),
-                src.path,
+                name=name,
+                description=data["description"],
+                version=int(data.get("version", 1)),
+                tags=tuple(data.get("tags") or ()),
+                labels=labels,
+                tools=tuple(data["tools"]),
+                order=order,
+                rule=freeze(selection["rule"]),
+                source=src.path,
             )
         )
     result.sort(key=lambda f: f.order)

@@ -18,6 +18,7 @@ from .diagnostics import Diagnostics, printable
 from .specfiles import not_a_folder
 
 if TYPE_CHECKING:
+    from . import write
     from .pipeline import Result
 
 EXIT_OK, EXIT_DRIFT, EXIT_INVALID, EXIT_INTERNAL = 0, 1, 2, 123
@@ -92,20 +93,19 @@ def _dispatch(args: argparse.Namespace) -> int:
         return EXIT_OK
     from . import pipeline, write
 
-    result = pipeline.run(args.specs)  # validate lowers too: provider limits are spec errors
-    _print_diagnostics(result.diagnostics, args.error_format)
-    if result.diagnostics.has_errors or args.command == "validate":
-        return EXIT_INVALID if result.diagnostics.has_errors else EXIT_OK
     out: Path = args.out
-    warnings = [d.to_json() for d in result.diagnostics.sorted()]
-    blocker = _file_above(out)
-    if blocker is not None:
+    blocker = _file_above(out) if args.command != "validate" else None
+    if args.command == "validate" or blocker is not None:
+        # validate lowers too (provider limits are spec errors); only hashes are kept
+        result = _render(args, write.Staging(None))
+        if result.diagnostics.has_errors or blocker is None:
+            return EXIT_INVALID if result.diagnostics.has_errors else EXIT_OK
         problem = f"cannot create the output folder: {blocker} {not_a_folder(blocker)}"
         _error(out, "E404", problem, f"move {blocker} away or pass another --out")
         return EXIT_INVALID
     try:
-        with write.locked(out):  # one run at a time per --out, across recover, plan and write
-            return _check_or_generate(args, root, out, result, inputs, warnings)
+        with write.locked(out):  # one run at a time per --out, across recover, render, plan and write
+            return _check_or_generate(args, root, out, inputs)
     except write.LockTimeout as exc:
         _error(out, "E403", str(exc), "wait for the other run to finish, then run again")
     except BrokenPipeError:  # stdout closed while printing a diff: not a problem of the output folder
@@ -117,18 +117,43 @@ def _dispatch(args: argparse.Namespace) -> int:
     return EXIT_INVALID
 
 
-def _check_or_generate(
-    args: argparse.Namespace, root: Path, out: Path, result: Result, inputs: str, warnings: list
-) -> int:
-    from . import fastpath, write
+def _render(args: argparse.Namespace, staging: write.Staging) -> Result:
+    """Run the pipeline with every generated file streamed into ``staging``; print its diagnostics."""
+    from . import pipeline
+
+    result = pipeline.run(args.specs, staging)
+    _print_diagnostics(result.diagnostics, args.error_format)
+    return result
+
+
+def _check_or_generate(args: argparse.Namespace, root: Path, out: Path, inputs: str) -> int:
+    """Render into staging and compare or swap it in; staging is gone afterwards unless it became --out."""
+    from . import write
 
     problem = write.check_out_dir(out)  # also finishes or undoes an interrupted swap
     if problem:
-        message, _, hint = problem.partition("\n  hint: ")
-        _error(out, "E402", message, hint)
+        result = _render(args, write.Staging(None))  # spec errors are reported first
+        if not result.diagnostics.has_errors:
+            message, _, hint = problem.partition("\n  hint: ")
+            _error(out, "E402", message, hint)
         return EXIT_INVALID
-    plan = write.plan(out, result.files)
-    files_with_manifest = {**result.files, write.MANIFEST: write.manifest_bytes(result.files)}
+    staging = write.Staging.scratch() if args.command == "check" else write.Staging.beside(out)
+    try:
+        result = _render(args, staging)
+        if result.diagnostics.has_errors:
+            return EXIT_INVALID
+        return _compare_or_swap(args, root, out, inputs, result, staging)
+    finally:
+        staging.discard()
+
+
+def _compare_or_swap(
+    args: argparse.Namespace, root: Path, out: Path, inputs: str, result: Result, staging: write.Staging
+) -> int:
+    from . import fastpath, write
+
+    warnings = [d.to_json() for d in result.diagnostics.sorted()]
+    plan = write.plan_hashes(out, staging.hashes)
     docs_stale = {rel: data for rel, data in result.docs.items() if _read(root / rel) != data}
     conflicts = [f"{out.name}/{rel}" for rel in plan.conflicts] + write.doc_conflicts(root, docs_stale)
     if args.command == "check":
@@ -138,9 +163,10 @@ def _check_or_generate(
                 file=sys.stderr,
             )
         if plan.up_to_date and not docs_stale:
-            fastpath.record(args.specs, out, root, inputs, files_with_manifest, result.docs, warnings)
+            fastpath.record(args.specs, out, root, inputs, staging.with_manifest(), result.docs, warnings)
             return EXIT_OK
-        sys.stdout.write(write.diff(out, plan))
+        for chunk in write.diff(out, plan, staging):
+            sys.stdout.write(chunk)
         for rel in sorted(docs_stale):
             print(f"--- {rel} is out of date", file=sys.stdout)
         print("toolgen check: generated files are out of date; run `make generate`", file=sys.stderr)
@@ -152,7 +178,7 @@ def _check_or_generate(
     for rel in plan.kept_stale:
         where = printable(f"{out.name}/{rel}")
         print(f"{where}: warning[W401]: no longer generated but edited by hand; left in place", file=sys.stderr)
-    write.write(out, result.files, plan)
+    write.swap_in(out, staging, plan)
     try:
         refused = write.write_docs(root, docs_stale)
     except OSError as exc:
@@ -162,7 +188,7 @@ def _check_or_generate(
     if refused:  # appeared after the check above
         _print_conflicts(refused)
         return EXIT_INVALID
-    fastpath.record(args.specs, out, root, inputs, files_with_manifest, result.docs, warnings)
+    fastpath.record(args.specs, out, root, inputs, staging.with_manifest(), result.docs, warnings)
     changed = len(plan.changed) + len(plan.removed) + len(docs_stale)
     print(f"toolgen: {changed} file(s) updated" if changed else "toolgen: up to date", file=sys.stderr)
     return EXIT_OK

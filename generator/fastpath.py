@@ -120,7 +120,7 @@ def record(
     out: Path,
     root: Path,
     inputs: str,
-    outputs: dict[str, bytes],
+    outputs: dict[str, str],
     docs: dict[str, bytes],
     diagnostics: list[dict[str, object]],
 ) -> None:
@@ -128,11 +128,12 @@ def record(
 
     ``inputs`` is the fingerprint taken *before* the run, so a spec saved while the pipeline
     was running makes the next run miss the cache instead of pairing new specs with old output.
+    ``outputs`` maps each file of --out (manifest included) to its SHA-256: the bytes are on disk only.
     """
     state = _state_path(specs, out)
     if state is None or not inputs:
         return
-    files = {rel: hashlib.sha256(data).hexdigest() for rel, data in outputs.items()}
+    files = dict(outputs)
     files.update({"root:" + rel: hashlib.sha256(data).hexdigest() for rel, data in docs.items()})
     try:
         state.parent.mkdir(parents=True, exist_ok=True)

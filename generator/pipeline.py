@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from .validate import check_schema
 class Result:
     diagnostics: Diagnostics
     catalog: Catalog | None = None
-    files: dict[str, bytes] = field(default_factory=dict)  # relative to --out
+    files: dict[str, bytes] = field(default_factory=dict)  # relative to --out (empty when streamed to a sink)
     docs: dict[str, bytes] = field(default_factory=dict)  # relative to the project root
 
 
@@ -113,8 +114,14 @@ def _readable(folder: Path, display: str, diags: Diagnostics) -> bool:
         return False
 
 
-def run(specs: Path) -> Result:
-    """The whole pure part of a run: every output file, or diagnostics explaining why not."""
+def run(specs: Path, sink: Callable[[str, bytes], None] | None = None) -> Result:
+    """The whole pure part of a run: every output file, or diagnostics explaining why not.
+
+    With a ``sink`` (``write.Staging``), each generated file is handed to it as soon as it is
+    rendered and ``Result.files`` stays empty: the CLI never holds the whole output in memory.
+    Files may have reached the sink before a lowering error is reported, so the caller throws
+    them away when the diagnostics have errors.
+    """
     from .lower import emit_all  # imported late: lowering pulls in jinja and black
 
     # Loading builds a large, long-lived model: the cyclic garbage collector would rescan it again
@@ -132,7 +139,7 @@ def run(specs: Path) -> Result:
         gc.freeze()
         if collecting:
             gc.enable()
-        files, docs = emit_all(catalog, families, diags)
+        files, docs = emit_all(catalog, families, diags, sink)
         if diags.has_errors:
             return result
         result.files, result.docs = files, docs

@@ -25,6 +25,11 @@ link to a folder that is not committed, and Windows checkouts need privileges fo
 replacing files one by one with os.replace (each file is atomic, the tree is mixed for a while).
 docs/writing.md states the guarantee per platform.
 
+Files are streamed: the pipeline hands each rendered file to a ``Staging`` sink, which writes it
+into the staging folder and keeps only its hash, so a run never holds the whole output in memory.
+The plan is worked out from those hashes, ``diff`` reads the new bytes back from staging, and
+staging is thrown away unless it is swapped in (errors, conflicts, nothing changed).
+
 ``TOOLGEN_TEST_CRASH_AT=<step>`` kills the process at a named step of ``write`` (see CRASH_STEPS);
 tests/test_swap.py uses it to check every instant. Unset, it does nothing.
 """
@@ -41,8 +46,9 @@ import shutil
 import signal
 import stat
 import sys
+import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
@@ -77,11 +83,12 @@ def sha256(data: bytes) -> str:
 
 def manifest_bytes(files: dict[str, bytes]) -> bytes:
     """The manifest: the only place the generator version appears in generated/."""
-    data = {
-        "generator": "toolgen",
-        "version": __version__,
-        "files": {path: sha256(files[path]) for path in sorted(files)},
-    }
+    return manifest_from_hashes({path: sha256(data) for path, data in files.items()})
+
+
+def manifest_from_hashes(hashes: dict[str, str]) -> bytes:
+    """The manifest of files with these SHA-256 hashes (what ``manifest_bytes`` gives for their bytes)."""
+    data = {"generator": "toolgen", "version": __version__, "files": {path: hashes[path] for path in sorted(hashes)}}
     return (json.dumps(data, indent=2, sort_keys=False) + "\n").encode()
 
 
@@ -267,7 +274,7 @@ def _scan(out: Path) -> dict[str, str]:
     return found
 
 
-def _carried(entries: dict[str, str], files: dict[str, bytes], removed: set[str]) -> set[str]:
+def _carried(entries: dict[str, str], files: Collection[str], removed: set[str]) -> set[str]:
     """Entries the new tree keeps as they are: everything not generated or pruned, and empty folders."""
     parents = {rel.rpartition("/")[0] for rel in entries if "/" in rel}
     carried: set[str] = set()
@@ -295,11 +302,78 @@ def _blocked(rel: str, entries: dict[str, str], carried: set[str]) -> bool:
     return False
 
 
+class Staging:
+    """The sink the pipeline renders into: each file goes to a folder and only its hash stays in memory.
+
+    ``folder`` is the staging folder beside --out (generate), a scratch folder (check), or None
+    (only hash: validate, or a run that will report an output-folder error). The folder is made
+    with the first file, so a run that fails before rendering leaves nothing behind; ``discard``
+    removes it and is a no-op once the folder has been swapped in.
+    """
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.hashes: dict[str, str] = {}  # relative path -> SHA-256 of the bytes written
+        self._made = False
+
+    @classmethod
+    def beside(cls, out: Path) -> Staging:
+        """Stage next to ``out`` (the swap is then a rename); call with the lock held, after ``recover``."""
+        return cls(_staging(_real(out)))
+
+    @classmethod
+    def scratch(cls) -> Staging:
+        """Stage in a private temporary folder: ``check`` must not touch anything beside --out."""
+        return cls(Path(tempfile.mkdtemp(prefix="toolgen-check-")) / "new")
+
+    def __call__(self, rel: str, data: bytes) -> None:
+        self.hashes[rel] = sha256(data)
+        if self.folder is None:
+            return
+        if not self._made:
+            self.folder.parent.mkdir(parents=True, exist_ok=True)
+            self.folder.mkdir()
+            self._made = True
+            _crash_point("staging")
+        target = self.folder / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        _crash_point("file")  # i.e. after the first file
+
+    def add_all(self, files: dict[str, bytes]) -> None:
+        for rel in sorted(files):
+            self(rel, files[rel])
+
+    def with_manifest(self) -> dict[str, str]:
+        """Every file's hash, the manifest's included."""
+        return {**self.hashes, MANIFEST: sha256(manifest_from_hashes(self.hashes))}
+
+    def read(self, rel: str) -> bytes:
+        """The new bytes of ``rel`` (the manifest is made from the hashes; it is written only on the swap)."""
+        if rel == MANIFEST:
+            return manifest_from_hashes(self.hashes)
+        assert self.folder is not None, "a hash-only staging has no bytes to read"
+        return (self.folder / rel).read_bytes()
+
+    def discard(self) -> None:
+        if self.folder is None:
+            return
+        _rmtree_quietly(self.folder)
+        if self.folder.parent.name.startswith("toolgen-check-"):
+            try:
+                self.folder.parent.rmdir()
+            except OSError:
+                pass
+
+
 @dataclass
 class Plan:
     """What a generate would do; ``check`` reports it, ``write`` carries it out."""
 
-    changed: dict[str, bytes] = field(default_factory=dict)  # new or different content
+    changed: dict[str, str] = field(default_factory=dict)  # new or different content: path -> new hash
     removed: list[str] = field(default_factory=list)  # stale files toolgen wrote
     kept_stale: list[str] = field(default_factory=list)  # stale but edited by hand: left alone
     hand_edited: list[str] = field(default_factory=list)  # on-disk hash differs from manifest
@@ -310,16 +384,34 @@ class Plan:
         return not (self.changed or self.removed)
 
 
+def _file_hash(path: Path) -> str:
+    """SHA-256 of a file, read in blocks (a generated file can be tens of megabytes)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def plan(out: Path, files: dict[str, bytes]) -> Plan:
     """Compare ``files`` with the tree on disk; an interrupted swap is finished or undone first."""
     recover(out)
+    return plan_hashes(out, {path: sha256(data) for path, data in files.items()})
+
+
+def plan_hashes(out: Path, hashes: dict[str, str]) -> Plan:
+    """Compare files with these hashes (manifest not included) with the tree on disk.
+
+    Does not ``recover``: a streaming run did that before staging, which recover would delete.
+    """
     real = _real(out)
-    files = {**files, MANIFEST: manifest_bytes(files)}
+    files = {**hashes, MANIFEST: sha256(manifest_from_hashes(hashes))}
     owned = read_manifest(real)
     entries = _scan(real)
+    on_disk = {rel: _file_hash(real / rel) for rel, kind in entries.items() if kind == FILE and (rel in owned or rel in files)}
     result = Plan()
     for rel, kind in entries.items():
-        if rel in owned and (kind != FILE or sha256((real / rel).read_bytes()) != owned[rel]):
+        if rel in owned and on_disk.get(rel) != owned[rel]:
             result.hand_edited.append(rel)
     for rel in sorted(owned):
         if rel in files or rel not in entries:
@@ -331,7 +423,7 @@ def plan(out: Path, files: dict[str, bytes]) -> Plan:
     carried = _carried(entries, files, set(result.removed))
     for rel in sorted(files):
         kind = entries.get(rel)
-        if kind == FILE and (real / rel).read_bytes() == files[rel]:
+        if kind == FILE and on_disk[rel] == files[rel]:
             continue
         result.changed[rel] = files[rel]
         if _blocked(rel, entries, carried) or (kind == FILE and rel not in owned and rel != MANIFEST):
@@ -340,8 +432,7 @@ def plan(out: Path, files: dict[str, bytes]) -> Plan:
 
 
 def write(out: Path, files: dict[str, bytes], the_plan: Plan) -> None:
-    """Swap in the new tree. Callers must have refused ``the_plan.conflicts`` already."""
-    real = _real(out)
+    """Swap in the new tree from bytes in memory (tests and library use; the CLI streams into ``Staging``)."""
     problem = check_out_dir(out)  # also finishes or undoes an interrupted swap
     if problem:
         raise OutDirError(f"{out}: {problem}")
@@ -349,35 +440,50 @@ def write(out: Path, files: dict[str, bytes], the_plan: Plan) -> None:
         return
     if the_plan.conflicts:
         raise ValueError("refusing to overwrite what toolgen did not write: " + ", ".join(the_plan.conflicts))
-    files = {**files, MANIFEST: manifest_bytes(files)}
+    staging = Staging.beside(out)
+    try:
+        staging.add_all(files)
+        swap_in(out, staging, the_plan)
+    finally:
+        staging.discard()
+
+
+def swap_in(out: Path, staging: Staging, the_plan: Plan) -> None:
+    """Complete the staged tree (carried entries, manifest) and swap it in. Callers hold the lock,
+    refused ``the_plan.conflicts`` already and ``discard`` the staging afterwards (a no-op once swapped)."""
+    real = _real(out)
+    problem = _out_problem(out)
+    if problem:
+        raise OutDirError(f"{out}: {problem}")
+    if the_plan.up_to_date:
+        return
+    if the_plan.conflicts:
+        raise ValueError("refusing to overwrite what toolgen did not write: " + ", ".join(the_plan.conflicts))
+    files = staging.with_manifest()
     entries = _scan(real)
     removed = {rel for rel in the_plan.removed if entries.get(rel) == FILE}
     carried = _carried(entries, files, removed)
     blocked = [rel for rel in sorted(files) if _blocked(rel, entries, carried)]
     if blocked:  # the tree changed since the plan was made
         raise ValueError("refusing to overwrite what toolgen did not write: " + ", ".join(blocked))
-    staging = _staging(real)
-    real.parent.mkdir(parents=True, exist_ok=True)
-    staging.mkdir()
-    _crash_point("staging")
-    try:
-        _fill(staging, real, entries, carried, files)
-    except BaseException:
-        _rmtree_quietly(staging)
-        raise
+    assert staging.folder is not None
+    if not staging.hashes:  # nothing rendered (cannot happen with toolgen's own emitters): still a folder
+        staging.folder.mkdir(parents=True)
+    _complete(staging.folder, real, entries, carried, staging.read(MANIFEST))
     _crash_point("staged")
-    _swap_in(staging, real)
+    _swap_in(staging.folder, real)
     _crash_point("written")
 
 
-def _fill(staging: Path, real: Path, entries: dict[str, str], carried: set[str], files: dict[str, bytes]) -> None:
-    """Build the complete new tree in ``staging``: carried entries of the old tree, then toolgen's files."""
+def _complete(staging: Path, real: Path, entries: dict[str, str], carried: set[str], manifest: bytes) -> None:
+    """Finish the new tree in ``staging`` (toolgen's files are in already): carried entries of the old
+    tree, then the manifest, then the folders' permissions."""
     for rel in sorted(carried):
         src, target = real / rel, staging / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         kind = entries[rel]
         if kind == DIR:
-            target.mkdir()
+            target.mkdir(exist_ok=True)
         elif kind == LINK:
             os.symlink(os.readlink(src), target)
             info = os.lstat(src)
@@ -391,14 +497,10 @@ def _fill(staging: Path, real: Path, entries: dict[str, str], carried: set[str],
             except OSError:
                 shutil.copy2(src, target, follow_symlinks=False)
     _crash_point("carried")
-    for rel in sorted(files):
-        target = staging / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target, "wb") as handle:
-            handle.write(files[rel])
-            handle.flush()
-            os.fsync(handle.fileno())
-        _crash_point("file")  # i.e. after the first file
+    with open(staging / MANIFEST, "wb") as handle:
+        handle.write(manifest)
+        handle.flush()
+        os.fsync(handle.fileno())
     # folders keep their permissions (applied last, so read-only ones could be filled first)
     for rel in sorted((rel for rel, kind in entries.items() if kind == DIR), reverse=True):
         if _is_real_dir(staging / rel):
@@ -468,7 +570,7 @@ def _exchange(a: Path, b: Path) -> bool:
 
 CRASH_AT = "TOOLGEN_TEST_CRASH_AT"
 #: The steps of ``write`` in order; "aside" only happens without an atomic exchange.
-CRASH_STEPS = ("staging", "carried", "file", "staged", "aside", "swapped", "written")
+CRASH_STEPS = ("staging", "file", "carried", "staged", "aside", "swapped", "written")
 
 
 def _crash_point(step: str) -> None:
@@ -501,23 +603,22 @@ def _read_file(path: Path) -> bytes:
     return b""
 
 
-def diff(out: Path, the_plan: Plan) -> str:
-    """A unified diff of what generate would change (relative paths only)."""
+def diff(out: Path, the_plan: Plan, staging: Staging) -> Iterator[str]:
+    """A unified diff of what generate would change (relative paths only), file by file.
+
+    New bytes are read back from ``staging``, so only one file's old and new text is held at a time.
+    """
     real = _real(out)
-    chunks: list[str] = []
-    for rel, new in sorted(the_plan.changed.items()):
-        old = _read_file(real / rel)
-        chunks.extend(
-            difflib.unified_diff(
-                old.decode("utf-8", "replace").splitlines(keepends=True),
-                new.decode("utf-8", "replace").splitlines(keepends=True),
-                fromfile=f"a/{out.name}/{rel}",
-                tofile=f"b/{out.name}/{rel}",
-            )
-        )
+    for rel in sorted(the_plan.changed):
+        old = _read_file(real / rel).decode("utf-8", "replace").splitlines(keepends=True)
+        new = staging.read(rel).decode("utf-8", "replace").splitlines(keepends=True)
+        yield _lines(difflib.unified_diff(old, new, fromfile=f"a/{out.name}/{rel}", tofile=f"b/{out.name}/{rel}"))
     for rel in the_plan.removed:
-        old_text = _read_file(real / rel).decode("utf-8", "replace")
-        chunks.extend(difflib.unified_diff(old_text.splitlines(keepends=True), [], f"a/{out.name}/{rel}", "/dev/null"))
+        old = _read_file(real / rel).decode("utf-8", "replace").splitlines(keepends=True)
+        yield _lines(difflib.unified_diff(old, [], f"a/{out.name}/{rel}", "/dev/null"))
+
+
+def _lines(chunks: Iterator[str]) -> str:
     return "".join(chunk if chunk.endswith("\n") else chunk + "\n" for chunk in chunks)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
 
 from ..diagnostics import Diagnostics
@@ -56,19 +57,29 @@ def runtime_sources() -> dict[str, str]:
 
 
 def emit_all(
-    catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnostics
+    catalog: Catalog,
+    families: tuple[ResolvedFamily, ...],
+    diags: Diagnostics,
+    sink: Callable[[str, bytes], None] | None = None,
 ) -> tuple[dict[str, bytes], dict[str, bytes]]:
     """All files for generated/ (relative to --out) and for docs/ (relative to the project root).
 
     Each file is encoded as soon as it is rendered: text holding one wide character is stored at
     up to four bytes per character, so keeping rendered text around would multiply peak memory.
+    With a ``sink``, each file goes there instead (the first mapping is then empty): the caller
+    writes it out, so the whole output is never held at once.
     """
     sources = core.spec_sources(catalog)
     files: dict[str, bytes] = {}
 
     def add(rendered: dict[str, str]) -> None:
         for name in list(rendered):
-            files[name] = rendered.pop(name).encode("utf-8")
+            data = rendered.pop(name).encode("utf-8")
+            if sink is None:
+                files[name] = data
+            else:
+                sink(name, data)
+            del data  # the sink has it: drop our reference before the next file is encoded
 
     add(runtime_sources())
     add(core.emit(catalog, families))

@@ -138,7 +138,9 @@ def record(
     try:
         state.parent.mkdir(parents=True, exist_ok=True)
         tmp = state.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"fingerprint": inputs, "files": files, "diagnostics": diagnostics}, sort_keys=True), "utf-8")
+        tmp.write_text(
+            json.dumps({"fingerprint": inputs, "files": files, "diagnostics": diagnostics}, sort_keys=True), "utf-8"
+        )
         os.replace(tmp, state)
     except OSError:
         pass

@@ -11,11 +11,13 @@ every generated file unchanged.
 
 from __future__ import annotations
 
+import io
+import math
 import re
 from collections.abc import Iterator
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TextIO
 
 from black.strings import str_width
 
@@ -73,7 +75,7 @@ def atom(value: Any) -> str | None:
     if isinstance(value, int):
         return repr(value)
     if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
+        if math.isnan(value) or math.isinf(value):
             raise ValueError("non-finite floats have no literal")
         return repr(value)
     if isinstance(value, str):
@@ -140,33 +142,59 @@ def _flat_within(value: Any, budget: int) -> str | None:
     return text if str_width(text) <= budget else None
 
 
-def _lines(value: Any, prefix: str, suffix: str, depth: int) -> list[str]:
-    """Lines for ``prefix + value + suffix`` at indentation ``depth``, split as black would."""
+class _Writer:
+    """Lines joined by newlines, written straight into a text buffer.
+
+    A generated data module can be tens of megabytes in one literal: building a list of its lines
+    and joining them held about three times the text at once (docs/performance.md).
+    """
+
+    def __init__(self, out: TextIO) -> None:
+        self.out, self.first = out, True
+
+    def line(self, text: str) -> None:
+        if not self.first:
+            self.out.write("\n")
+        self.first = False
+        self.out.write(text)
+
+
+def _write_lines(writer: _Writer, value: Any, prefix: str, suffix: str, depth: int) -> None:
+    """Write the lines for ``prefix + value + suffix`` at indentation ``depth``, split as black would."""
     head = INDENT * depth + prefix
     text = atom(value)
     if text is not None:
-        return [head + text + suffix]  # an atom cannot be split: black leaves it long
+        writer.line(head + text + suffix)  # an atom cannot be split: black leaves it long
+        return
     one = _flat_within(value, LINE_LENGTH - str_width(head) - str_width(suffix))
     if one is not None:
-        return [head + one + suffix]
+        writer.line(head + one + suffix)
+        return
     items = list(_items(value))
     opening, closing = _kind(value)
     if not items:
-        return [head + opening + closing + suffix]
-    lines = [head + opening]
+        writer.line(head + opening + closing + suffix)
+        return
+    writer.line(head + opening)
     if len(items) == 1:
         # A lone element is hugged without a trailing comma, except in a tuple, which needs it.
         key, item = items[0]
-        lines += _lines(item, key, "," if opening == "(" else "", depth + 1)
+        _write_lines(writer, item, key, "," if opening == "(" else "", depth + 1)
     else:
         for key, item in items:
-            lines += _lines(item, key, ",", depth + 1)
-    lines.append(INDENT * depth + closing + suffix)
-    return lines
+            _write_lines(writer, item, key, ",", depth + 1)
+    writer.line(INDENT * depth + closing + suffix)
 
 
 def assignment(target: str, value: Any, depth: int = 0) -> str:
-    """``target = value`` as black formats it (``target`` may carry an annotation).
+    """``target = value`` as black formats it (``target`` may carry an annotation)."""
+    out = io.StringIO(newline="")
+    write_assignment(out, target, value, depth)
+    return out.getvalue()
+
+
+def write_assignment(out: TextIO, target: str, value: Any, depth: int = 0) -> None:
+    """Write ``assignment(target, value, depth)`` to ``out`` without building it as one string first.
 
     A right-hand side that is a single too-long atom is wrapped in parentheses when that makes
     it fit, exactly as black's right-hand-side split does.
@@ -176,6 +204,8 @@ def assignment(target: str, value: Any, depth: int = 0) -> str:
     if text is not None:
         line = f"{indent}{target} = {text}"
         if str_width(line) > LINE_LENGTH and len(indent) + len(INDENT) + str_width(text) <= LINE_LENGTH:
-            return f"{indent}{target} = (\n{indent}{INDENT}{text}\n{indent})"
-        return line
-    return "\n".join(_lines(value, f"{target} = ", "", depth))
+            out.write(f"{indent}{target} = (\n{indent}{INDENT}{text}\n{indent})")
+        else:
+            out.write(line)
+        return
+    _write_lines(_Writer(out), value, f"{target} = ", "", depth)

@@ -9,6 +9,7 @@ literals that ``pyfmt`` writes directly in black's style.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import re
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ BLACK_MODE = Mode(
     magic_trailing_comma=True,
     preview=False,
 )
-_SENTINEL = re.compile(r"^(?P<indent> *)(?P<target>[^\n=]+?) = __toolgen_const_(?P<n>\d+)__$", re.M)
+_SENTINEL = re.compile(r"^(?P<indent> *)(?P<target>[^\n=]+?) = __toolgen_const_(?P<n>\d+)__$", re.MULTILINE)
 
 
 @lru_cache(maxsize=1024)
@@ -109,15 +110,26 @@ def render_python(template: str, header: str, **context: Any) -> str:
     skeleton = environment().get_template(template).render(const=consts, block=consts.block, **context)
     formatted = format_code(skeleton)
 
-    def splice(match: re.Match[str]) -> str:
+    # One buffer for the whole file: header, skeleton pieces and literals are written in order, so
+    # the text exists once (plus the final copy) instead of as literals, a substituted body and
+    # header + body.
+    out = io.StringIO(newline="")
+    out.write(header)
+    pos = 0
+    for match in _SENTINEL.finditer(formatted):
+        out.write(formatted[pos : match.start()])
         depth = len(match["indent"]) // len(pyfmt.INDENT)
         value = consts.values[int(match["n"])]
         if isinstance(value, _Block):
-            return "\n".join(pyfmt.assignment(target, item, depth) for target, item in value.assignments)
-        return pyfmt.assignment(match["target"], value, depth)
-
-    body = _SENTINEL.sub(splice, formatted)
-    return header + body
+            for index, (target, item) in enumerate(value.assignments):
+                if index:
+                    out.write("\n")
+                pyfmt.write_assignment(out, target, item, depth)
+        else:
+            pyfmt.write_assignment(out, match["target"], value, depth)
+        pos = match.end()
+    out.write(formatted[pos:])
+    return out.getvalue()
 
 
 def render_text(template: str, **context: Any) -> str:

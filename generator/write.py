@@ -302,6 +302,14 @@ def _blocked(rel: str, entries: dict[str, str], carried: set[str]) -> bool:
     return False
 
 
+def _write_synced(path: Path, data: bytes) -> None:
+    """Create ``path`` with ``data`` on disk before the swap can name it."""
+    with open(path, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
 class Staging:
     """The sink the pipeline renders into: each file goes to a folder and only its hash stays in memory.
 
@@ -337,10 +345,7 @@ class Staging:
             _crash_point("staging")
         target = self.folder / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        _write_synced(target, data)
         _crash_point("file")  # i.e. after the first file
 
     def add_all(self, files: dict[str, bytes]) -> None:
@@ -408,9 +413,11 @@ def plan_hashes(out: Path, hashes: dict[str, str]) -> Plan:
     files = {**hashes, MANIFEST: sha256(manifest_from_hashes(hashes))}
     owned = read_manifest(real)
     entries = _scan(real)
-    on_disk = {rel: _file_hash(real / rel) for rel, kind in entries.items() if kind == FILE and (rel in owned or rel in files)}
+    on_disk = {
+        rel: _file_hash(real / rel) for rel, what in entries.items() if what == FILE and (rel in owned or rel in files)
+    }
     result = Plan()
-    for rel, kind in entries.items():
+    for rel in entries:
         if rel in owned and on_disk.get(rel) != owned[rel]:
             result.hand_edited.append(rel)
     for rel in sorted(owned):
@@ -497,10 +504,7 @@ def _complete(staging: Path, real: Path, entries: dict[str, str], carried: set[s
             except OSError:
                 shutil.copy2(src, target, follow_symlinks=False)
     _crash_point("carried")
-    with open(staging / MANIFEST, "wb") as handle:
-        handle.write(manifest)
-        handle.flush()
-        os.fsync(handle.fileno())
+    _write_synced(staging / MANIFEST, manifest)
     # folders keep their permissions (applied last, so read-only ones could be filled first)
     for rel in sorted((rel for rel, kind in entries.items() if kind == DIR), reverse=True):
         if _is_real_dir(staging / rel):

@@ -19,9 +19,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-import synth  # noqa: E402
+import synth
 
-from generator import pipeline, write  # noqa: E402
+from generator import pipeline, write
 
 
 def resident_mb() -> tuple[int, int]:

@@ -91,7 +91,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.command == "generate":
             print("toolgen: up to date", file=sys.stderr)
         return EXIT_OK
-    from . import pipeline, write
+    from . import write
 
     out: Path = args.out
     blocker = _file_above(out) if args.command != "validate" else None

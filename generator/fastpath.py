@@ -34,7 +34,7 @@ def cache_dir() -> Path | None:
 
 def _generator_files() -> list[tuple[str, Path]]:
     """Every source file of the generator and its templates, labelled by its path inside them."""
-    import generator.templates
+    import generator.templates  # type: ignore[import-not-found]  # templates/, mapped by pyproject's package-dir
 
     found: dict[str, Path] = {}
     for tag, root in (("generator", _PACKAGE), ("templates", Path(generator.templates.__file__).resolve().parent)):

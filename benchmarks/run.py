@@ -56,7 +56,7 @@ TARGETS = {
     "growth_exponent_1000_5000": ("growth 1,000 -> 5,000 (time ~ n^k)", "<=", 1.05),
     "native_tools_speedup_min": ("native_tools vs convert at call (min)", ">=", 20.0),
     "import_generated_ms": ("import generated (warm .pyc)", "<=", 50.0),
-    "peak_rss_5000_mb": ("peak RSS, generate 5,000 tools", "<=", 500.0),
+    "peak_rss_5000_mb": ("peak RSS, generate 5,000 tools", "<=", 400.0),
 }
 
 

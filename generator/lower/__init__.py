@@ -28,6 +28,7 @@ RUNTIME_MODULES = (
     "catalog",
     "tool_types",
     "xml_calls",
+    "formats",
     "schema_common",
     "schema_walk",
     "schema_json",

@@ -12,32 +12,24 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-DIALECTS = (
-    "anthropic",
-    "openai-chat",
-    "openai-responses",
-    "gemini",
-    "bedrock-converse",
-)
+from .formats import FORMATS, LOGIC_KEYWORDS, OPENAI_STRICT
 
-Path = tuple  # tuple[str | int, ...]
+#: The format names, in declared order (formats.FORMATS holds each one's record).
+DIALECTS = tuple(FORMATS)
+
+Path = tuple[Any, ...]
+"""Keys and indices into a schema or a tool list."""
+Schema = dict[str, Any]
+Origins = dict[str, Path]
+"""Per key of a merged node: the input path it came from."""
 
 #: Tool-name rules per dialect (provider documentation / API error messages).
-NAME_PATTERNS = {
-    "anthropic": re.compile(r"^[a-zA-Z0-9_-]{1,64}$"),
-    "openai-chat": re.compile(r"^[a-zA-Z0-9_-]{1,64}$"),
-    "openai-responses": re.compile(r"^[a-zA-Z0-9_-]{1,64}$"),
-    # Gemini: starts with a letter or underscore; letters, digits, _ . - ; at most 64.
-    # (Newer Gemini endpoints also take ':'; it is left out so names work on every endpoint.)
-    "gemini": re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$"),
-    "bedrock-converse": re.compile(r"^[a-zA-Z0-9_-]{1,64}$"),
-}
-#: Anthropic rejects top-level property keys outside this pattern.
-ANTHROPIC_PROPERTY_KEY = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")
-OPENAI_MAX_TOOLS = 128
-OPENAI_MAX_DESCRIPTION = 1024
-#: OpenAI strict mode: documented nesting limit (a notice past it, not a refusal).
-OPENAI_STRICT_MAX_DEPTH = 10
+NAME_PATTERNS = {name: rec.tool_name for name, rec in FORMATS.items()}
+# Kept importable under their old names; the records are the source.
+ANTHROPIC_PROPERTY_KEY = FORMATS["anthropic"].property_key
+OPENAI_MAX_TOOLS = FORMATS["openai-chat"].max_tools
+OPENAI_MAX_DESCRIPTION = FORMATS["openai-chat"].max_description
+OPENAI_STRICT_MAX_DEPTH = OPENAI_STRICT.max_depth
 #: The one nesting limit for every input toolgen reads (spec files, contexts, MCP schemas):
 #: JSON containers (objects and arrays) nested deeper than this are refused before they reach
 #: json.loads, deepcopy, the schema walkers or the meta-schema check, all of which recurse.
@@ -123,24 +115,7 @@ _SCHEMA_ONE = (
 )
 _SCHEMA_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
 _SCHEMA_MAP = ("properties", "patternProperties", "dependentSchemas")
-# Keywords no description text can stand in for (they shape which values validate).
-_LOGIC = (
-    "not",
-    "if",
-    "then",
-    "else",
-    "patternProperties",
-    "dependentSchemas",
-    "prefixItems",
-    "contains",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "additionalItems",
-    "dependencies",
-    "minContains",
-    "maxContains",
-    "$dynamicRef",
-)
+_LOGIC = LOGIC_KEYWORDS
 
 
 class DialectError(Exception):

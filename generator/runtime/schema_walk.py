@@ -1,7 +1,8 @@
 """The walker every dialect shares: ``$ref`` resolution, ``allOf`` merging, normalization.
 
-``_Walker`` walks an input JSON Schema and hands each normalized node to the dialect's ``emit``
-hook (schema_json: the JSON-Schema dialects, schema_gemini: Gemini).
+``_Walker`` walks an input JSON Schema and emits each normalized node as the format's keyword
+table (formats.py) says; the format's CUSTOM keywords go to its hooks (schema_json: the
+JSON-Schema dialects and OpenAI strict mode, schema_gemini: Gemini).
 
 Standard library only: this module is copied verbatim into the generated package (relative
 imports only) and is also imported by the generator at build time.
@@ -11,7 +12,8 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
 from urllib.parse import unquote
 
 from .schema_common import (
@@ -23,11 +25,16 @@ from .schema_common import (
     _SCHEMA_ONE,
     DialectError,
     Notice,
+    Origins,
     Path,
+    Schema,
+    _extra_sentence,
     _join_descriptions,
     _ordered,
     _render,
+    _with_extras,
 )
+from .formats import CUSTOM, DESCRIBE, KEEP, RENAME, FormatRecord, SchemaPolicy
 
 
 def _decode_pointer(fragment: str) -> list[str]:
@@ -41,23 +48,65 @@ def _decode_pointer(fragment: str) -> list[str]:
     ]
 
 
-class _Walker:
-    """Walks an input schema and emits one dialect's schema.
+@dataclass
+class NodeWork:
+    """One schema node being emitted: the normalized input, where it is, and the output so far."""
 
-    Subclasses override the hooks: ``merge_all_of`` (flatten ``allOf``), ``one_of_as_any_of``,
-    ``recursive_refs`` (keep recursive refs as ``$ref``), ``emit`` (dialect-specific keyword
-    handling of one already normalized node).
+    n: Schema
+    at: Path
+    origins: Origins
+    is_root: bool
+    out: Schema = field(default_factory=dict)
+    extras: list[str] = field(default_factory=list)
+    """Sentences for keywords moved into the description (appended by the hooks' complete)."""
+    state: Any = None
+    """Whatever the policy's hooks computed for this node in ``prepare``."""
+
+
+class Hooks:
+    """The code behind one policy's CUSTOM keywords and the per-node steps around the loop."""
+
+    def prepare(self, w: _Walker, node: NodeWork) -> None:
+        """Runs before the keyword loop; may rewrite ``node.n`` and set ``node.state``."""
+
+    def keyword(self, w: _Walker, node: NodeWork, key: str, value: Any) -> None:
+        """Emits one keyword the policy marks CUSTOM."""
+        w.refuse(node, key)
+
+    def complete(self, w: _Walker, node: NodeWork) -> None:
+        """Runs after the keyword loop: defaults, closing checks, the moved-keyword text."""
+        if node.extras:
+            node.out["description"] = _with_extras(
+                node.out.get("description"), node.extras
+            )
+
+
+class _Walker:
+    """Walks an input schema and emits it as one format's policy says.
+
+    The policy (formats.SchemaPolicy) gives the walker's switches (flatten ``allOf``, read
+    ``oneOf`` as ``anyOf``, keep recursive refs as ``$ref``) and each keyword's action; the
+    hooks carry the format's own code for the keywords it marks CUSTOM.
     """
 
-    dialect = ""
-    merge_all_of = False
-    one_of_as_any_of = False
-    recursive_refs = True
-
-    def __init__(self, root: Any) -> None:
+    def __init__(
+        self,
+        root: Any,
+        record: FormatRecord,
+        policy: SchemaPolicy,
+        hooks: Hooks,
+        label: str | None = None,
+    ) -> None:
         self.root = root
+        self.record = record
+        self.policy = policy
+        self.hooks = hooks
+        self.dialect = record.name + policy.label if label is None else label
+        self.merge_all_of = policy.merge_all_of
+        self.one_of_as_any_of = policy.one_of_as_any_of
+        self.recursive_refs = policy.recursive_refs
         self.notices: list[Notice] = []
-        self._reach_cache: dict[Path, frozenset] = {}
+        self._reach_cache: dict[Path, frozenset[Path]] = {}
         self._def_names: dict[Path, str] = {}
         self._def_order: list[Path] = []
 
@@ -391,8 +440,33 @@ class _Walker:
                 )
         return out
 
-    def emit(self, n: dict, at: Path, origins: dict, *, is_root: bool) -> dict:
-        raise NotImplementedError
+    def emit(self, n: Schema, at: Path, origins: Origins, *, is_root: bool) -> Schema:
+        """One normalized node in the format: each keyword as the policy's table says."""
+        node = NodeWork(n, at, origins, is_root)
+        self.hooks.prepare(self, node)
+        table, default = self.policy.keywords, self.policy.default
+        for k, v in node.n.items():
+            action = table.get(k, default)
+            if action == KEEP:
+                node.out[k] = self._children(k, v, at, origins)
+            elif action == DESCRIBE:
+                node.extras.append(_extra_sentence(k, v))
+            elif action == CUSTOM:
+                self.hooks.keyword(self, node, k, v)
+            elif action.startswith(RENAME):
+                node.out[action[len(RENAME) :]] = self._children(k, v, at, origins)
+            else:
+                self.refuse(node, k)
+        self.hooks.complete(self, node)
+        return node.out
+
+    def refuse(self, node: NodeWork, key: str) -> NoReturn:
+        """Refuses ``key`` with the policy's wording."""
+        raise DialectError(
+            self._child(key, node.at, node.origins),
+            f"{self.dialect}: keyword {key!r} {self.policy.refuse_message}",
+            self.policy.refuse_hint,
+        )
 
     def finish(self, root_out: dict) -> dict:
         """Adds the ``$defs`` of recursive targets to the root output."""

@@ -159,6 +159,8 @@ class FormatRecord:
     property_key_everywhere: bool = False
     property_key_message: str = "property key {name!r} is not allowed"
     property_key_hint: str = ""
+    limits_label: str = ""
+    """Vendor name for the soft-limit warnings of formats sharing limits (one warning for all)."""
     max_tools: int | None = None
     """Soft limit on tools in one request (a notice past it)."""
     max_description: int | None = None
@@ -321,6 +323,7 @@ _RECORDS = (
         ),
         schema=OPENAI,
         strict=OPENAI_STRICT,
+        limits_label="OpenAI",
         max_tools=128,
         max_description=1024,
         parameters_optional=True,
@@ -337,6 +340,7 @@ _RECORDS = (
         ),
         schema=OPENAI,
         strict=OPENAI_STRICT,
+        limits_label="OpenAI",
         max_tools=128,
         max_description=1024,
         parameters_optional=True,

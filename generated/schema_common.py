@@ -13,24 +13,33 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from .formats import FORMATS, LOGIC_KEYWORDS, OPENAI_STRICT
-
-#: The format names, in declared order (formats.FORMATS holds each one's record).
-DIALECTS = tuple(FORMATS)
-
 Path = tuple[Any, ...]
 """Keys and indices into a schema or a tool list."""
 Schema = dict[str, Any]
 Origins = dict[str, Path]
 """Per key of a merged node: the input path it came from."""
 
-#: Tool-name rules per dialect (provider documentation / API error messages).
-NAME_PATTERNS = {name: rec.tool_name for name, rec in FORMATS.items()}
-# Kept importable under their old names; the records are the source.
-ANTHROPIC_PROPERTY_KEY = FORMATS["anthropic"].property_key
-OPENAI_MAX_TOOLS = FORMATS["openai-chat"].max_tools
-OPENAI_MAX_DESCRIPTION = FORMATS["openai-chat"].max_description
-OPENAI_STRICT_MAX_DEPTH = OPENAI_STRICT.max_depth
+# Names derived from the format records, kept importable from here. They are looked up on
+# first use so that this module imports on its own (the generated context module needs
+# only it, and tests copy it alone).
+_FROM_RECORDS = {
+    "DIALECTS": lambda f: tuple(f.FORMATS),
+    "NAME_PATTERNS": lambda f: {n: r.tool_name for n, r in f.FORMATS.items()},
+    "ANTHROPIC_PROPERTY_KEY": lambda f: f.FORMATS["anthropic"].property_key,
+    "OPENAI_MAX_TOOLS": lambda f: f.FORMATS["openai-chat"].max_tools,
+    "OPENAI_MAX_DESCRIPTION": lambda f: f.FORMATS["openai-chat"].max_description,
+    "OPENAI_STRICT_MAX_DEPTH": lambda f: f.OPENAI_STRICT.max_depth,
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _FROM_RECORDS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import formats
+
+    return _FROM_RECORDS[name](formats)
+
+
 #: The one nesting limit for every input toolgen reads (spec files, contexts, MCP schemas):
 #: JSON containers (objects and arrays) nested deeper than this are refused before they reach
 #: json.loads, deepcopy, the schema walkers or the meta-schema check, all of which recurse.
@@ -116,7 +125,6 @@ _SCHEMA_ONE = (
 )
 _SCHEMA_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
 _SCHEMA_MAP = ("properties", "patternProperties", "dependentSchemas")
-_LOGIC = LOGIC_KEYWORDS
 
 
 class DialectError(Exception):

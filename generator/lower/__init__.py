@@ -8,17 +8,7 @@ from ..diagnostics import Diagnostics
 from ..model import Catalog
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
-from . import (
-    anthropic,
-    bedrock,
-    catalog_doc,
-    core,
-    dispatch,
-    gemini,
-    openai_chat,
-    openai_responses,
-    prompts,
-)
+from . import catalog_doc, core, dispatch, native, prompts
 
 # Standard-library modules shipped verbatim in the generated package (the same source the generator
 # uses). catalog, tool_lists, prompt and dispatch read generated data modules, so only the generated
@@ -43,7 +33,7 @@ RUNTIME_MODULES = (
     "dispatch",
 )
 # One emitter per native format, in declared order.
-NATIVE_EMITTERS = (anthropic, openai_chat, openai_responses, gemini, bedrock)
+NATIVE_EMITTERS = native.EMITTERS
 
 
 def runtime_sources() -> dict[str, str]:
@@ -75,7 +65,7 @@ def emit_all(
     add(core.emit(catalog, families))
     add(dispatch.emit(catalog))
     add(prompts.emit(catalog, families))
-    emitters = [e for e in NATIVE_EMITTERS if e.DIALECT in catalog.project.formats]
+    emitters = [e for e in NATIVE_EMITTERS if e.dialect in catalog.project.formats]
     for emitter in emitters:
         add(emitter.emit(catalog, families, sources, diags))
     add(
@@ -83,8 +73,8 @@ def emit_all(
             "providers.py": render_python(
                 "providers.py.j2",
                 header(sources),
-                modules=[e.MODULE for e in emitters],
-                formats=[(e.DIALECT, e.MODULE) for e in emitters],
+                modules=[e.module for e in emitters],
+                formats=[(e.dialect, e.module) for e in emitters],
             )
         }
     )

@@ -16,25 +16,27 @@ leaves it to the format's custom hooks (``SchemaPolicy.hooks``).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = [
-    "KEEP",
-    "DESCRIBE",
-    "REFUSE",
     "CUSTOM",
-    "RENAME",
-    "LOGIC_KEYWORDS",
-    "Slot",
-    "NAME",
+    "DESCRIBE",
     "DESCRIPTION",
-    "PARAMETERS",
-    "STRICT",
-    "SchemaPolicy",
-    "FormatRecord",
     "FORMATS",
+    "KEEP",
+    "LOGIC_KEYWORDS",
+    "NAME",
+    "NAME_SAFE_CHARS",
+    "PARAMETERS",
+    "REFUSE",
+    "RENAME",
+    "STRICT",
+    "FormatRecord",
+    "SchemaPolicy",
+    "Slot",
     "record",
     "rename",
 ]
@@ -289,6 +291,11 @@ GEMINI = SchemaPolicy(
         }
     ),
 )
+
+#: Characters every format takes anywhere in a tool name: run-time (MCP) tool names made of
+#: others are rewritten (dynamic_tools.encode_mcp_tool_name). tests/test_formats.py checks
+#: every record's ``tool_name`` against it.
+NAME_SAFE_CHARS = "A-Za-z0-9_-"
 
 # ---- the records, in declared order ---------------------------------------------------------
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 Path = tuple[Any, ...]
 """Keys and indices into a schema or a tool list."""
@@ -22,7 +23,7 @@ Origins = dict[str, Path]
 # Names derived from the format records, kept importable from here. They are looked up on
 # first use so that this module imports on its own (the generated context module needs
 # only it, and tests copy it alone).
-_FROM_RECORDS = {
+_FROM_RECORDS: dict[str, Callable[[Any], Any]] = {
     "DIALECTS": lambda f: tuple(f.FORMATS),
     "NAME_PATTERNS": lambda f: {n: r.tool_name for n, r in f.FORMATS.items()},
     "ANTHROPIC_PROPERTY_KEY": lambda f: f.FORMATS["anthropic"].property_key,
@@ -103,7 +104,9 @@ def json_brackets(text: str) -> Iterator[tuple[re.Match[str], int]]:
 
 
 # A string literal (skipped) or one bracket (group 1); an unterminated string runs to the end.
-_BRACKETS_OUTSIDE_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\Z)|([\[\]{}])', re.S)
+_BRACKETS_OUTSIDE_STRINGS = re.compile(
+    r'"(?:[^"\\]|\\.)*(?:"|\Z)|([\[\]{}])', re.DOTALL
+)
 
 _JSON_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
 
@@ -158,8 +161,8 @@ class Notice:
 class Conversion:
     """Result of :func:`convert`: the converted parameters schema and the notices raised."""
 
-    schema: dict
-    notices: tuple = field(default_factory=tuple)
+    schema: Schema
+    notices: tuple[Notice, ...] = field(default_factory=tuple)
 
 
 # --------------------------------------------------------------------------------------------
@@ -170,7 +173,7 @@ def _render(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def _render_list(values: list) -> str:
+def _render_list(values: list[Any]) -> str:
     return ", ".join(_render(v) for v in values)
 
 
@@ -199,7 +202,7 @@ def _join_descriptions(outer: Any, inner: Any) -> Any:
 _ORDER_FIRST = ("type", "description", "properties", "required", "additionalProperties")
 
 
-def _ordered(d: dict) -> dict:
+def _ordered(d: Schema) -> Schema:
     out = {k: d[k] for k in _ORDER_FIRST if k in d}
     for k, v in d.items():
         if k not in out and k != "$defs":

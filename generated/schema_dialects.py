@@ -41,11 +41,12 @@ Rules common to every dialect
 * Key order of each emitted schema: ``type``, ``description``, ``properties``, ``required``,
   ``additionalProperties``, then the other keywords in input order, ``$defs`` last.
 
-The implementation is split over the ``schema_*`` modules: ``schema_common`` (dialect names,
-limits, errors, text helpers), ``schema_walk`` (ref resolution, ``allOf`` merging, the shared
-walker), ``schema_json`` (anthropic, bedrock-converse, OpenAI and OpenAI strict mode),
-``schema_gemini`` (Gemini) and ``schema_limits`` (``check_limits``). This module keeps the
-entry points.
+Per format, ``formats.FORMATS`` holds the record: the tool-entry envelope, name rules, limits
+and the keyword table of each policy (plain and strict). The implementation is split over
+``schema_common`` (errors, text helpers, the nesting limit), ``schema_walk`` (ref resolution,
+``allOf`` merging, the one table-driven walker), ``schema_json`` (hooks of the JSON-Schema
+policies and OpenAI strict mode), ``schema_gemini`` (hooks of the Gemini policy) and
+``schema_limits`` (``check_limits``). This module keeps the entry points.
 """
 
 from __future__ import annotations
@@ -65,19 +66,16 @@ from .formats import (
 )
 from .formats import record as _record
 from .schema_common import (
-    ANTHROPIC_PROPERTY_KEY,
     DIALECTS,
     NAME_PATTERNS,
     OPENAI_MAX_DESCRIPTION,
     OPENAI_MAX_TOOLS,
-    OPENAI_STRICT_MAX_DEPTH,
     Conversion,
     DialectError,
     Notice,
-    Path,
     Schema,
 )
-from .schema_gemini import GEMINI_PROPERTY_KEY, GeminiHooks
+from .schema_gemini import GeminiHooks
 from .schema_json import JsonHooks, StrictHooks
 from .schema_limits import (
     check_limits,
@@ -89,17 +87,17 @@ from .schema_walk import Hooks, _Walker
 
 __all__ = [
     "DIALECTS",
+    "NAME_PATTERNS",
+    "OPENAI_MAX_DESCRIPTION",
+    "OPENAI_MAX_TOOLS",
+    "Conversion",
     "DialectError",
     "Notice",
-    "Conversion",
+    "check_limits",
     "convert",
     "convert_parameters",
     "convert_with",
     "tool_entry",
-    "check_limits",
-    "NAME_PATTERNS",
-    "OPENAI_MAX_TOOLS",
-    "OPENAI_MAX_DESCRIPTION",
 ]
 
 #: The code behind each policy's CUSTOM keywords (``SchemaPolicy.hooks``).

@@ -12,8 +12,9 @@ imports only) and is also imported by the generator at build time.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .formats import FORMATS
 from .schema_common import (
@@ -129,7 +130,7 @@ def _infer_type(n: Schema, node: NodeWork) -> list[str]:
     kinds = {_json_type_of(v) for v in values if v is not None}
     if len(kinds) == 1:
         kind = kinds.pop()
-        return [kind] if kind in _GEMINI_TYPES else []
+        return [kind] if kind is not None and kind in _GEMINI_TYPES else []
     if kinds == {"integer", "number"}:
         return ["number"]
     raise DialectError(

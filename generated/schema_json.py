@@ -68,9 +68,8 @@ def _make_nullable(out: Schema) -> None:
     elif "anyOf" in out:
         if {"type": "null"} not in out["anyOf"]:
             out["anyOf"] = out["anyOf"] + [{"type": "null"}]
-    elif "enum" in out:
-        if None not in out["enum"]:
-            out["enum"] = out["enum"] + [None]
+    elif "enum" in out and None not in out["enum"]:
+        out["enum"] = out["enum"] + [None]
     # an untyped schema already accepts null
 
 

@@ -7,7 +7,8 @@ imports only) and is also imported by the generator at build time.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .formats import DESCRIPTION, NAME, PARAMETERS, STRICT, FormatRecord, Slot
 from .formats import record as _record
@@ -43,7 +44,9 @@ def _unpack(rec: FormatRecord, tool: Any, i: int) -> tuple[Any, Any, Any, Any]:
         ) from None
 
 
-def _walk_schemas(schema: Any, path: Path, visit: Callable[[dict, Path], None]) -> None:
+def _walk_schemas(
+    schema: Any, path: Path, visit: Callable[[Schema, Path], None]
+) -> None:
     if not isinstance(schema, dict):
         return
     visit(schema, path)
@@ -191,7 +194,7 @@ def _node_check(rec: FormatRecord) -> Callable[[Schema, Path], None]:
     return check
 
 
-def _check_strict_node(schema: dict, path: Path) -> None:
+def _check_strict_node(schema: Schema, path: Path) -> None:
     t = schema.get("type")
     types = t if isinstance(t, list) else [t]
     if "object" in types:

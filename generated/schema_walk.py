@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 from urllib.parse import unquote
 
+from .formats import CUSTOM, DESCRIBE, KEEP, RENAME, FormatRecord, SchemaPolicy
 from .schema_common import (
     _DEF_CONTAINERS,
     _JSON_TYPES,
@@ -35,7 +36,6 @@ from .schema_common import (
     _render,
     _with_extras,
 )
-from .formats import CUSTOM, DESCRIBE, KEEP, RENAME, FormatRecord, SchemaPolicy
 
 
 def _decode_pointer(fragment: str) -> list[str]:
@@ -130,7 +130,7 @@ class _Walker:
                 "use a JSON pointer such as '#/$defs/<name>'",
             ) from None
         node: Any = self.root
-        path: list = []
+        path: list[Any] = []
         for part in parts:
             if isinstance(node, dict) and part in node:
                 node = node[part]
@@ -177,11 +177,11 @@ class _Walker:
         visit(node, at)
         return found
 
-    def _reachable(self, target: Path) -> frozenset:
+    def _reachable(self, target: Path) -> frozenset[Path]:
         """Every ref target reachable from ``target`` by following refs (depth-first)."""
         if target in self._reach_cache:
             return self._reach_cache[target]
-        seen: set = set()
+        seen: set[Path] = set()
         stack = [target]
         while stack:
             t = stack.pop()
@@ -214,8 +214,8 @@ class _Walker:
     # ---- normalization --------------------------------------------------------------------
 
     def _deref(
-        self, node: Any, at: Path, origins: dict | None = None
-    ) -> tuple[dict, Path, dict]:
+        self, node: Any, at: Path, origins: Origins | None = None
+    ) -> tuple[Schema, Path, Origins]:
         """Follows non-recursive refs; returns (schema, base path, per-key origin paths)."""
         origins = dict(origins or {})
         hops = 0
@@ -233,8 +233,8 @@ class _Walker:
                 raise DialectError(
                     at + ("$ref",), f"$ref {node['$ref']!r} does not point to a schema"
                 )
-            merged: dict = {}
-            new_origins: dict = {}
+            merged: Schema = {}
+            new_origins: Origins = {}
             for k, v in resolved.items():
                 merged[k] = v
                 new_origins[k] = target
@@ -250,10 +250,12 @@ class _Walker:
             # the target's own keys now resolve relative to the target
         return node, at, origins
 
-    def _child(self, key: str, at: Path, origins: dict) -> Path:
+    def _child(self, key: str, at: Path, origins: Origins) -> Path:
         return origins.get(key, at) + (key,)
 
-    def _merge_all_of(self, node: dict, at: Path, origins: dict) -> tuple[dict, dict]:
+    def _merge_all_of(
+        self, node: Schema, at: Path, origins: Origins
+    ) -> tuple[Schema, Origins]:
         members = node["allOf"]
         base_path = self._child("allOf", at, origins)
         out = {k: v for k, v in node.items() if k != "allOf"}
@@ -306,10 +308,10 @@ class _Walker:
         self,
         schema: Any,
         at: Path,
-        origins: dict | None = None,
+        origins: Origins | None = None,
         *,
         is_root: bool = False,
-    ) -> dict:
+    ) -> Schema:
         """Converts one schema. ``at``: its input path; ``origins``: input paths of merged keys."""
         if schema is True:
             schema = {}
@@ -324,7 +326,7 @@ class _Walker:
             return self.recursive_ref(schema, at, origins)
         if "allOf" in schema and self.merge_all_of:
             schema, origins = self._merge_all_of(schema, at, origins)
-        n: dict = {}
+        n: Schema = {}
         for k, v in schema.items():
             if k in _METADATA or k in _DEF_CONTAINERS:
                 continue
@@ -348,7 +350,7 @@ class _Walker:
         out = self.emit(n, at, origins, is_root=is_root)
         return _ordered(out)
 
-    def _normalize_common(self, n: dict, at: Path, origins: dict) -> None:
+    def _normalize_common(self, n: Schema, at: Path, origins: Origins) -> None:
         """Dialect-independent rewrites, in place on the (already copied) node dict."""
         for key, bound in (
             ("exclusiveMinimum", "minimum"),
@@ -357,7 +359,7 @@ class _Walker:
             if isinstance(n.get(key), bool):
                 if n[key] and bound in n:
                     # draft-4: the bound itself is exclusive
-                    rebuilt: dict = {}
+                    rebuilt: Schema = {}
                     for k, v in n.items():
                         if k == bound:
                             rebuilt[key] = v
@@ -395,7 +397,7 @@ class _Walker:
                 self._child("nullable", at, origins), "nullable must be a boolean"
             )
 
-    def _check_root(self, n: dict, at: Path) -> None:
+    def _check_root(self, n: Schema, at: Path) -> None:
         t = n.get("type")
         if (
             t is None
@@ -417,7 +419,7 @@ class _Walker:
 
     # ---- hooks ----------------------------------------------------------------------------
 
-    def recursive_ref(self, schema: dict, at: Path, origins: dict) -> dict:
+    def recursive_ref(self, schema: Schema, at: Path, origins: Origins) -> Schema:
         target = self._target(schema["$ref"], at)
         if not self.recursive_refs:
             raise DialectError(
@@ -427,7 +429,7 @@ class _Walker:
                 "recursive part as a JSON string",
             )
         ref = "#" if target == () else "#/$defs/" + self._def_name(target)
-        out: dict = {"$ref": ref}
+        out: Schema = {"$ref": ref}
         for k, v in schema.items():
             if k == "$ref" or k in _METADATA:
                 continue
@@ -469,11 +471,11 @@ class _Walker:
             self.policy.refuse_hint,
         )
 
-    def finish(self, root_out: dict) -> dict:
+    def finish(self, root_out: Schema) -> Schema:
         """Adds the ``$defs`` of recursive targets to the root output."""
         if not self._def_order:
             return root_out
-        defs: dict = {}
+        defs: Schema = {}
         i = 0
         while i < len(self._def_order):  # converting one def may register more
             target = self._def_order[i]
@@ -485,7 +487,7 @@ class _Walker:
 
     # ---- shared pieces --------------------------------------------------------------------
 
-    def _children(self, key: str, value: Any, at: Path, origins: dict) -> Any:
+    def _children(self, key: str, value: Any, at: Path, origins: Origins) -> Any:
         """Converts the sub-schemas under ``key``."""
         path = self._child(key, at, origins)
         if key in _SCHEMA_ONE:

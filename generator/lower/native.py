@@ -98,13 +98,15 @@ def emit(
         if not resolved.family.use_native_tools:
             continue
         variants = [v for v in resolved.variants if entries.get(v.key) is not None]
-        listed = [entries[v.key] for v in variants]
+        listed = [built for v in variants if (built := entries[v.key]) is not None]
 
-        def where(path: tuple[Any, ...]) -> Location:
+        def where(
+            path: tuple[Any, ...], variants: list[ToolVariant] = variants, source: str = resolved.family.source
+        ) -> Location:
             # A path starting with a tool index points at that tool's spec variant.
             if path and isinstance(path[0], int) and path[0] < len(variants):
                 return variants[path[0]].location
-            return Location(resolved.family.source, 1, 1)
+            return Location(source, 1, 1)
 
         try:
             notices = check_limits(dialect, listed)

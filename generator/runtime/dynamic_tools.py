@@ -25,6 +25,7 @@ import math
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
+from .formats import NAME_SAFE_CHARS
 from .predicates import field_value
 from .schema_common import (
     MAX_NESTING,
@@ -60,7 +61,7 @@ SUBAGENTS_TOOL_ID = "use_subagents"
 _HASH_HEX = 8
 _UNSAFE = re.compile(r"[^a-z0-9_]+")
 #: Characters every provider takes in a tool name (the common subset of their name rules).
-_NAME_SAFE = re.compile(r"[A-Za-z0-9_-]+")
+_NAME_SAFE = re.compile(f"[{NAME_SAFE_CHARS}]+")
 #: Starts every rewritten MCP tool name; a tool name that itself starts so is rewritten too.
 ESCAPE_MARK = "_x_"
 # Stands in for a subtree that ``load_servers_json`` cut off past MAX_NESTING. A NUL character

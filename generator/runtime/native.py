@@ -10,7 +10,8 @@ used, so build-time and run-time output can never differ.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from .formats import DESCRIPTION, FORMATS, JSON_SCHEMA, NAME, PARAMETERS, STRICT
 from .schema_common import MAX_NESTING, DialectError, _with_extras, nesting_depth
@@ -20,12 +21,12 @@ __all__ = [
     "DESCRIPTION_PATH",
     "PROPERTIES_PATH",
     "NativeToolsUnavailable",
-    "parameters_schema",
-    "materialize",
-    "runtime_entry",
-    "json_schema_entry",
-    "gemini_json_schema_entry",
     "fast_copy",
+    "gemini_json_schema_entry",
+    "json_schema_entry",
+    "materialize",
+    "parameters_schema",
+    "runtime_entry",
 ]
 
 # Where each dialect keeps the tool description and the parameter properties (from the records).
@@ -108,7 +109,7 @@ def materialize(
     requirement), conditional ``texts`` (parameter name or None for the tool, unconditional text,
     all pieces) and whether any string holds a placeholder.
     """
-    result = fast_copy(entry)
+    result: dict[str, Any] = fast_copy(entry)
     if meta is None:
         return result
     properties = _at(result, PROPERTIES_PATH[dialect])
@@ -134,7 +135,8 @@ def materialize(
         else:  # the converter leaves an empty parameter description out
             holder.pop(key, None)
     if meta["placeholders"]:
-        result = _fill(result, placeholders)
+        filled: dict[str, Any] = _fill(result, placeholders)
+        return filled
     return result
 
 

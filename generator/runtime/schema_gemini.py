@@ -27,10 +27,8 @@ from .schema_common import (
 from .schema_limits import check_property_keys
 from .schema_walk import Hooks, NodeWork, _Walker
 
-_RECORD = FORMATS["gemini"]
-#: Property keys Gemini takes (conservative: the function-name rule).
-GEMINI_PROPERTY_KEY = _RECORD.property_key
-_GEMINI_TYPES = _RECORD.schema.types
+#: Property keys Gemini takes (conservative: the function-name rule); kept importable.
+GEMINI_PROPERTY_KEY = FORMATS["gemini"].property_key
 
 
 @dataclass
@@ -78,8 +76,8 @@ class GeminiHooks(Hooks):
             ]
             nullable = nullable or bool(null_branches)
         if not types and any_of is None:
-            types = _infer_type(n, node)
-        gtypes = [_GEMINI_TYPES[x] for x in types]
+            types = _infer_type(w, node)
+        gtypes = [w.policy.types[x] for x in types]
         node.state = _Shape(types, gtypes, nullable, any_of, null_branches)
 
     def keyword(self, w: _Walker, node: NodeWork, key: str, value: Any) -> None:
@@ -97,30 +95,32 @@ class GeminiHooks(Hooks):
             out["type"] = shape.gtypes[0]
             if shape.nullable:
                 out["nullable"] = True
-        if out.get("type") == "ARRAY" and "items" not in out:
+        types = w.policy.types
+        if out.get("type") == types["array"] and "items" not in out:
             raise DialectError(
                 node.at,
-                "gemini: an array needs 'items'",
+                f"{w.dialect}: an array needs 'items'",
                 "give the element schema, e.g. items: {type: string}",
             )
         if (
-            out.get("type") == "OBJECT"
+            out.get("type") == types["object"]
             and not node.is_root
             and not out.get("properties")
         ):
             raise DialectError(
                 node.at,
-                "gemini: an object below the root needs declared properties",
+                f"{w.dialect}: an object below the root needs declared properties",
                 "declare its properties, or take the value as a JSON string",
             )
         super().complete(w, node)
         if node.is_root:
-            out.setdefault("type", "OBJECT")
+            out.setdefault("type", w.policy.root_type)
             out.setdefault("properties", {})
             out.setdefault("required", [])
 
 
-def _infer_type(n: Schema, node: NodeWork) -> list[str]:
+def _infer_type(w: _Walker, node: NodeWork) -> list[str]:
+    n = node.n
     if "properties" in n:
         return ["object"]
     if "items" in n:
@@ -129,12 +129,12 @@ def _infer_type(n: Schema, node: NodeWork) -> list[str]:
     kinds = {_json_type_of(v) for v in values if v is not None}
     if len(kinds) == 1:
         kind = kinds.pop()
-        return [kind] if kind is not None and kind in _GEMINI_TYPES else []
+        return [kind] if kind is not None and kind in w.policy.types else []
     if kinds == {"integer", "number"}:
         return ["number"]
     raise DialectError(
         node.at,
-        "gemini: schema has no type",
+        f"{w.dialect}: schema has no type",
         "give it a 'type' (Gemini cannot express 'any value')",
     )
 
@@ -151,7 +151,7 @@ def _type(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
         if shape.any_of is not None:
             raise DialectError(
                 w._child(key, node.at, node.origins),
-                "gemini: a type list together with anyOf",
+                f"{w.dialect}: a type list together with anyOf",
                 "fold the types into the anyOf branches",
             )
     if shape.nullable and "nullable" not in out:
@@ -170,7 +170,7 @@ def _additional_properties(w: _Walker, node: NodeWork, key: str, value: Any) -> 
     ):  # false is dropped: Gemini objects only take declared properties
         raise DialectError(
             w._child(key, node.at, node.origins),
-            "gemini: free-form maps (additionalProperties) cannot be expressed",
+            f"{w.dialect}: free-form maps (additionalProperties) cannot be expressed",
             "declare fixed properties, or take a list of {key, value} objects",
         )
 
@@ -241,7 +241,7 @@ def _required(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
         if r not in props:
             raise DialectError(
                 w._child(key, node.at, node.origins),
-                f"gemini: required names {r!r}, which is not a property",
+                f"{w.dialect}: required names {r!r}, which is not a property",
                 "declare the property or drop it from required",
             )
     node.out["required"] = list(value)

@@ -234,38 +234,38 @@ def _json_type_of(value: Any) -> str | None:
     return None
 
 
+#: Description text for a moved keyword: a template for the rendered value ...
+_SENTENCE = {
+    "default": "Default: {}.",
+    "minLength": "Minimum length: {}.",
+    "maxLength": "Maximum length: {}.",
+    "exclusiveMinimum": "Must be greater than {}.",
+    "exclusiveMaximum": "Must be less than {}.",
+    "multipleOf": "Must be a multiple of {}.",
+    "minProperties": "At least {} properties.",
+    "maxProperties": "At most {} properties.",
+    "propertyNames": "Property names must match the schema {}.",
+}
+#: ... or, for a flag, the sentences for true and for false.
+_FLAG_SENTENCES = {
+    "uniqueItems": ("Items must be unique.", "Items need not be unique."),
+    "deprecated": ("Deprecated.", "Not deprecated."),
+    "readOnly": ("Read-only.", "Not read-only."),
+    "writeOnly": ("Write-only.", "Not write-only."),
+}
+
+
 def _extra_sentence(key: str, value: Any) -> str:
     """The description text standing in for a keyword the dialect cannot take."""
-    if key == "enum" or key == "const":
+    if key in _SENTENCE:
+        return _SENTENCE[key].format(_render(value))
+    if key in _FLAG_SENTENCES:
+        return _FLAG_SENTENCES[key][0 if value else 1]
+    if key in ("enum", "const"):
         return f"Allowed values: {_render_list(value if key == 'enum' else [value])}."
-    if key == "default":
-        return f"Default: {_render(value)}."
     if key == "examples":
-        return f"Examples: {_render_list(value) if isinstance(value, list) else _render(value)}."
+        shown = _render_list(value) if isinstance(value, list) else _render(value)
+        return f"Examples: {shown}."
     if key == "format":
         return f"Format: {value}."
-    if key == "minLength":
-        return f"Minimum length: {_render(value)}."
-    if key == "maxLength":
-        return f"Maximum length: {_render(value)}."
-    if key == "exclusiveMinimum":
-        return f"Must be greater than {_render(value)}."
-    if key == "exclusiveMaximum":
-        return f"Must be less than {_render(value)}."
-    if key == "multipleOf":
-        return f"Must be a multiple of {_render(value)}."
-    if key == "uniqueItems":
-        return "Items must be unique." if value else "Items need not be unique."
-    if key == "minProperties":
-        return f"At least {_render(value)} properties."
-    if key == "maxProperties":
-        return f"At most {_render(value)} properties."
-    if key == "propertyNames":
-        return f"Property names must match the schema {_render(value)}."
-    if key == "deprecated":
-        return "Deprecated." if value else "Not deprecated."
-    if key == "readOnly":
-        return "Read-only." if value else "Not read-only."
-    if key == "writeOnly":
-        return "Write-only." if value else "Not write-only."
     return f"{key}: {_render(value)}."

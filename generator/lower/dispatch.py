@@ -39,9 +39,7 @@ def binding_data(tool: Tool) -> dict[str, Any] | None:
 def emit(catalog: Catalog) -> dict[str, str]:
     project = catalog.project
     by_id = {tool.id: tool for tool in catalog.tools}
-    handlers = {
-        tool_id: binding_data(by_id[tool_id]) if tool_id in by_id else None for tool_id in project.tool_order
-    }
+    handlers = {tool_id: binding_data(by_id[tool_id]) if tool_id in by_id else None for tool_id in project.tool_order}
     return {
         "bindings.py": render_python(
             "bindings.py.j2",

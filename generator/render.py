@@ -21,6 +21,7 @@ import jinja2
 
 from . import pyfmt
 from .fastpath import cache_dir
+from .runtime import RUNTIME_VERSION
 
 BLACK_MODE = black.Mode(
     target_versions={black.TargetVersion.PY311},
@@ -90,6 +91,8 @@ def environment() -> jinja2.Environment:
     env.filters["py"] = pyfmt.flat
     env.filters["pystr"] = pyfmt.string
     env.filters["tuple"] = tuple
+    # Every generated module checks at import that _runtime/ is the version it was made for.
+    env.globals["runtime_version"] = RUNTIME_VERSION
     return env
 
 

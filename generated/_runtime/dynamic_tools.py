@@ -26,7 +26,7 @@ import math
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
-from .predicates import field_value
+from .predicates import family_name, field_value
 from .schema_common import (
     MAX_NESTING,
     DialectError,
@@ -566,7 +566,7 @@ def subagents_active(context: Any, family_tools: Sequence[str] | None) -> bool:
         context, "is_subagent_run"
     ):
         return False
-    tools = [str(getattr(t, "value", t)) for t in family_tools or ()]
+    tools = [family_name(t) for t in family_tools or ()]
     return not tools or SUBAGENTS_TOOL_ID in tools
 
 

@@ -94,7 +94,8 @@ class ContextBase:
 
     def to_dict(self) -> dict[str, Any]:
         """The fields and their values, in declaration order."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+        instance: Any = self  # a dataclass: subclasses are declared with @dataclass
+        return {f.name: getattr(self, f.name) for f in fields(instance)}
 
 
 def coercer(cls: type[C]) -> Callable[[C | Mapping[str, Any] | None], C]:
@@ -107,7 +108,8 @@ def coercer(cls: type[C]) -> Callable[[C | Mapping[str, Any] | None], C]:
         if value is None:
             make: Callable[[], C] = cls
             return make()
-        return cls.from_mapping(value)
+        data: Any = value  # from_mapping rejects anything but a mapping
+        return cls.from_mapping(data)
 
     return as_context
 

@@ -83,7 +83,8 @@ class SharedToolHandler:
         self.inner = inner
 
     def execute(self, config: Any, block: ToolUse) -> ToolResult:
-        return self.inner.execute(config, block)
+        result: ToolResult = self.inner.execute(config, block)
+        return result
 
     def handle_partial_block(self, config: Any, block: ToolUse) -> None:
         partial = getattr(self.inner, "handle_partial_block", None)
@@ -326,7 +327,8 @@ class Coordinator:
         if handler is None:
             return ToolResult.error(f"No handler registered for tool: {block.name}")
         try:
-            return handler.execute(config, block)
+            result: ToolResult = handler.execute(config, block)
+            return result
         except Exception as exc:
             _log.exception("dispatch: %s raised", block.name)
             return ToolResult.error(

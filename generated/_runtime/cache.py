@@ -45,6 +45,3 @@ class LRU(Generic[V]):
 
     def __len__(self) -> int:
         return len(self._items)
-
-    def clear(self) -> None:
-        self._items.clear()

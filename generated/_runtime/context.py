@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import fields
-from typing import Any, Callable, ClassVar, Mapping, TypeVar
+from typing import Any, Callable, ClassVar, Mapping, Self, TypeVar
 
 from .schema_common import MAX_NESTING, _json_type_of, json_text_depth
 
@@ -51,7 +51,7 @@ class ContextBase:
             cls._field_types = field_types
 
     @classmethod
-    def from_mapping(cls: type[C], data: Mapping[str, Any]) -> C:
+    def from_mapping(cls, data: Mapping[str, Any]) -> Self:
         """A context from a JSON-like mapping; lists become tuples. Raises ContextError."""
         if not isinstance(data, Mapping):
             raise ContextError([f"expected a JSON object, got {type(data).__name__}"])
@@ -74,11 +74,11 @@ class ContextBase:
                 values[key] = tuple(value) if kind == "string_list" else value
         if problems:
             raise ContextError(problems)
-        make: Callable[..., C] = cls
+        make: Callable[..., Self] = cls
         return make(**values)
 
     @classmethod
-    def from_json(cls: type[C], text: str | bytes) -> C:
+    def from_json(cls, text: str | bytes) -> Self:
         """A context from JSON text. Raises ContextError (also for text nested too deeply)."""
         if not isinstance(text, (str, bytes)):
             raise ContextError([f"expected JSON text, got {type(text).__name__}"])
@@ -95,7 +95,8 @@ class ContextBase:
 
     def to_dict(self) -> dict[str, Any]:
         """The fields and their values, in declaration order."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+        instance: Any = self  # a dataclass: subclasses are declared with @dataclass
+        return {f.name: getattr(self, f.name) for f in fields(instance)}
 
 
 def coercer(cls: type[C]) -> Callable[[C | Mapping[str, Any] | None], C]:
@@ -108,7 +109,8 @@ def coercer(cls: type[C]) -> Callable[[C | Mapping[str, Any] | None], C]:
         if value is None:
             make: Callable[[], C] = cls
             return make()
-        return cls.from_mapping(value)
+        data: Any = value  # from_mapping rejects anything but a mapping
+        return cls.from_mapping(data)
 
     return as_context
 

@@ -29,7 +29,7 @@ from typing import (
     ClassVar,
     Mapping,
     Protocol,
-    TypeVar,
+    Self,
     runtime_checkable,
 )
 
@@ -84,7 +84,8 @@ class SharedToolHandler:
         self.inner = inner
 
     def execute(self, config: Any, block: ToolUse) -> ToolResult:
-        return self.inner.execute(config, block)
+        result: ToolResult = self.inner.execute(config, block)
+        return result
 
     def handle_partial_block(self, config: Any, block: ToolUse) -> None:
         partial = getattr(self.inner, "handle_partial_block", None)
@@ -141,9 +142,6 @@ class Bindings:
         ]
 
 
-CoordinatorT = TypeVar("CoordinatorT", bound="Coordinator")
-
-
 def _lookup(namespace: Any, class_name: str) -> Callable[..., Any] | None:
     if isinstance(namespace, Mapping):
         found = namespace.get(class_name)
@@ -180,12 +178,8 @@ class Coordinator:
 
     @classmethod
     def from_namespace(
-        cls: type[CoordinatorT],
-        namespace: Any,
-        *,
-        validator: Any = None,
-        lenient: bool = False,
-    ) -> CoordinatorT:
+        cls, namespace: Any, *, validator: Any = None, lenient: bool = False
+    ) -> Self:
         """Build and register every handler of the bindings from ``namespace``.
 
         A class whose binding takes the validator is called with ``validator``, others with no
@@ -327,7 +321,8 @@ class Coordinator:
         if handler is None:
             return ToolResult.error(f"No handler registered for tool: {block.name}")
         try:
-            return handler.execute(config, block)
+            result: ToolResult = handler.execute(config, block)
+            return result
         except Exception as exc:
             _log.exception("dispatch: %s raised", block.name)
             return ToolResult.error(

@@ -138,7 +138,8 @@ def evaluate(
     if "field" in pred:
         value = field_value(context, pred["field"])
         if "truthy" in pred:
-            return truthy(value) == pred["truthy"]
+            same: bool = truthy(value) == pred["truthy"]
+            return same
         if "equals" in pred:
             return _same(value, pred["equals"])
         if "in" in pred:

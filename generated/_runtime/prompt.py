@@ -8,7 +8,7 @@ prompt.py binds one ``TextPath`` to the package's catalog.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from .catalog import Catalog, Variant
 from .dynamic_tools import skip_record

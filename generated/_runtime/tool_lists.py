@@ -50,7 +50,8 @@ def _builder(value: Any) -> Callable[[], Any]:
 
     try:
         code = compile("lambda: " + source(value), "<tool list>", "eval")
-        return eval(code, {"__builtins__": {}, "_s": tuple(scalars)})
+        made: Callable[[], Any] = eval(code, {"__builtins__": {}, "_s": tuple(scalars)})
+        return made
     except (RecursionError, SyntaxError, MemoryError, ValueError):
         blob = marshal.dumps(value)
         return lambda: marshal.loads(blob)

@@ -54,7 +54,7 @@ import functools
 import heapq
 import json
 import re
-from typing import Collection, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Collection, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .predicates import JS_WHITESPACE
 from .tool_types import ToolUse
@@ -69,7 +69,7 @@ __all__ = [
 #: Parameters whose values are content (file content, diffs, patches): they may hold their own
 #: closing tag. ``content`` (write_to_file, new_rule), ``diff`` (replace_in_file),
 #: ``input`` (apply_patch).
-DEFAULT_CONTENT_PARAMS: frozenset = frozenset({"content", "diff", "input"})
+DEFAULT_CONTENT_PARAMS: frozenset[str] = frozenset({"content", "diff", "input"})
 
 #: First character that String.prototype.trim would keep.
 _NON_WS = re.compile("[^" + "".join(f"\\u{ord(c):04x}" for c in JS_WHITESPACE) + "]")
@@ -178,7 +178,7 @@ class _ToolGrammar:
 
 @functools.lru_cache(maxsize=512)
 def _tool_grammar(
-    name: str, params: Tuple[str, ...], content: frozenset
+    name: str, params: Tuple[str, ...], content: frozenset[str]
 ) -> _ToolGrammar:
     return _ToolGrammar(name, params, content)
 
@@ -203,7 +203,7 @@ class _Grammar:
             alts = "|".join(
                 re.escape(n) for n in sorted(self.params, key=len, reverse=True)
             )
-            self.open_re: Optional[re.Pattern] = re.compile(f"<({alts})>")
+            self.open_re: Optional[re.Pattern[str]] = re.compile(f"<({alts})>")
         else:
             self.open_re = None
 
@@ -261,12 +261,12 @@ class _Block:
         # runs: activations not yet reached (offset, 0 = between parameters / 1 = in param)
         self.pending: List[Tuple[int, int, str]] = [(start, 0, "")]
         self.g_on = False  # a run is between parameters
-        self.v_on: set = set()  # parameters some run is inside
+        self.v_on: set[str] = set()  # parameters some run is inside
         self.end: Optional[int] = None  # offset just past the call's closing tag
         # open-call memos, keyed by an offset where a run is between parameters
         self.w_final: Dict[int, bool] = {}  # well formed from here (final answer)
         self.w_next: Dict[int, int] = {}  # well formed from here up to that offset
-        self.walks: Dict[int, list] = {}  # [offset reached, params read] from here
+        self.walks: Dict[int, List[Any]] = {}  # [offset reached, params read] from here
         self.alive: Dict[str, List[int]] = {p: [] for p in tool.content}
         # Memos that keep an open call's whitespace scans linear over all feeds:
         self.blank_to: Dict[int, int] = {}  # rest from offset is blank up to offset
@@ -333,7 +333,7 @@ class _Block:
         clean = [False] * n_ev  # ... and is well formed
         choice: Dict[int, int] = {}  # content event -> index of its closing tag
         suffix: Dict[str, Tuple[Dict[int, int], Dict[int, int]]] = {}
-        items: List[tuple] = [(ev_pos[k], 1, k) for k in range(n_ev)]
+        items: List[Tuple[Any, ...]] = [(ev_pos[k], 1, k) for k in range(n_ev)]
         for c in tool.content:
             lst = closes[c]
             hi = bisect.bisect_right(lst, last - len(tool.close_tag[c]))

@@ -195,9 +195,9 @@ class Catalog:
             raw = getattr(context, spec["field"], None)
             if raw is None:
                 raw = spec["default"]
-            for when, text in spec["map"]:
+            for when, shown in spec["map"]:
                 if when == raw and type(when) is type(raw):
-                    return str(text)
+                    return str(shown)
             return _as_text(spec["default"] if spec["map"] else raw)
 
         return PLACEHOLDER_RE.sub(value, text)

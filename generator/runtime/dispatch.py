@@ -28,7 +28,7 @@ from typing import (
     ClassVar,
     Mapping,
     Protocol,
-    TypeVar,
+    Self,
     runtime_checkable,
 )
 
@@ -141,9 +141,6 @@ class Bindings:
         ]
 
 
-CoordinatorT = TypeVar("CoordinatorT", bound="Coordinator")
-
-
 def _lookup(namespace: Any, class_name: str) -> Callable[..., Any] | None:
     if isinstance(namespace, Mapping):
         found = namespace.get(class_name)
@@ -180,12 +177,8 @@ class Coordinator:
 
     @classmethod
     def from_namespace(
-        cls: type[CoordinatorT],
-        namespace: Any,
-        *,
-        validator: Any = None,
-        lenient: bool = False,
-    ) -> CoordinatorT:
+        cls, namespace: Any, *, validator: Any = None, lenient: bool = False
+    ) -> Self:
         """Build and register every handler of the bindings from ``namespace``.
 
         A class whose binding takes the validator is called with ``validator``, others with no

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from generator.runtime.dispatch import Bindings, Coordinator, MissingHandlersError, SharedToolHandler
+from generator.runtime.dispatch import (
+    Bindings,
+    Coordinator,
+    MissingHandlersError,
+    SharedToolHandler,
+)
 from generator.runtime.tool_types import ToolResult, ToolUse
 
 BINDINGS = Bindings(

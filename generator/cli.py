@@ -6,13 +6,16 @@ Exit codes: 0 success, 1 drift (check), 2 invalid specs or usage, 123 internal e
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from . import __version__
-from .diagnostics import Diagnostics
+from .diagnostics import Diagnostics, printable
+from .specfiles import not_a_folder
 
 if TYPE_CHECKING:
     from .pipeline import Result
@@ -63,6 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # never a traceback for the user; this is a bug in toolgen
         if os.environ.get("TOOLGEN_DEBUG"):
             raise
+        if isinstance(exc, ImportError) and _report_missing_dependency(exc):
+            return EXIT_INVALID
         print(f"toolgen: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         print("please report this with the specs that triggered it", file=sys.stderr)
         return EXIT_INTERNAL
@@ -75,9 +80,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         return show.run(args)
     from . import fastpath
 
-    root = Path(os.path.normpath(args.specs.resolve().parent))  # docs/ lives beside specs/
-    inputs = fastpath.fingerprint(args.specs) if args.command != "validate" else ""
-    cached = fastpath.up_to_date(args.specs, args.out, root, inputs) if args.command != "validate" else None
+    root = Path(os.path.dirname(os.path.realpath(args.specs)))  # docs/ lives beside specs/
+    # The fast path only for a specs folder; anything else goes to the pipeline, which reports it.
+    fast = args.command != "validate" and os.path.isdir(args.specs)
+    inputs = fastpath.fingerprint(args.specs) if fast else ""
+    cached = fastpath.up_to_date(args.specs, args.out, root, inputs) if fast else None
     if cached is not None:
         _print_diagnostics(Diagnostics.from_json(cached), args.error_format)
         if args.command == "generate":
@@ -91,12 +98,23 @@ def _dispatch(args: argparse.Namespace) -> int:
         return EXIT_INVALID if result.diagnostics.has_errors else EXIT_OK
     out: Path = args.out
     warnings = [d.to_json() for d in result.diagnostics.sorted()]
+    blocker = _file_above(out)
+    if blocker is not None:
+        problem = f"cannot create the output folder: {blocker} {not_a_folder(blocker)}"
+        _error(out, "E404", problem, f"move {blocker} away or pass another --out")
+        return EXIT_INVALID
     try:
         with write.locked(out):  # one run at a time per --out, across recover, plan and write
             return _check_or_generate(args, root, out, result, inputs, warnings)
     except write.LockTimeout as exc:
-        print(f"{out}: error[E403]: {exc}\n  hint: wait for the other run to finish, then run again", file=sys.stderr)
-        return EXIT_INVALID
+        _error(out, "E403", str(exc), "wait for the other run to finish, then run again")
+    except BrokenPipeError:  # stdout closed while printing a diff: not a problem of the output folder
+        raise
+    except OSError as exc:  # write() puts the previous tree back before this is reached
+        verb, kept = ("read", "") if args.command == "check" else ("write", f"; {out.name}/ was left as it was")
+        hint = _os_hint(exc, "pass another --out") + kept
+        _error(out, "E404", f"cannot {verb} the output folder: {_os_reason(exc)}", hint)
+    return EXIT_INVALID
 
 
 def _check_or_generate(
@@ -106,7 +124,8 @@ def _check_or_generate(
 
     problem = write.check_out_dir(out)  # also finishes or undoes an interrupted swap
     if problem:
-        print(f"{out}: error[E402]: {problem}", file=sys.stderr)
+        message, _, hint = problem.partition("\n  hint: ")
+        _error(out, "E402", message, hint)
         return EXIT_INVALID
     plan = write.plan(out, result.files)
     files_with_manifest = {**result.files, write.MANIFEST: write.manifest_bytes(result.files)}
@@ -131,9 +150,15 @@ def _check_or_generate(
         _print_conflicts(conflicts)
         return EXIT_INVALID
     for rel in plan.kept_stale:
-        print(f"{out.name}/{rel}: warning[W401]: no longer generated but edited by hand; left in place", file=sys.stderr)
+        where = printable(f"{out.name}/{rel}")
+        print(f"{where}: warning[W401]: no longer generated but edited by hand; left in place", file=sys.stderr)
     write.write(out, result.files, plan)
-    refused = write.write_docs(root, docs_stale)
+    try:
+        refused = write.write_docs(root, docs_stale)
+    except OSError as exc:
+        hint = _os_hint(exc, f"{out.name}/ was updated; fix this and run again")
+        _error(Path(", ".join(sorted(docs_stale))), "E405", f"cannot write: {_os_reason(exc)}", hint)
+        return EXIT_INVALID
     if refused:  # appeared after the check above
         _print_conflicts(refused)
         return EXIT_INVALID
@@ -145,15 +170,82 @@ def _check_or_generate(
 
 def _print_conflicts(paths: list[str]) -> None:
     for path in paths:
-        print(
-            f"{path}: error[E400]: refusing to overwrite a file toolgen did not write\n"
-            f"  hint: move it away, or delete it if it is an old generated file",
-            file=sys.stderr,
-        )
+        hint = "move it away, or delete it if it is an old generated file"
+        _error(Path(path), "E400", "refusing to overwrite a file toolgen did not write", hint)
+
+
+def _error(path: Path, code: str, message: str, hint: str) -> None:
+    """A path-only error (no line exists), printed like a diagnostic with control characters escaped."""
+    text = f"{printable(str(path))}: error[{code}]: {printable(message)}"
+    print(text + (f"\n  hint: {printable(hint)}" if hint else ""), file=sys.stderr)
+
+
+def _file_above(out: Path) -> Path | None:
+    """The nearest existing parent of ``out`` when it is not a folder (nothing can be created below it)."""
+    for parent in out.parents:
+        if os.path.lexists(parent):
+            return None if os.path.isdir(parent) else parent
+    return None
+
+
+def _os_reason(exc: OSError) -> str:
+    """The OS's reason and the file it concerns (relative to the working folder when inside it)."""
+    reason = exc.strerror or str(exc)
+    if exc.filename is not None:
+        name = os.fsdecode(exc.filename)
+        inside = os.path.relpath(name) if os.path.isabs(name) else name
+        reason += f": {name if inside.startswith('..') else inside}"
+    return reason
+
+
+def _os_hint(exc: OSError, otherwise: str) -> str:
+    """What to do about a failed write, by its cause."""
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"make the folder writable for the user running toolgen, or {otherwise}"
+    if exc.errno == errno.EROFS:
+        return f"the file system is read-only: {otherwise}"
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "free some disk space, then run again"
+    if exc.errno in (errno.ENOTDIR, errno.EEXIST):
+        return f"a part of the path is a file, not a folder: move it away, or {otherwise}"
+    return f"check the path and its permissions, or {otherwise}"
+
+
+# Import names of toolgen's dependencies (and theirs) -> the package to install.
+_DEPENDENCIES = {
+    "yaml": "pyyaml",
+    "jinja2": "jinja2",
+    "markupsafe": "jinja2",
+    "jsonschema": "jsonschema",
+    "jsonschema_specifications": "jsonschema",
+    "referencing": "jsonschema",
+    "rpds": "jsonschema",
+    "black": "black",
+}
+
+
+def _report_missing_dependency(exc: ImportError) -> bool:
+    """Explain a dependency that cannot be imported; False when ``exc`` is about something else (a bug)."""
+    module = (exc.name or "").partition(".")[0]
+    if not module or module in sys.modules or module in sys.stdlib_module_names:
+        return False  # toolgen itself, a generated package that `show` imported, or the standard library
+    package = _DEPENDENCIES.get(module, module)
+    if isinstance(exc, ModuleNotFoundError):
+        problem = f"the Python package {package!r} is not installed (toolgen needs `import {exc.name}`)"
+    else:
+        problem = f"the installed Python package {package!r} does not fit toolgen ({exc})"
+    print(
+        f"toolgen: error: {problem}\n"
+        f"  hint: install toolgen with its dependencies into this Python ({sys.executable}): "
+        f"`make venv` or `pip install -e .` in the toolgen checkout, or `pip install {package}`",
+        file=sys.stderr,
+    )
+    return True
 
 
 def _read(path: Path) -> bytes | None:
+    """A doc file's bytes; None when it is missing or not a regular file (a FIFO must not block)."""
     try:
-        return path.read_bytes()
+        return path.read_bytes() if stat.S_ISREG(os.lstat(path).st_mode) else None
     except OSError:
         return None

@@ -9,6 +9,18 @@ from typing import Iterable, Literal
 Severity = Literal["error", "warning"]
 
 
+def printable(text: str, keep: str = "") -> str:
+    """``text`` with every non-printable character written as a Python escape (\\n, \\x1b, \\u202e).
+
+    File names and spec text can hold newlines, terminal escapes or bidirectional controls; printed
+    raw they would forge extra diagnostic lines or hide text. Backslashes are left as they are;
+    characters in ``keep`` too (the GitHub format encodes line breaks its own way).
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch in keep else repr(ch)[1:-1] for ch in text)
+
+
 @dataclass(frozen=True, order=True)
 class Location:
     """A position in a spec file; line and column are 1-based, path is relative to the specs root's parent."""
@@ -29,18 +41,19 @@ class Diagnostic:
     severity: Severity = "error"
 
     def format_text(self) -> str:
+        """``path:line:col: severity[CODE]: message`` and a hint line; see :func:`printable`."""
         loc = self.location
-        text = f"{loc.path}:{loc.line}:{loc.col}: {self.severity}[{self.code}]: {self.message}"
+        text = f"{printable(loc.path)}:{loc.line}:{loc.col}: {self.severity}[{self.code}]: {printable(self.message)}"
         if self.hint:
-            text += f"\n  hint: {self.hint}"
+            text += f"\n  hint: {printable(self.hint)}"
         return text
 
     def format_github(self) -> str:
         loc = self.location
-        message = self.message + (f" (hint: {self.hint})" if self.hint else "")
+        message = printable(self.message + (f" (hint: {self.hint})" if self.hint else ""), keep="\r\n")
         message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
         # Workflow-command properties also escape ':' and ',' (they separate the properties).
-        path = loc.path.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        path = printable(loc.path).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
         path = path.replace(":", "%3A").replace(",", "%2C")
         return f"::{self.severity} file={path},line={loc.line},col={loc.col},title={self.code}::{message}"
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 from importlib import metadata
 from pathlib import Path
 
 from . import __version__
+from .specfiles import SpecFileError, is_hidden, read_spec_bytes
 from .write import interrupted
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -43,6 +45,7 @@ def _generator_files() -> list[tuple[str, Path]]:
 
 
 def fingerprint(specs: Path) -> str:
+    """A hash of every input of a run; "" when a spec file cannot be read (then the pipeline reports it)."""
     digest = hashlib.sha256()
     versions = [f"toolgen {__version__}", f"python {sys.version_info[:3]}"]
     for dist in ("black", "jinja2", "pyyaml", "jsonschema"):
@@ -51,8 +54,12 @@ def fingerprint(specs: Path) -> str:
         except metadata.PackageNotFoundError:
             versions.append(f"{dist} ?")
     digest.update(("\0".join(versions) + "\0").encode())
-    for path in sorted(p for p in specs.rglob("*") if p.suffix in (".yaml", ".yml")):
-        digest.update(path.relative_to(specs).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in sorted(p for p in specs.rglob("*") if p.suffix in (".yaml", ".yml") and not is_hidden(p)):
+        try:
+            data = read_spec_bytes(path)
+        except SpecFileError:
+            return ""  # no fast path: the full run names the file and what is wrong with it
+        digest.update(path.relative_to(specs).as_posix().encode() + b"\0" + data + b"\0")
     for label, path in _generator_files():
         digest.update(label.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
@@ -62,14 +69,15 @@ def _state_path(specs: Path, out: Path) -> Path | None:
     base = cache_dir()
     if base is None:
         return None
-    key = hashlib.sha256(f"{specs.resolve()}\0{out.resolve()}".encode()).hexdigest()
+    # realpath, not Path.resolve: it never raises (Path.resolve does on a symlink loop)
+    key = hashlib.sha256(f"{os.path.realpath(specs)}\0{os.path.realpath(out)}".encode()).hexdigest()
     return base / "state" / key
 
 
 def _hash(path: Path) -> str | None:
-    if path.is_symlink():  # toolgen writes regular files only; anything else needs the full check
-        return None
     try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):  # toolgen writes regular files only (and a FIFO
+            return None  # would block the read); anything else needs the full check
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return None
@@ -86,7 +94,7 @@ def up_to_date(specs: Path, out: Path, root: Path, inputs: str) -> list[dict[str
     exactly what a full run would.
     """
     state = _state_path(specs, out)
-    if state is None:
+    if state is None or not inputs:
         return None
     try:
         record = json.loads(state.read_text("utf-8"))
@@ -122,7 +130,7 @@ def record(
     was running makes the next run miss the cache instead of pairing new specs with old output.
     """
     state = _state_path(specs, out)
-    if state is None:
+    if state is None or not inputs:
         return
     files = {rel: hashlib.sha256(data).hexdigest() for rel, data in outputs.items()}
     files.update({"root:" + rel: hashlib.sha256(data).hexdigest() for rel, data in docs.items()})

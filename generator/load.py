@@ -2,7 +2,9 @@
 
 PyYAML's composer gives a node graph with marks; we construct plain Python values from it
 ourselves so that we can (a) keep a line/column for every path, (b) reject duplicate keys,
-(c) bound alias expansion (billion laughs) and (d) refuse tags other than the JSON ones.
+(c) bound alias expansion (billion laughs) and nesting (MAX_NESTING, before anything that
+recurses sees the data) and (d) refuse tags other than the JSON ones, and values that do not
+fit their tag. Files are read with specfiles.read_spec_bytes (regular files only, size-capped).
 """
 
 from __future__ import annotations
@@ -14,26 +16,35 @@ from typing import Any
 import yaml
 
 from .diagnostics import Diagnostics, Location
+from .runtime.schema_common import MAX_NESTING
+from .specfiles import MAX_FILE_BYTES, SpecFileError, read_spec_bytes
 
 # A spec file is a few hundred nodes; this is generous for hand-written YAML and stops alias bombs early.
 MAX_NODES = 50_000
-MAX_FILE_BYTES = 4 * 1024 * 1024
+# Without aliases a file's scalars hold fewer characters than its bytes, so this only stops alias
+# expansion that multiplies a long string (many references to one large anchor).
+MAX_TEXT_CHARS = MAX_FILE_BYTES
+# The longest integer literal accepted: Python's default limit for decimal int conversion. Applied
+# to every integer form: a sexagesimal ('1:30:...') one this long would take minutes to convert.
+MAX_INT_DIGITS = 4300
+_INT_BOUND = 10**MAX_INT_DIGITS  # the smallest integer with more digits: str() of it would raise
 
 PathKey = tuple[str | int, ...]
 
 # libyaml's parser when available (several times faster); both give the same nodes and marks.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-_SCALAR_TAGS = {
-    "tag:yaml.org,2002:str",
-    "tag:yaml.org,2002:int",
-    "tag:yaml.org,2002:float",
-    "tag:yaml.org,2002:bool",
-    "tag:yaml.org,2002:null",
-    "tag:yaml.org,2002:timestamp",
-}
-
-_COLLECTION_TAGS = {"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"}
+_TAG = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {_TAG + name for name in ("str", "int", "float", "bool", "null", "timestamp")}
+_NULLS = ("", "~", "null", "Null", "NULL")
+# Scalars kept as their text: strings, and dates (as the author wrote them).
+_TEXT_TAGS = {_TAG + "str", _TAG + "timestamp"}
+_COLLECTION_TAGS = {yaml.SequenceNode: _TAG + "seq", yaml.MappingNode: _TAG + "map"}
+_UNSUPPORTED_HINT = "use plain strings, numbers, booleans, null, lists and mappings only"
+_NESTING_HINT = (
+    f"nest lists and mappings at most {MAX_NESTING} deep: flatten the structure, "
+    "or describe the deep part in a description instead of a schema"
+)
 
 
 @dataclass
@@ -62,8 +73,8 @@ class SourceFile:
             probe = probe[:-1]
 
 
-class _Budget(Exception):
-    pass
+class _Abort(Exception):
+    """Stop building the file: the error is already recorded (alias bomb, too deep)."""
 
 
 class _Builder:
@@ -71,43 +82,114 @@ class _Builder:
         self.source = source
         self.diags = diags
         self.count = 0
+        self.chars = 0
+        self.open: set[int] = set()  # ids of the collection nodes being built (to catch recursive aliases)
         self.constructor = yaml.constructor.SafeConstructor()
 
-    def build(self, node: yaml.Node, path: PathKey) -> Any:
+    def _abort(self, code: str, message: str, hint: str, loc: Location | None = None) -> _Abort:
+        self.diags.error(loc or Location(self.source.path), code, message, hint)
+        return _Abort()
+
+    def build(self, node: yaml.Node, path: PathKey, depth: int = 0) -> Any:
+        """Plain data for ``node``; ``depth`` counts the lists and mappings around it (as nesting_depth does)."""
         self.count += 1
         if self.count > MAX_NODES:
-            raise _Budget()
+            raise self._abort(
+                "E105",
+                f"file expands to more than {MAX_NODES} nodes (alias expansion bomb?)",
+                "remove the anchors/aliases that multiply content",
+            )
         mark = node.start_mark
         self.source.positions[path] = (mark.line + 1, mark.column + 1)
         if isinstance(node, yaml.ScalarNode):
             return self._scalar(node, path)
-        if isinstance(node, (yaml.SequenceNode, yaml.MappingNode)) and node.tag not in _COLLECTION_TAGS:
+        if depth >= MAX_NESTING:
+            raise self._abort(
+                "E109",
+                f"lists and mappings nested more than {MAX_NESTING} deep",
+                _NESTING_HINT,
+                self.source.loc(path),
+            )
+        expected = _COLLECTION_TAGS.get(type(node))
+        if node.tag != expected and node.tag in _COLLECTION_TAGS.values():
             self.diags.error(
                 self.source.loc(path),
-                "E102",
-                f"unsupported YAML tag {node.tag!r}",
-                "use plain strings, numbers, booleans, null, lists and mappings only",
+                "E107",
+                f"a {'list' if expected == _TAG + 'seq' else 'mapping'} cannot carry the tag {_short(node.tag)}",
+                f"remove the {_short(node.tag)} tag",
             )
+        elif node.tag != expected:
+            self.diags.error(self.source.loc(path), "E102", f"unsupported YAML tag {node.tag!r}", _UNSUPPORTED_HINT)
+        if id(node) in self.open:
+            raise self._abort(
+                "E105",
+                "an alias refers to a list or mapping that contains it (recursive alias)",
+                "remove the alias; YAML values here must be finite trees",
+                self.source.loc(path),
+            )
+        self.open.add(id(node))
         if isinstance(node, yaml.SequenceNode):
-            return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
-        if isinstance(node, yaml.MappingNode):
-            return self._mapping(node, path)
-        return None  # pragma: no cover - PyYAML has no other node kinds
+            value: Any = [self.build(child, path + (i,), depth + 1) for i, child in enumerate(node.value)]
+        else:
+            value = self._mapping(node, path, depth + 1)
+        self.open.discard(id(node))
+        return value
 
     def _scalar(self, node: yaml.ScalarNode, path: PathKey) -> Any:
-        if node.tag not in _SCALAR_TAGS:
-            self.diags.error(
-                self.source.loc(path),
-                "E102",
-                f"unsupported YAML tag {node.tag!r}",
-                "use plain strings, numbers, booleans, null, lists and mappings only",
+        self.chars += len(node.value)
+        if self.chars > MAX_TEXT_CHARS:
+            raise self._abort(
+                "E105",
+                f"file expands to more than {MAX_TEXT_CHARS} characters of text (alias expansion bomb?)",
+                "remove the anchors/aliases that repeat long text",
             )
+        if node.tag in _TEXT_TAGS:  # most scalars: the text is the value
             return node.value
-        if node.tag == "tag:yaml.org,2002:timestamp":
-            return node.value  # keep dates as the text the author wrote
-        return self.constructor.construct_object(node)
+        if node.tag not in _SCALAR_TAGS:
+            self.diags.error(self.source.loc(path), "E102", f"unsupported YAML tag {node.tag!r}", _UNSUPPORTED_HINT)
+            return node.value
+        return self._construct(node, path)
 
-    def _mapping(self, node: yaml.MappingNode, path: PathKey) -> dict[str, Any]:
+    def _construct(self, node: yaml.ScalarNode, path: PathKey) -> Any:
+        """The value of a str/int/float/bool/null scalar, or None with an error when it does not fit its tag."""
+        kind = node.tag[len(_TAG) :]
+        if kind == "int" and sum(ch.isalnum() for ch in node.value) > MAX_INT_DIGITS:
+            return self._too_long(path)  # checked before converting: long sexagesimal text converts slowly
+        if kind == "null" and node.value not in _NULLS:
+            value: Any = _Unfit
+        else:
+            try:
+                value = self.constructor.construct_object(node)
+            except (ValueError, KeyError, TypeError, yaml.YAMLError):
+                value = _Unfit
+        if type(value) is int and abs(value) >= _INT_BOUND:  # e.g. a hex literal: shorter than its decimal text
+            return self._too_long(path)
+        if value is not _Unfit:
+            return value
+        explicit = bool(node.style) or _RESOLVER.resolve(yaml.ScalarNode, node.value, (True, False)) != node.tag
+        self.diags.error(
+            self.source.loc(path),
+            "E107",
+            f"{node.value[:80]!r} is not a valid {kind}"
+            + (f" for the tag {_short(node.tag)}" if explicit else " (it looks like one)"),
+            (
+                f"remove the {_short(node.tag)} tag, or write a valid {kind}"
+                if explicit
+                else "quote it to keep it as text, or write a valid number"
+            ),
+        )
+        return None
+
+    def _too_long(self, path: PathKey) -> None:
+        self.diags.error(
+            self.source.loc(path),
+            "E108",
+            f"integer has more than {MAX_INT_DIGITS} digits",
+            "quote it if it is meant as text; no schema needs a number this long",
+        )
+        return None
+
+    def _mapping(self, node: yaml.MappingNode, path: PathKey, depth: int) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
             key_mark = key_node.start_mark
@@ -124,6 +206,7 @@ class _Builder:
                 self.diags.error(key_loc, "E104", "mapping keys must be plain scalars", "quote the key")
                 continue
             key = key_node.value
+            self.chars += len(key)
             if key in result:
                 first = self.source.key_positions.get(path + (key,), (0, 0))
                 self.diags.error(
@@ -134,20 +217,25 @@ class _Builder:
                 )
                 continue
             self.source.key_positions[path + (key,)] = (key_mark.line + 1, key_mark.column + 1)
-            result[key] = self.build(value_node, path + (key,))
+            result[key] = self.build(value_node, path + (key,), depth)
         return result
+
+
+_Unfit = object()  # a scalar whose text does not fit its tag
+_RESOLVER = yaml.resolver.Resolver()  # tells an explicit tag ('!!int abc') from an implicit one ('0x_')
+
+
+def _short(tag: str) -> str:
+    return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
 
 
 def load_file(path: Path, display: str, diags: Diagnostics) -> SourceFile:
     """Load one YAML file; problems go to ``diags`` and the returned data is None on failure."""
     source = SourceFile(display)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        diags.error(Location(display), "E100", f"cannot read file: {exc.strerror}", "check the path and permissions")
-        return source
-    if len(raw) > MAX_FILE_BYTES:
-        diags.error(Location(display), "E100", f"file is larger than {MAX_FILE_BYTES} bytes", "split the spec")
+        raw = read_spec_bytes(path)
+    except SpecFileError as exc:
+        diags.error(Location(display), exc.code, exc.message, exc.hint)
         return source
     try:
         text = raw.decode("utf-8")
@@ -161,36 +249,60 @@ def load_file(path: Path, display: str, diags: Diagnostics) -> SourceFile:
             "save the file as UTF-8",
         )
         return source
+    text = text.removeprefix("\ufeff")  # a byte order mark is allowed; the modeline check looks past it
     source.first_line = text.split("\n", 1)[0]
+    node = _compose(text, display, diags)
+    if node is None:
+        return source
     try:
-        node = yaml.compose(text, Loader=_LOADER)
+        source.data = _Builder(source, diags).build(node, ())
+    except _Abort:
+        source.data = None
+    return source
+
+
+def _compose(text: str, display: str, diags: Diagnostics) -> yaml.Node | None:
+    """The document's node graph, or None (empty document, or an error recorded in ``diags``)."""
+    try:
+        return yaml.compose(text, Loader=_LOADER)
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, other control characters)
+        offset = text.find(chr(exc.character)) if isinstance(exc.character, int) else -1
+        line = text.count("\n", 0, offset) + 1 if offset >= 0 else 1
+        col = offset - text.rfind("\n", 0, offset) if offset >= 0 else 1
+        diags.error(
+            Location(display, line, col),
+            "E100",
+            f"character U+{exc.character:04X} is not allowed in YAML" if isinstance(exc.character, int) else str(exc),
+            'remove the character, or write it as an escape inside a double-quoted string (e.g. "\\x01")',
+        )
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Location(display, mark.line + 1, mark.column + 1) if mark else Location(display)
         problem = exc.problem or exc.context or "invalid YAML"
-        diags.error(loc, "E100", f"YAML syntax error: {problem}", "fix the YAML syntax at this position")
-        return source
+        if "nesting depth" in problem:  # libyaml's own limit (1000 levels)
+            _too_deep(text, display, diags)
+        else:
+            diags.error(loc, "E100", f"YAML syntax error: {problem}", "fix the YAML syntax at this position")
     except yaml.YAMLError as exc:
         diags.error(Location(display), "E100", f"YAML error: {exc}", "fix the YAML syntax")
-        return source
-    except RecursionError:
-        diags.error(Location(display), "E105", "YAML nesting is too deep", "flatten the document")
-        return source
-    if node is None:
-        source.data = None
-        return source
-    builder = _Builder(source, diags)
+    except RecursionError:  # the pure-Python composer recurses per level (no libyaml)
+        _too_deep(text, display, diags)
+    return None
+
+
+def _too_deep(text: str, display: str, diags: Diagnostics) -> None:
+    """E109 at the first list or mapping that crosses MAX_NESTING, found in the event stream (not recursive)."""
+    depth = 0
+    loc = Location(display)
     try:
-        source.data = builder.build(node, ())
-    except _Budget:
-        diags.error(
-            Location(display),
-            "E105",
-            f"file expands to more than {MAX_NODES} nodes (alias expansion bomb?)",
-            "remove the anchors/aliases that multiply content",
-        )
-        source.data = None
-    except RecursionError:
-        diags.error(Location(display), "E105", "YAML nesting is too deep", "flatten the document")
-        source.data = None
-    return source
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):  # libyaml may refuse before any event
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_NESTING:
+                    loc = Location(display, event.start_mark.line + 1, event.start_mark.column + 1)
+                    break
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        pass  # the parser gave up first; the file is still too deep
+    diags.error(loc, "E109", f"lists and mappings nested more than {MAX_NESTING} deep", _NESTING_HINT)

@@ -12,6 +12,7 @@ from .load import SourceFile, load_file
 from .model import Catalog
 from .resolve import resolve
 from .semantics import build_catalog
+from .specfiles import is_hidden, not_a_folder, spec_files
 from .validate import check_schema
 
 
@@ -30,7 +31,9 @@ def display_path(specs: Path, path: Path) -> str:
 
 def load_catalog(specs: Path, diags: Diagnostics) -> Catalog | None:
     """Load, check against the meta-schema, then check references and build the model."""
-    if not (specs / "toolgen.yaml").is_file():
+    if not _folders_usable(specs, diags):
+        return None
+    if not os.path.lexists(specs / "toolgen.yaml"):
         diags.error(
             Location(f"{specs.name}/toolgen.yaml"),
             "E100",
@@ -50,10 +53,10 @@ def load_catalog(specs: Path, diags: Diagnostics) -> Catalog | None:
 
     project = load(specs / "toolgen.yaml", "project", 0)
     shared_path = specs / "parameters.yaml"
-    shared = load(shared_path, "parameters", 0) if shared_path.is_file() else None
-    tools = [load(p, "tool", 1) for p in sorted((specs / "tools").glob("*.yaml"))]
-    families = [load(p, "family", 1) for p in sorted((specs / "variants").glob("*.yaml"))]
-    for path in sorted(specs.rglob("*.yml")):
+    shared = load(shared_path, "parameters", 0) if os.path.lexists(shared_path) else None
+    tools = [load(p, "tool", 1) for p in spec_files(specs / "tools")]
+    families = [load(p, "family", 1) for p in spec_files(specs / "variants")]
+    for path in sorted(p for p in specs.rglob("*.yml") if not is_hidden(p)):
         diags.warning(Location(display_path(specs, path)), "W201", "'.yml' files are ignored", "rename it to .yaml")
     if project is None or diags.has_errors:
         return None
@@ -64,6 +67,50 @@ def load_catalog(specs: Path, diags: Diagnostics) -> Catalog | None:
         [f for f in families if f is not None],
         diags,
     )
+
+
+def _folders_usable(specs: Path, diags: Diagnostics) -> bool:
+    """specs/ must be a folder; tools/ and variants/ may be missing but, when present, must be folders.
+
+    Checked before anything resolves or globs these paths: a symlink loop would make those raise,
+    and globbing a file or an unreadable folder silently finds no specs.
+    """
+    if not os.path.isdir(specs):
+        what = "does not exist" if not os.path.lexists(specs) else not_a_folder(specs)
+        diags.error(
+            Location(specs.name or str(specs)),
+            "E106",
+            f"spec folder {what}",
+            "pass --specs DIR pointing at a folder with toolgen.yaml, tools/ and variants/",
+        )
+        return False
+    if not _readable(specs, specs.name, diags):
+        return False
+    usable = True
+    for name in ("tools", "variants"):
+        folder = specs / name
+        if os.path.lexists(folder) and not os.path.isdir(folder):
+            diags.error(
+                Location(display_path(specs, folder)),
+                "E106",
+                f"{name} {not_a_folder(folder)}",
+                f"{name}/ must be a folder holding one .yaml file per {name[:-1] if name == 'tools' else 'family'}",
+            )
+            usable = False
+        elif os.path.isdir(folder):
+            usable = _readable(folder, display_path(specs, folder), diags) and usable
+    return usable
+
+
+def _readable(folder: Path, display: str, diags: Diagnostics) -> bool:
+    try:
+        os.scandir(folder).close()
+        return True
+    except OSError as exc:
+        diags.error(
+            Location(display), "E100", f"cannot read folder: {exc.strerror}", "make it readable (e.g. chmod a+rx)"
+        )
+        return False
 
 
 def run(specs: Path) -> Result:

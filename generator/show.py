@@ -64,7 +64,11 @@ def load_package(out: Path) -> ModuleType:
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except (ImportError, SyntaxError) as exc:  # a file deleted or damaged since generate
+        del sys.modules[name]
+        _fail(f"toolgen: {out} is not a complete generated package ({exc}); run `toolgen generate` again")
     return module
 
 

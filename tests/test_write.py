@@ -75,7 +75,7 @@ def test_interrupted_write_leaves_old_tree(
 
 
 @pytest.mark.parametrize("broken", ["exchange", "first rename", "second rename"])
-def test_interrupted_write_via_cli_reports_internal_error(
+def test_interrupted_write_via_cli_reports_the_os_error(
     capsys, specs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, broken: str
 ) -> None:
     """A swap step that fails (not a kill) leaves the old tree in place and nothing beside it."""
@@ -100,7 +100,7 @@ def test_interrupted_write_via_cli_reports_internal_error(
         monkeypatch.setattr(write.os, "rename", rename)
     rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
     monkeypatch.undo()
-    assert rc == 123 and "internal error" in err
+    assert rc == 2 and "error[E404]" in err and "I/O error" in err, err
     assert read_tree(out) == before
     assert leftovers(out) == []
 

@@ -83,7 +83,10 @@ class _JsonSchemaWalker(_Walker):
             if "const" in out and out["const"] is not None:
                 out["enum"] = [out.pop("const"), None]
         elif "anyOf" in out:
-            if {"type": "null"} not in out["anyOf"]:
+            # a null branch may carry a description or title: it still lets null through
+            if not any(
+                isinstance(b, dict) and b.get("type") == "null" for b in out["anyOf"]
+            ):
                 out["anyOf"] = out["anyOf"] + [{"type": "null"}]
         elif "enum" in out:
             if None not in out["enum"]:

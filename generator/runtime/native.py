@@ -12,7 +12,13 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Mapping, Sequence
 
-from .schema_common import MAX_NESTING, DialectError, _with_extras, nesting_depth
+from .schema_common import (
+    MAX_NESTING,
+    DialectError,
+    _ordered,
+    extras_lead,
+    nesting_depth,
+)
 from .schema_dialects import tool_entry
 from .schema_json import _JsonSchemaWalker
 
@@ -135,33 +141,34 @@ def materialize(
             holder, key = properties[name], "description"
         else:
             continue
-        joined = _rejoin(holder.get(key), plain, text(pieces))
-        if joined or name is None:
-            holder[key] = joined
-        else:  # the converter leaves an empty parameter description out
-            holder.pop(key, None)
+        _swap_text(holder, key, plain, text(pieces), name is not None)
     if meta["placeholders"]:
         result = _fill(result, placeholders)
     return result
 
 
-def _rejoin(stored: str | None, plain: str, resolved: str) -> str:
-    """``stored`` (built from the unconditional text ``plain``) as built from ``resolved``.
+def _swap_text(
+    holder: dict[str, Any], key: str, plain: str, resolved: str, optional: bool
+) -> None:
+    """Put the context's text where the converter put the unconditional text ``plain``.
 
-    Converters may append sentences for keywords a dialect lacks ("Minimum length: 3.") with
-    the separator rule of ``_with_extras``; the same rule joins them to the resolved text, so
-    the result equals a conversion of ``resolved`` whichever part is empty.
+    The converter may have appended sentences for keywords the dialect cannot take
+    (schema_common._with_extras); they are kept after the new text exactly as a conversion of
+    it would place them. An ``optional`` (parameter) description that resolves to nothing is
+    left out, as parameters_schema leaves it out; a new one goes where the converter puts it.
     """
-    if not stored or stored == plain:
-        return resolved
-    body = plain.rstrip()
-    if plain and not stored.startswith(body):
-        # Not a converter's suffix: replace the text and keep the rest as it is.
-        return stored.replace(plain, resolved, 1)
-    tail = stored[len(body) :]
-    if plain:
-        tail = tail.removeprefix("\n\n" if "\n" in body else " ")
-    return _with_extras(resolved, [tail]) or ""
+    current = holder.get(key)
+    if current is not None and current != plain:
+        tail = current[len(extras_lead(plain)) :]
+        holder[key] = extras_lead(resolved) + tail
+    elif resolved or not optional:
+        holder[key] = resolved
+        if current is None:
+            reordered = _ordered(holder)
+            holder.clear()
+            holder.update(reordered)
+    else:
+        holder.pop(key, None)
 
 
 def runtime_entry(

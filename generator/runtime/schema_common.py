@@ -194,12 +194,18 @@ def _with_extras(description: str | None, extras: list[str]) -> str | None:
     """Append the moved-keyword sentences to a description."""
     if not extras:
         return description
-    tail = " ".join(extras)
+    return extras_lead(description) + " ".join(extras)
+
+
+def extras_lead(description: str | None) -> str:
+    """What precedes the moved-keyword sentences in a converted description.
+
+    runtime/native.py needs it to swap the spec text in front of those sentences.
+    """
     if not description:
-        return tail
+        return ""
     body = description.rstrip()
-    sep = "\n\n" if "\n" in body else " "
-    return body + sep + tail
+    return body + ("\n\n" if "\n" in body else " ")
 
 
 def _join_descriptions(outer: Any, inner: Any) -> Any:

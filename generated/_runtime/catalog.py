@@ -13,13 +13,7 @@ import re
 from typing import Any, Callable, Mapping, Sequence
 
 from .cache import LRU
-from .dynamic_tools import (
-    mcp_tools,
-    merge_tools,
-    skip_record,
-    subagent_tools,
-    subagents_active,
-)
+from .dynamic_tools import mcp_tools
 from .predicates import (
     MatcherError,
     SelectionData,
@@ -29,6 +23,8 @@ from .predicates import (
     select,
 )
 from .prompt_blocks import PLACEHOLDER_RE
+from .subagents import subagent_tools, subagents_active
+from .variants import merge_tools, skip_record
 
 __all__ = ["Catalog", "Variant"]
 

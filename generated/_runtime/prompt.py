@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .catalog import Catalog, Variant
-from .dynamic_tools import skip_record
 from .predicates import family_name
 from .prompt_blocks import PromptParam, tool_block, tools_section
 from .tool_types import ToolUse
+from .variants import skip_record
 from .xml_calls import parse_tool_calls
 
 __all__ = ["TextPath"]

@@ -11,9 +11,9 @@ import marshal
 from typing import Any, Callable, Mapping, Sequence
 
 from .catalog import Catalog
-from .dynamic_tools import skip_record
 from .native import NativeToolsUnavailable, materialize, runtime_entry
 from .predicates import family_name, truthy
+from .variants import skip_record
 
 __all__ = ["build_tools"]
 

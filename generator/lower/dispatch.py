@@ -11,7 +11,7 @@ from typing import Any
 
 from ..model import Catalog, Tool
 from ..render import header, render_python
-from ..runtime.dynamic_tools import MCP_TOOL_ID, SUBAGENTS_TOOL_ID
+from ..runtime.variants import MCP_TOOL_ID, SUBAGENTS_TOOL_ID
 
 
 def _sources(catalog: Catalog) -> tuple[str, ...]:

@@ -6,8 +6,9 @@ Predicates stay as their declarative mappings: they are data for the runtime eva
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from .diagnostics import Location
 
@@ -81,7 +82,6 @@ class ToolVariant:
     parameters: tuple[Parameter, ...]
     requires: Predicate | None = None
     strict: bool = False
-    extends: str | None = None
     location: Location = field(default=Location(""), compare=False)
 
     @property
@@ -172,12 +172,6 @@ class Project:
     routing_default: str
     routing_rules: tuple[RoutingRule, ...]
     source: str
-
-
-@dataclass(frozen=True)
-class SharedParameter:
-    name: str
-    data: Mapping[str, Any]
 
 
 @dataclass(frozen=True)

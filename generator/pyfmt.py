@@ -12,9 +12,10 @@ every generated file unchanged.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Iterator
+from typing import Any
 
 from black.strings import str_width
 
@@ -135,10 +136,7 @@ def _flat_within(value: Any, budget: int) -> str | None:
             return None
         used += str_width(prefix) + str_width(inner) + (2 if parts else 0)
         parts.append(prefix + inner)
-    if opening == "(" and len(parts) == 1:
-        text = f"({parts[0]},)"
-    else:
-        text = opening + ", ".join(parts) + closing
+    text = f"({parts[0]},)" if opening == "(" and len(parts) == 1 else opening + ", ".join(parts) + closing
     return text if str_width(text) <= budget else None
 
 

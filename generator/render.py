@@ -18,13 +18,16 @@ from typing import Any
 
 import black
 import jinja2
+from black.mode import Mode, TargetVersion
+from black.parsing import InvalidInput
 
 from . import pyfmt
 from .fastpath import cache_dir
 from .runtime import RUNTIME_VERSION
 
-BLACK_MODE = black.Mode(
-    target_versions={black.TargetVersion.PY311},
+BLACK_VERSION: str = black.__version__  # type: ignore[attr-defined]  # set by black without __all__
+BLACK_MODE = Mode(
+    target_versions={TargetVersion.PY311},
     line_length=pyfmt.LINE_LENGTH,
     string_normalization=True,
     magic_trailing_comma=True,
@@ -36,7 +39,7 @@ _SENTINEL = re.compile(r"^(?P<indent> *)(?P<target>[^\n=]+?) = __toolgen_const_(
 @lru_cache(maxsize=1024)
 def format_code(source: str) -> str:
     """black's output for ``source``, from the content-hash cache when possible."""
-    key = hashlib.sha256(f"{black.__version__}\0{BLACK_MODE!r}\0{source}".encode()).hexdigest()
+    key = hashlib.sha256(f"{BLACK_VERSION}\0{BLACK_MODE!r}\0{source}".encode()).hexdigest()
     directory = cache_dir()
     path = directory / "black" / key[:2] / key if directory else None
     if path is not None:
@@ -46,7 +49,7 @@ def format_code(source: str) -> str:
             pass
     try:
         result = black.format_str(source, mode=BLACK_MODE)
-    except black.InvalidInput as exc:  # a template bug, never user input
+    except InvalidInput as exc:  # a template bug, never user input
         raise RuntimeError(f"generated code does not parse: {exc}\n{source}") from exc
     if path is not None:
         try:
@@ -98,7 +101,7 @@ def environment() -> jinja2.Environment:
 
 def _templates_dir() -> Path:
     """templates/ is installed as the package generator.templates (see pyproject.toml)."""
-    import generator.templates
+    import generator.templates  # type: ignore[import-not-found]  # templates/, mapped by pyproject's package-dir
 
     return Path(generator.templates.__file__).resolve().parent
 

@@ -7,6 +7,7 @@ import hashlib
 import importlib.util
 import json
 import sys
+from importlib import import_module
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
@@ -106,8 +107,6 @@ def _json_file(path: Path | None, load: Any = None) -> Any:
 
 def _extra_variants(package: ModuleType, args: argparse.Namespace, context: Any, family: str) -> list[Any]:
     """Run-time tools (subagents, MCP) for --subagents / --mcp-servers, when the package has them."""
-    from importlib import import_module
-
     dynamic = import_module(package.__name__ + "._runtime.dynamic_tools")
     # A schema nested past MAX_NESTING costs its tool only: the loader cuts it off before json.loads.
     servers = _json_file(getattr(args, "mcp_servers", None), dynamic.load_servers_json)
@@ -123,6 +122,9 @@ def _extra_variants(package: ModuleType, args: argparse.Namespace, context: Any,
                 _fail(f"toolgen: {getattr(args, option)}: {exc}")
     if servers is None and agents is None:
         return []
+    # The shape runtime/catalog.py's dynamic_variants returns (the package is imported by path, so untyped).
+    extra: list[dict[str, Any]]
+    skipped: list[dict[str, Any]]
     extra, skipped = package.catalog.dynamic_variants(
         family, context, mcp_servers=servers or (), subagents=agents or ()
     )
@@ -147,8 +149,6 @@ def run(args: argparse.Namespace) -> int:
         _fail(f"toolgen: unknown family {family!r}; known: {', '.join(package.catalog.FAMILIES)}")
     try:
         if args.command == "parse":
-            from importlib import import_module
-
             prompt = import_module(package.__name__ + ".prompt")
             extra = _extra_variants(package, args, context, args.family)
             calls = prompt.parse_calls(sys.stdin.read(), args.family, extra)
@@ -156,14 +156,10 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(out, indent=2, ensure_ascii=False))
             return 0
         if args.what == "dispatch":
-            from importlib import import_module
-
             dispatch = import_module(package.__name__ + ".dispatch")
             print(json.dumps(dispatch.dispatch_table(), indent=2))
             return 0
         if args.what == "tools":
-            from importlib import import_module
-
             providers = import_module(package.__name__ + ".providers")
             fmt = args.format
             if fmt is None:
@@ -185,8 +181,6 @@ def run(args: argparse.Namespace) -> int:
         elif args.what == "enabled":
             print(json.dumps(list(package.enabled_tools(args.family, context)), indent=2))
         elif args.what == "prompt":
-            from importlib import import_module
-
             prompt = import_module(package.__name__ + ".prompt")
             extra = _extra_variants(package, args, context, args.family)
             skipped = []

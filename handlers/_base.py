@@ -120,7 +120,8 @@ class WebToolHandler:
                 f"{self.error_prefix}: could not read the Cline account token: {describe(exc)}"
             )
         if not token:
-            return ToolResult.error(SIGN_IN_MESSAGE)
+            # Same prefix as every other failure, as the seed's catch adds it to its throw.
+            return ToolResult.error(f"{self.error_prefix}: {SIGN_IN_MESSAGE}")
 
         try:
             payload = post_json(config, self.endpoint, plan.body, token)
@@ -133,9 +134,13 @@ class WebToolHandler:
 
 
 def disabled_reason(config: WebToolsConfig) -> str | None:
-    """None when all three gates pass, else a short reason."""
+    """None when all three gates pass, else a short reason.
+
+    The provider id is compared exactly, as the seed does: ids are lower-case machine
+    names, so ``"Cline"`` or ``" cline"`` is a misconfigured host, not the Cline provider.
+    """
     provider = str(getattr(config, "provider_id", "") or "")
-    if provider.strip().lower() != "cline":
+    if provider != "cline":
         return f"the API provider is {provider or 'unset'!r}, web tools need the Cline provider"
     if not getattr(config, "web_tools_enabled", False):
         return "the web tools setting is turned off"
@@ -265,6 +270,8 @@ def post_json(
     except httpx.HTTPError as exc:
         raise WebRequestError(f"request failed: {describe(exc)}") from None
 
+    # Only 200 is a success: the endpoints answer nothing else when they work, and a
+    # redirect is not followed (a 301/302 would turn the POST into a body-less GET).
     if response.status_code != 200:
         raise WebRequestError(_status_detail(response))
     try:
@@ -285,6 +292,9 @@ def _status_detail(response: httpx.Response) -> str:
         detail += f": {message}"
     if response.status_code in (401, 403):
         detail += " (the Cline account session may have expired; sign in again)"
+    location = response.headers.get("location")
+    if response.is_redirect and location:
+        detail += f" (redirects to {_snippet(location)}, which is not followed; check api_base)"
     return detail
 
 

@@ -40,7 +40,7 @@ class WebToolsConfig(Protocol):
     """What web_fetch / web_search need from the host's task config.
 
     Gates (all three must hold, or the call is refused as "disabled"):
-      ``provider_id`` must be ``"cline"``; ``web_tools_enabled`` is the user's setting;
+      ``provider_id`` must be exactly ``"cline"``; ``web_tools_enabled`` is the user's setting;
       ``web_tools_feature_flag`` is the remote feature flag.
 
     Request settings:

@@ -128,3 +128,36 @@ def test_mcp_and_subagent_naming(ref: dict) -> None:
     assert project.mcp_name_max_length == ref["mcp"]["name_max_length"]
     assert project.subagent_prefix == ref["dispatch"]["dynamic_subagent_tools"]["name_prefix"]
     assert project.subagent_max_length == ref["dispatch"]["dynamic_subagent_tools"]["max_length"]
+
+
+#: Our wording may be shorter or longer than the modelled system's, by at most this share.
+LENGTH_TOLERANCE = 0.15
+
+
+def text_lengths(text: Text) -> tuple[int, int]:
+    """Length without conditional pieces, and with all of them (the notebook section of `diff`)."""
+    return len("".join(p.text for p in text if p.when is None)), len("".join(p.text for p in text))
+
+
+def test_text_lengths_close_to_reference(ref: dict) -> None:
+    """Texts in our own words stay about as long as the texts they stand for (within ±15%)."""
+    problems = []
+
+    def check(what: str, got: int, want: int) -> None:
+        low, high = want * (1 - LENGTH_TOLERANCE), want * (1 + LENGTH_TOLERANCE)
+        if not low <= got <= high:
+            problems.append(f"{what}: {got} characters, reference {want} (allowed {low:.0f}-{high:.0f})")
+
+    for entry in ref["tools"]:
+        variant = catalog().tool(entry["id"]).variant(entry["variant"])
+        key = f"{entry['variant']}/{entry['id']}"
+        check(f"{key} description", text_lengths(variant.description)[0], entry["description"]["length"])
+        for param, want in zip(variant.parameters, entry["parameters"]):
+            default, full = text_lengths(param.instruction)
+            info = want["instruction"]
+            if info["kind"] == "function":
+                check(f"{key} {param.name} instruction", default, info["length_default"])
+                check(f"{key} {param.name} instruction (notebook tab open)", full, info["length_when_ipynb_tab_open"])
+            else:
+                check(f"{key} {param.name} instruction", default, info["length"])
+    assert not problems, "\n".join(problems)

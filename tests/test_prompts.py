@@ -198,7 +198,7 @@ def test_placeholders_resolved_from_context():
     assert hint and hint in _block(multi, "read_file")
     assert hint not in prompt.prompt_section("generic", Context(cwd="/w"))
     # the documented default for cwd
-    assert "current working directory /." in _block(prompt.prompt_section("generic"), "execute_command")
+    assert "Each command starts in the working folder /." in _block(prompt.prompt_section("generic"), "execute_command")
 
 
 def _desc(block: str) -> str:

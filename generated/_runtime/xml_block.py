@@ -8,16 +8,25 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import (
+    Any,
+    Dict,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+)
 
 from .predicates import JS_WHITESPACE
 from .tool_types import ToolUse
 from .xml_grammar import (
     _NO_EVENT,
     _NON_WS,
+    _Buffer,
     _drop_partial_tag,
     _find,
     _is_blank,
+    _OpenParams,
     _span,
     _ToolGrammar,
 )
@@ -309,8 +318,13 @@ class _Block:
         state[0] = node
         return params, stop
 
-    def partial(self, text: str) -> ToolUse:
-        """The call so far (its closing tag has not arrived)."""
+    def partial(self, text: str, buffer: Optional[_Buffer] = None) -> ToolUse:
+        """The call so far (its closing tag has not arrived).
+
+        With a ``buffer`` (streaming), the value still arriving is not copied out of the text
+        now but when it is read (see :class:`_OpenParams`), so a feed costs the size of its
+        chunk however long the open value grows.
+        """
         tool = self.tool
         params: Dict[str, str] = {}
         q = self.start
@@ -330,13 +344,16 @@ class _Block:
                     params[p] = value
                     q = x + len(close)
                     continue
-            params[p] = self._open_value(text, s, close)
+            lo, hi = self._open_bounds(text, s, close)
+            if buffer is not None:
+                return ToolUse(tool.name, _OpenParams(params, p, buffer, lo, hi), True)
+            params[p] = text[lo:hi]
             break
         return ToolUse(tool.name, params, partial=True)
 
-    def _open_value(self, text: str, s: int, close_tag: str) -> str:
-        """The trimmed value so far of a parameter opened at ``s``, without a trailing
-        fragment of ``close_tag``; each character is scanned once over all feeds.
+    def _open_bounds(self, text: str, s: int, close_tag: str) -> Tuple[int, int]:
+        """Where the trimmed value so far of a parameter opened at ``s`` lies, without a
+        trailing fragment of ``close_tag``; each character is scanned once over all feeds.
 
         Characters more than a tag's length from the end are never held back, so where the
         value's first and last non-whitespace characters among them lie is kept between feeds;
@@ -368,4 +385,4 @@ class _Block:
         kept = len(text[stable:end].rstrip(JS_WHITESPACE))
         if kept:
             last = stable + kept - 1
-        return text[first : last + 1] if 0 <= first <= last else ""
+        return (first, last + 1) if 0 <= first <= last else (s, s)

@@ -35,7 +35,8 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> str:
     for resolved in families:
         family = resolved.family
         lines.append(
-            f"| `{family.name}` | {family.order} | {'yes' if family.use_native_tools else 'no'} | {len(resolved.variants)} |"
+            f"| `{family.name}` | {family.order} | {'yes' if family.use_native_tools else 'no'}"
+            f" | {len(resolved.variants)} |"
         )
     lines += ["", "## Context fields", "", "| field | type | default | meaning |", "| --- | --- | --- | --- |"]
     for field in catalog.project.context:

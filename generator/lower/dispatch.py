@@ -34,9 +34,7 @@ def binding_data(tool: Tool) -> dict[str, Any] | None:
 def emit(catalog: Catalog) -> dict[str, str]:
     project = catalog.project
     by_id = {tool.id: tool for tool in catalog.tools}
-    handlers = {
-        tool_id: binding_data(by_id[tool_id]) if tool_id in by_id else None for tool_id in project.tool_order
-    }
+    handlers = {tool_id: binding_data(by_id[tool_id]) if tool_id in by_id else None for tool_id in project.tool_order}
     # The tools the coordinator routes dynamic names to (Cline: ClineDefaultTool.MCP_ACCESS and
     # USE_SUBAGENTS). A spec set without them simply gets no MCP / subagent routing.
     return {

@@ -49,11 +49,17 @@ Rules (they model Cline's ``parseAssistantMessageV2``):
 from __future__ import annotations
 
 import json
-from typing import Collection, List, Mapping, Optional, Sequence
+from typing import (
+    Collection,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+)
 
 from .tool_types import ToolUse
 from .xml_block import _Block
-from .xml_grammar import _Grammar
+from .xml_grammar import _Buffer, _Grammar
 
 __all__ = [
     "DEFAULT_CONTENT_PARAMS",
@@ -80,8 +86,8 @@ class _Reader:
         self.block: Optional[_Block] = None
         self.current: Optional[ToolUse] = None  # the open block as of the last read
 
-    def read(self, text: str) -> None:
-        """``text`` extends the text of the previous call."""
+    def read(self, text: str, buffer: Optional[_Buffer] = None) -> None:
+        """``text`` extends the text of the previous call (``buffer``: see _Block.partial)."""
         grammar = self.grammar
         if not grammar.sane:
             self.block = None  # tags may overlap: read the open call afresh
@@ -100,7 +106,7 @@ class _Reader:
                 block = self.block = _Block(grammar.tool(m.group(1)), m.end())
             block.advance(text)
             if block.end is None:
-                self.current = block.partial(text)
+                self.current = block.partial(text, buffer)
                 return
             self.done.append(block.complete(text))
             self.open_scan = block.end
@@ -130,8 +136,8 @@ class StreamingParser:
     """Accumulates streamed text; :meth:`feed` returns the current blocks.
 
     Complete blocks never change once reported. The open block's tokens and reading are
-    kept between feeds, so each feed costs about the size of the chunk (plus copying the
-    open block's values).
+    kept between feeds, and its value still arriving is sliced from the text only when
+    read, so each feed costs about the size of the chunk: streaming is linear in the text.
     """
 
     def __init__(
@@ -141,14 +147,14 @@ class StreamingParser:
         content_params: Collection[str] = DEFAULT_CONTENT_PARAMS,
     ):
         self._grammar = _Grammar(tools, content_params)
-        self._text = ""
+        self._buffer = _Buffer()
         self._reader = _Reader(self._grammar)
         self._blocks: List[ToolUse] = []
 
     @property
     def text(self) -> str:
         """Everything fed so far."""
-        return self._text
+        return self._buffer.text
 
     @property
     def blocks(self) -> List[ToolUse]:
@@ -161,15 +167,17 @@ class StreamingParser:
             # memory after the text is free again and the text grows in place, not by a copy.
             self._blocks = []
             self._reader.current = None
-            text, self._text = self._text, ""
+            buffer = self._buffer
+            text, buffer.text = buffer.text, ""
             text += chunk  # in place when not shared
-            self._text = text
-            self._reader.read(text)
+            buffer.text = text
+            self._reader.read(text, buffer)
             self._blocks = self._reader.blocks()
         return list(self._blocks)
 
     def reset(self) -> None:
-        self._text = ""
+        # A new buffer: blocks handed out before keep reading the text they came from.
+        self._buffer = _Buffer()
         self._reader = _Reader(self._grammar)
         self._blocks = []
 

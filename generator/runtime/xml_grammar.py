@@ -1,4 +1,5 @@
-"""The XML call parser's grammar: tags per tool, and small text helpers (see xml_calls.py).
+"""Building blocks of the XML call parser (xml_calls.py): tags per tool, text helpers, and
+the streamed text's buffer from which an open value is sliced when read.
 
 Standard library only: copied verbatim into the generated package.
 """
@@ -7,7 +8,16 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Collection, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import (
+    Collection,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+)
 
 from .predicates import JS_WHITESPACE
 
@@ -145,3 +155,52 @@ def _find(parent: List[int], j: int) -> int:
 
 
 _NO_EVENT = ""  # not a parameter name (names are non-empty)
+
+
+class _Buffer:
+    """The streamed text, held in one place so that it can grow in place (see feed)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self) -> None:
+        self.text = ""
+
+
+class _OpenParams(Mapping[str, str]):
+    """The parameters of a call still arriving; the last one's value is read on demand.
+
+    The streamed text only grows by appending (until a reset, which starts a new buffer),
+    so the value's bounds stay valid after later feeds: it is sliced when first read.
+    """
+
+    __slots__ = ("_done", "_name", "_buffer", "_start", "_stop", "_value")
+
+    def __init__(
+        self, done: Dict[str, str], name: str, buffer: _Buffer, start: int, stop: int
+    ) -> None:
+        self._done = done
+        self._name = name
+        self._buffer = buffer
+        self._start = start
+        self._stop = stop
+        self._value: Optional[str] = None
+
+    def __getitem__(self, key: str) -> str:
+        if key != self._name:
+            return self._done[key]
+        if self._value is None:
+            self._value = self._buffer.text[self._start : self._stop]
+        return self._value
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._done
+        yield self._name
+
+    def __len__(self) -> int:
+        return len(self._done) + 1
+
+    def __contains__(self, key: object) -> bool:
+        return key == self._name or key in self._done
+
+    def __repr__(self) -> str:
+        return repr(dict(self))

@@ -1,0 +1,184 @@
+"""Tool files: one per listed id, each with a handler and its variants (a variant may extend another)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..load import SourceFile
+from ..model import Handler, Tool, ToolVariant
+from ..validate import suggest
+from .common import Scope, file_stem, freeze
+from .predicates import check_predicate
+from .schemas import parameter
+from .text import check_text, check_usage
+
+ById = dict[str, tuple[SourceFile, dict[str, Any]]]
+
+
+def build_tools(scope: Scope, srcs: list[SourceFile]) -> list[Tool]:
+    """Tool files in enum order (toolgen.yaml's list): one file per listed id, named after it."""
+    diags = scope.diags
+    by_id: ById = {}
+    for src in srcs:
+        data = src.data
+        tool_id = data["id"]
+        stem = file_stem(src)
+        if tool_id != stem:
+            diags.error(
+                src.loc(("id",)),
+                "E316",
+                f"tool {tool_id!r} is in a file named {stem}.yaml",
+                f"rename the file to {tool_id}.yaml",
+            )
+        if tool_id in by_id:
+            diags.error(
+                src.loc(("id",)),
+                "E302",
+                f"duplicate tool id {tool_id!r} (also in {by_id[tool_id][0].path})",
+                "keep one file per tool id",
+            )
+            continue
+        if tool_id not in scope.tool_ids:
+            diags.error(
+                src.loc(("id",)),
+                "E301",
+                f"tool {tool_id!r} is not listed under tools: in toolgen.yaml",
+                "add it there so it gets a place in the enum order",
+            )
+        by_id[tool_id] = (src, data)
+    for i, tool_id in enumerate(scope.tool_ids):
+        if tool_id not in by_id:
+            diags.error(
+                scope.project_src.loc(("tools", i)),
+                "E301",
+                f"tool {tool_id!r} has no spec file",
+                f"add specs/tools/{tool_id}.yaml",
+            )
+    result = []
+    for tool_id in scope.tool_ids:
+        if tool_id not in by_id:
+            continue
+        src, data = by_id[tool_id]
+        result.append(Tool(tool_id, _handler(scope, src, data, by_id), _variants(scope, src, data), src.path))
+    return result
+
+
+def _handler(scope: Scope, src: SourceFile, data: dict[str, Any], by_id: ById) -> Handler:
+    """A tool's handler: its own class, none, or the class of the tool it shares."""
+    handler = data["handler"]
+    if handler is None:
+        return Handler("none")
+    if "class" in handler:
+        return Handler("class", handler["class"], bool(handler.get("validator", False)))
+    target = handler["shares"]
+    target_data = by_id[target][1] if target in by_id else {}
+    target_handler = target_data.get("handler") if target_data else None
+    if not target_data or not isinstance(target_handler, dict) or "class" not in target_handler:
+        scope.diags.error(
+            src.loc(("handler", "shares")),
+            "E309",
+            f"handler shares {target!r}, which is not a tool with a handler class",
+            suggest(target, by_id) or "name a tool whose handler has 'class:'",
+        )
+        return Handler("shares", None, False, target)
+    return Handler("shares", target_handler["class"], bool(target_handler.get("validator", False)), target)
+
+
+def _variants(scope: Scope, src: SourceFile, data: dict[str, Any]) -> tuple[ToolVariant, ...]:
+    """A tool's variants in file order; a variant that 'extends' another inherits what it leaves out."""
+    raw = data["variants"]
+    built: dict[str, ToolVariant] = {}
+    visiting: set[str] = set()
+
+    def build(family: str) -> ToolVariant | None:
+        if family in built:
+            return built[family]
+        if family in visiting:
+            scope.diags.error(
+                src.loc(("variants", family, "extends")),
+                "E314",
+                f"variant {family!r} extends itself through a cycle",
+                "break the extends chain",
+            )
+            return None
+        visiting.add(family)
+        spec = raw[family]
+        base = None
+        if "extends" in spec:
+            parent = spec["extends"]
+            if parent not in raw:
+                scope.diags.error(
+                    src.loc(("variants", family, "extends")),
+                    "E314",
+                    f"variant {family!r} extends {parent!r}, which this tool does not define",
+                    suggest(parent, raw) or "extend a variant defined in this file",
+                )
+            else:
+                base = build(parent)
+        visiting.discard(family)
+        variant = _variant(scope, src, data["id"], family, spec, base)
+        built[family] = variant
+        return variant
+
+    for family in raw:
+        if family not in scope.family_enum:
+            scope.diags.error(
+                src.loc(("variants", family), key=True),
+                "E310",
+                f"unknown family {family!r}",
+                suggest(family, scope.family_enum) or "list it under families: in toolgen.yaml",
+            )
+        build(family)
+    return tuple(built[f] for f in raw if f in built)
+
+
+def _variant(
+    scope: Scope, src: SourceFile, tool_id: str, family: str, spec: dict[str, Any], base: ToolVariant | None
+) -> ToolVariant:
+    """One variant: its own keys, else its base's (or the defaults); the name must not look like an MCP tool."""
+    at = ("variants", family)
+    description = (
+        check_text(scope, src, spec["description"], at + ("description",))
+        if "description" in spec
+        else (base.description if base else ())
+    )
+    requires = spec.get("requires", base.requires if base else None)
+    if "requires" in spec:
+        check_predicate(scope, src, spec["requires"], at + ("requires",))
+    if "parameters" in spec:
+        params = tuple(parameter(scope, src, p, at + ("parameters", i)) for i, p in enumerate(spec["parameters"]))
+        seen: dict[str, int] = {}
+        for i, p in enumerate(params):
+            if p.name in seen:
+                scope.diags.error(
+                    src.loc(at + ("parameters", i)),
+                    "E304",
+                    f"duplicate parameter {p.name!r} (also parameter {seen[p.name] + 1})",
+                    "rename or remove one",
+                )
+            seen.setdefault(p.name, i)
+    else:
+        params = base.parameters if base else ()
+    name = spec.get("name", base.name if base else tool_id)
+    # An inherited name was checked on the variant that declares it: report it there only.
+    if scope.mcp_separator in name and ("name" in spec or base is None):
+        scope.diags.error(
+            src.loc(at + ("name",) if "name" in spec else ("id",)),
+            "E303",
+            f"tool name {name!r} contains the MCP separator {scope.mcp_separator!r}",
+            "dispatch routes such names to the MCP handler: rename the tool or change mcp.separator",
+        )
+    # Duplicate parameter names are E304 already; their example cannot read back as declared.
+    unique = len({p.name for p in params}) == len(params)
+    if unique and ("parameters" in spec or ("name" in spec and params)):
+        check_usage(scope, src, name, params, spec, at)
+    return ToolVariant(
+        tool_id=tool_id,
+        family=family,
+        name=name,
+        description=description,
+        parameters=params,
+        requires=freeze(requires),
+        strict=bool(spec.get("strict", base.strict if base else False)),
+        location=src.loc(at, key=True),
+    )

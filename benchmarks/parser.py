@@ -15,7 +15,8 @@ Times ``parse_tool_calls`` on the whole text and ``StreamingParser`` fed ``N``-c
 * ``open-300k``: a 300 KB ``path`` value (a non-content parameter) streamed while still open.
 
 ``--module DIR`` times another copy of the module instead (a folder holding ``xml_calls.py`` and
-``tool_types.py``, e.g. ``generated`` or an older checkout's ``generator/runtime``). Once a case
+the runtime modules it imports, e.g. ``generated/_runtime`` or an older checkout's
+``generator/runtime``). Once a case
 takes longer than ``--limit`` seconds (default 30), its larger sizes are skipped. Every result is
 checked against the expected blocks.
 """
@@ -101,7 +102,7 @@ def check(blocks: List[Any], expected: List[Tuple[str, Dict[str, str]]], what: s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--module", help="folder holding xml_calls.py and tool_types.py")
+    parser.add_argument("--module", help="folder holding xml_calls.py and the runtime modules it imports (e.g. generator/runtime)")
     parser.add_argument("--chunk", type=int, default=20)
     parser.add_argument("--limit", type=float, default=30.0)
     args = parser.parse_args()

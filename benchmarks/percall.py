@@ -38,7 +38,7 @@ def main() -> None:
     from generated import catalog, providers
     from generated.catalog import assemble, holds, resolve_text
     from generated.context import Context
-    from generated.native import runtime_entry
+    from generated._runtime.native import runtime_entry
     from generated.prompt import prompt_section
 
     # A context that switches native calls and the optional features on, so the most tools apply.

@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from . import _runtime
+
+_runtime.check_version(1, __name__)
+
+from ._runtime.tool_lists import build_tools
+from .catalog import CATALOG
 from .context import Context
-from .tool_lists import build_tools
 
 __all__ = ["DIALECT", "TOOLS", "META", "tools"]
 
@@ -1169,13 +1174,14 @@ def tools(
     cache_control: bool = False,
     skipped: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """The ``tools`` list of a request for ``family`` in ``context`` (see tool_lists.build_tools).
+    """The ``tools`` list of a request for ``family`` in ``context`` (see _runtime/tool_lists.py).
 
     Raises NativeToolsUnavailable when native tool calling is off for the family or context.
     ``cache_control`` (Anthropic only) marks the last tool as a prompt-cache breakpoint.
     Run-time tools this format cannot take are left out and appended to ``skipped`` if given.
     """
     return build_tools(
+        CATALOG,
         DIALECT,
         TOOLS,
         META,

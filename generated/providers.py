@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from . import _runtime
+
+_runtime.check_version(1, __name__)
+
 from . import anthropic, openai_chat, openai_responses, gemini, bedrock
+from ._runtime.native import NativeToolsUnavailable
+from ._runtime.predicates import field_value
 from .catalog import route
 from .context import Context
-from .native import NativeToolsUnavailable
-from .predicates import field_value
 
 __all__ = ["FORMATS", "NativeToolsUnavailable", "native_tools", "format_for"]
 

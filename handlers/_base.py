@@ -15,8 +15,8 @@ from typing import Any, ClassVar, Mapping
 
 import httpx
 
-from generated.tool_types import ToolResult, ToolUse
-from generated.xml_calls import parse_partial_json_array
+from generated import ToolResult, ToolUse
+from generated._runtime.xml_calls import parse_partial_json_array
 
 from .config import DEFAULT_TIMEOUT_SECONDS, WebToolsConfig
 

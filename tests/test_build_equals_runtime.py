@@ -214,7 +214,7 @@ def _runtime_variants(catalog: Any, context: Any) -> list[dict[str, Any]]:
     Placeholders are filled here, because run-time tool text is data the run-time path never fills;
     schemas become plain JSON data (lists, not the catalog's tuples), as an MCP server's would be.
     """
-    native = importlib.import_module(catalog.__name__.rsplit(".", 1)[0] + ".native")
+    native = importlib.import_module(catalog.__name__.rsplit(".", 1)[0] + "._runtime.native")
 
     def fill(pieces: Any) -> tuple[Any, ...]:
         return tuple(

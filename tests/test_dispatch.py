@@ -24,7 +24,7 @@ from generated.dispatch import (  # noqa: E402
     SharedToolHandler,
     ToolId,
 )
-from generated.tool_types import ToolResult, ToolUse  # noqa: E402
+from generated._runtime.tool_types import ToolResult, ToolUse  # noqa: E402
 from conftest import reference_file  # noqa: E402
 
 SEP = MCP["separator"]

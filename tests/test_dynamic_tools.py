@@ -49,7 +49,7 @@ def by_name(variants):
 
 def test_generated_copy_is_the_runtime_module():
     source = (_REPO_ROOT / "generator" / "runtime" / "dynamic_tools.py").read_text("utf-8")
-    generated = (_REPO_ROOT / "generated" / "dynamic_tools.py").read_text("utf-8")
+    generated = (_REPO_ROOT / "generated" / "_runtime" / "dynamic_tools.py").read_text("utf-8")
     assert generated.split("\n", 1)[1] == source
 
 

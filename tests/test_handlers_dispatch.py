@@ -15,8 +15,8 @@ import pytest
 import handlers
 from generated import prompt
 from generated.dispatch import HANDLERS, Coordinator, MissingHandlersError
-from generated.tool_types import ToolResult, ToolUse
-from generated.xml_calls import StreamingParser
+from generated._runtime.tool_types import ToolResult, ToolUse
+from generated._runtime.xml_calls import StreamingParser
 from test_web_handlers import api, make_config  # noqa: F401  (api is a fixture)
 
 

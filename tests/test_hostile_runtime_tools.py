@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 
 from conftest import ROOT, run_cli
 from sdk_validators import check_json_schema, validate_tool
-from generated import catalog, dynamic_tools, prompt, providers
+from generated import catalog, prompt, providers
+from generated._runtime import dynamic_tools
 from generated.catalog import MCP
 from generated.context import Context
 from generated.dispatch import Coordinator
-from generated.tool_types import ToolResult, ToolUse
+from generated._runtime.tool_types import ToolResult, ToolUse
 
 HOSTILE = ROOT / "tests" / "data" / "mcp" / "hostile.json"
 SERVERS = ROOT / "tests" / "data" / "mcp" / "servers.json"
@@ -356,7 +357,7 @@ def test_cli_tools_without_a_name_no_longer_fail_the_file(capsys, context_file, 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_trailing_newline_does_not_sneak_past_the_name_rules(fmt):
-    from generated.schema_dialects import DialectError, tool_entry
+    from generated._runtime.schema_dialects import DialectError, tool_entry
 
     with pytest.raises(DialectError, match="is not allowed"):
         tool_entry(fmt, "read_file\n", "Reads a file.", {"type": "object", "properties": {}})

@@ -9,6 +9,7 @@ import itertools
 import json
 import keyword
 import re
+import shutil
 import typing
 from pathlib import Path
 
@@ -72,6 +73,10 @@ def _names_the_context_module_uses() -> set[str]:
         elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             used.add(node.name)
     context_class = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Context")
+    # Methods Context inherits from the runtime's ContextBase are attributes a field could shadow.
+    base = ast.parse((ROOT / "generator/runtime/context.py").read_text("utf-8"))
+    base_class = next(n for n in base.body if isinstance(n, ast.ClassDef) and n.name == "ContextBase")
+    used.update(n.name for n in base_class.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_"))
     for node in ast.walk(tree):
         if isinstance(node, ast.arg):
             names_in(node.annotation)
@@ -91,7 +96,7 @@ def _names_the_context_module_uses() -> set[str]:
 
 def test_reserved_names_cover_every_name_the_context_module_uses() -> None:
     used = _names_the_context_module_uses()
-    assert "classmethod" in used and "from_json" in used
+    assert "dataclass" in used and "from_json" in used
     exposed = {n for n in used if CONTEXT_NAME_RE.fullmatch(n) and not keyword.iskeyword(n)}
     assert exposed <= RESERVED_CONTEXT_NAMES, sorted(exposed - RESERVED_CONTEXT_NAMES)
 
@@ -152,7 +157,7 @@ def test_property_any_accepted_names_give_an_importable_context(tmp_path: Path, 
     folder = tmp_path / f"pkg_{abs(hash(tuple(names)))}"
     folder.mkdir()
     (folder / "__init__.py").write_text("", "utf-8")
-    (folder / "schema_common.py").write_bytes((ROOT / "generator/runtime/schema_common.py").read_bytes())
+    shutil.copytree(ROOT / "generator/runtime", folder / "_runtime", ignore=shutil.ignore_patterns("__pycache__"))
     source = render_python(
         "context.py.j2",
         "",
@@ -231,7 +236,7 @@ def test_tags_that_read_back_fine_are_accepted(capsys, specs: Path) -> None:
 def test_parser_reads_every_bundled_example_back_as_declared() -> None:
     package = import_package(BUNDLED_OUT)
     catalog, prompt = submodule(package, "catalog"), submodule(package, "prompt")
-    blocks = submodule(package, "prompt_blocks")
+    blocks = submodule(package, "_runtime.prompt_blocks")
     checked = 0
     for family, variants in catalog.VARIANTS.items():
         for variant in variants:

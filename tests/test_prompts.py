@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from conftest import GOLDEN_FIELDS, ROOT, reference_file
 from generated import catalog, prompt
 from generated.context import Context
-from generated.prompt_blocks import PromptParam, tool_block, tools_section
+from generated._runtime.prompt_blocks import PromptParam, tool_block, tools_section
 from generated.providers import native_tools
-from generated.xml_calls import DEFAULT_CONTENT_PARAMS, StreamingParser
+from generated._runtime.xml_calls import DEFAULT_CONTENT_PARAMS, StreamingParser
 
 FAMILIES = tuple(catalog.VARIANTS)
 

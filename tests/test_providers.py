@@ -22,9 +22,9 @@ import pytest
 import generated
 from generated import anthropic, bedrock, catalog, gemini, openai_chat, openai_responses, providers
 from generated.context import Context
-from generated.native import PROPERTIES_PATH, DESCRIPTION_PATH, materialize
+from generated._runtime.native import PROPERTIES_PATH, DESCRIPTION_PATH, materialize
 from generated.prompt import prompt_section
-from generated.schema_dialects import check_limits
+from generated._runtime.schema_dialects import check_limits
 
 from conftest import GOLDEN_FIELDS, REFERENCE, ROOT, run_cli
 from sdk_validators import (
@@ -335,7 +335,7 @@ def test_gate_native_calls_off(flag):
 
 def test_gate_is_distinct_from_an_empty_list():
     assert issubclass(providers.NativeToolsUnavailable, Exception)
-    assert generated.native.NativeToolsUnavailable is providers.NativeToolsUnavailable
+    assert generated._runtime.native.NativeToolsUnavailable is providers.NativeToolsUnavailable
     # native on with no optional feature still gives a non-empty list, never []
     for family in NATIVE:
         assert providers.native_tools(family, {"enable_native_tool_calls": True, "model_id": "m"}) != []

@@ -105,7 +105,7 @@ def test_subagent_prefix_must_not_contain_the_mcp_separator(capsys, specs: Path)
 
 
 def test_subagent_names_never_carry_the_separator() -> None:
-    from generated import dynamic_tools
+    from generated._runtime import dynamic_tools
     from generated.catalog import MCP, SUBAGENTS, dynamic_variants
     from generated.dispatch import Coordinator
 
@@ -149,7 +149,7 @@ def test_mapping_contexts_get_the_declared_defaults() -> None:
 
 
 def test_placeholders_read_like_the_modelled_system() -> None:
-    from generated.catalog import _as_text
+    from generator.runtime.catalog import _as_text
 
     assert [_as_text(v) for v in (True, False, 900, 1.0, 1.5, ("a", "b"), "x")] == [
         "true",

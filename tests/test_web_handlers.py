@@ -20,7 +20,7 @@ _REPO_ROOT = str(Path(__file__).resolve().parents[1])
 if _REPO_ROOT not in sys.path:
     sys.path.insert(0, _REPO_ROOT)
 
-from generated.tool_types import ToolResult, ToolUse
+from generated._runtime.tool_types import ToolResult, ToolUse
 from handlers import (
     WebFetchToolHandler,
     WebSearchToolHandler,

@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 __all__ = [
     "JS_WHITESPACE",
     "MatcherError",
+    "family_name",
     "field_value",
     "SelectionData",
     "evaluate",
@@ -35,6 +36,11 @@ class MatcherError(Exception):
 
 def normalize(value: str) -> str:
     return value.strip(JS_WHITESPACE).lower()
+
+
+def family_name(family: Any) -> str:
+    """A family (or tool id) as its plain name: enum members give their value."""
+    return str(getattr(family, "value", family))
 
 
 def truthy(value: Any) -> bool:
@@ -131,7 +137,8 @@ def evaluate(
     if "field" in pred:
         value = field_value(context, pred["field"])
         if "truthy" in pred:
-            return truthy(value) == pred["truthy"]
+            same: bool = truthy(value) == pred["truthy"]
+            return same
         if "equals" in pred:
             return _same(value, pred["equals"])
         if "in" in pred:

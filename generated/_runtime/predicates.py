@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 __all__ = [
     "JS_WHITESPACE",
     "MatcherError",
+    "family_name",
     "field_value",
     "SelectionData",
     "evaluate",
@@ -36,6 +37,11 @@ class MatcherError(Exception):
 
 def normalize(value: str) -> str:
     return value.strip(JS_WHITESPACE).lower()
+
+
+def family_name(family: Any) -> str:
+    """A family (or tool id) as its plain name: enum members give their value."""
+    return str(getattr(family, "value", family))
 
 
 def truthy(value: Any) -> bool:
@@ -132,7 +138,8 @@ def evaluate(
     if "field" in pred:
         value = field_value(context, pred["field"])
         if "truthy" in pred:
-            return truthy(value) == pred["truthy"]
+            same: bool = truthy(value) == pred["truthy"]
+            return same
         if "equals" in pred:
             return _same(value, pred["equals"])
         if "in" in pred:

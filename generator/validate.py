@@ -8,9 +8,10 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from functools import lru_cache
+from collections.abc import Iterable, Iterator
+from functools import cache
 from importlib import resources
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError, best_match
@@ -18,18 +19,16 @@ from referencing import Registry, Resource
 
 from .diagnostics import Diagnostics
 from .load import SourceFile
-from .runtime.prompt_blocks import PLACEHOLDER_RE
 
-NAME_RE = re.compile(r"[a-zA-Z_][a-zA-Z0-9_-]{0,63}")  # use with fullmatch
 SCHEMA_FILES = ("common", "project", "parameters", "tool", "family")
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema_text(kind: str) -> str:
     return resources.files("generator").joinpath("schemas", f"{kind}.schema.json").read_text("utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _registry() -> Registry:
     registry: Registry = Registry()
     for kind in SCHEMA_FILES:
@@ -39,7 +38,7 @@ def _registry() -> Registry:
     return registry
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(kind: str) -> Draft7Validator:
     return Draft7Validator(json.loads(schema_text(kind)), registry=_registry())
 

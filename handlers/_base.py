@@ -10,8 +10,9 @@ import json
 import logging
 import os
 import ssl
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 import httpx
 
@@ -20,7 +21,7 @@ from generated.xml_calls import parse_partial_json_array
 
 from .config import DEFAULT_TIMEOUT_SECONDS, WebToolsConfig
 
-__all__ = ["WebToolHandler", "RequestPlan", "WebRequestError"]
+__all__ = ["RequestPlan", "WebRequestError", "WebToolHandler"]
 
 _log = logging.getLogger(__name__)
 
@@ -246,7 +247,7 @@ def post_json(
     except (OSError, ssl.SSLError) as exc:
         raise WebRequestError(
             f"could not load the configured CA certificates: {describe(exc)}"
-        )
+        ) from exc
 
     try:
         with httpx.Client(

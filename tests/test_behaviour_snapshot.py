@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 
-import generated
 from behaviour import capture, digests
+
+import generated
 
 
 def test_behaviour_digests(snapshot) -> None:

@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import edit, run_cli
 
 # (code, file, old text, new text, expected "path:line:col")
@@ -114,7 +113,7 @@ def test_e105_alias_bomb(capsys, specs: Path) -> None:
 
 def test_e109_deep_nesting(capsys, specs: Path) -> None:
     (specs / "tools/ask.yaml").write_text("x: " + "[" * 20000 + "]" * 20000 + "\n", "utf-8")
-    rc, out, err = run_cli(capsys, "validate", "--specs", specs)
+    rc, _out, err = run_cli(capsys, "validate", "--specs", specs)
     assert rc == 2, err
     assert re.search(r"^specs/tools/ask.yaml:1:\d+: error\[E109\]: .*nested more than 100 deep", err, re.M), err
 
@@ -278,7 +277,7 @@ HOSTILE_FILES = [
 @pytest.mark.parametrize("text", HOSTILE_FILES, ids=range(len(HOSTILE_FILES)))
 def test_no_traceback_on_hostile_spec(capsys, specs: Path, text: str) -> None:
     (specs / "tools/ask.yaml").write_text(text, "utf-8")
-    rc, out, err = run_cli(capsys, "generate", "--specs", specs, "--out", specs.parent / "generated")
+    rc, _out, err = run_cli(capsys, "generate", "--specs", specs, "--out", specs.parent / "generated")
     assert rc in (0, 2), err
     assert "internal error" not in err and "Traceback" not in err
     if rc == 2:
@@ -296,7 +295,7 @@ def test_no_traceback_on_hostile_spec(capsys, specs: Path, text: str) -> None:
 )
 def test_no_traceback_on_hostile_project_files(capsys, specs: Path, file: str, text: str) -> None:
     (specs / file).write_text(text, "utf-8")
-    rc, out, err = run_cli(capsys, "generate", "--specs", specs, "--out", specs.parent / "generated")
+    rc, _out, err = run_cli(capsys, "generate", "--specs", specs, "--out", specs.parent / "generated")
     assert rc == 2, err
     assert "internal error" not in err
 

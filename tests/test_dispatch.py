@@ -14,6 +14,8 @@ _REPO_ROOT = str(Path(__file__).resolve().parents[1])
 if _REPO_ROOT not in sys.path:
     sys.path.insert(0, _REPO_ROOT)
 
+from conftest import reference_file  # noqa: E402
+
 from generated import dispatch  # noqa: E402
 from generated.catalog import MCP, SUBAGENTS  # noqa: E402
 from generated.dispatch import (  # noqa: E402
@@ -25,7 +27,6 @@ from generated.dispatch import (  # noqa: E402
     ToolId,
 )
 from generated.tool_types import ToolResult, ToolUse  # noqa: E402
-from conftest import reference_file  # noqa: E402
 
 SEP = MCP["separator"]
 PREFIX = SUBAGENTS["name_prefix"]
@@ -107,7 +108,7 @@ def test_dispatch_table_is_json_rows():
 def test_routing_constants_come_from_specs():
     assert dispatch.MCP_SEPARATOR == SEP
     assert dispatch.SUBAGENT_PREFIX == PREFIX
-    assert dispatch.SUBAGENT_MAX_LENGTH == SUBAGENTS["max_length"]
+    assert SUBAGENTS["max_length"] == dispatch.SUBAGENT_MAX_LENGTH
     assert dispatch.MCP_TOOL == "use_mcp_tool"
     assert dispatch.SUBAGENTS_TOOL == "use_subagents"
 

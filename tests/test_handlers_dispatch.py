@@ -11,13 +11,17 @@ from __future__ import annotations
 import json
 
 import pytest
+import test_web_handlers
+from test_web_handlers import make_config
 
 import handlers
 from generated import prompt
 from generated.dispatch import HANDLERS, Coordinator, MissingHandlersError
 from generated.tool_types import ToolResult, ToolUse
 from generated.xml_calls import StreamingParser
-from test_web_handlers import api, make_config  # noqa: F401  (api is a fixture)
+
+# the recording HTTP server fixture of the direct handler tests, used here under the same name
+api = test_web_handlers.api
 
 
 @pytest.fixture

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import ROOT, run_cli
 from hypothesis import given
 from hypothesis import strategies as st
-
-from conftest import ROOT, run_cli
 from sdk_validators import check_json_schema, validate_tool
+
 from generated import catalog, dynamic_tools, prompt, providers
 from generated.catalog import MCP
 from generated.context import Context
@@ -35,7 +35,7 @@ OK, JSON = "ok", "json"  # present (gemini: in `parameters`) / gemini: in `param
 
 
 def every(expect: Any) -> dict[str, Any]:
-    return {fmt: expect for fmt in FORMATS}
+    return dict.fromkeys(FORMATS, expect)
 
 
 def skip(reason: str) -> tuple[str, str]:
@@ -176,7 +176,7 @@ def test_gemini_uses_parameters_json_schema_only_where_the_subset_fails():
 def test_non_finite_numbers_are_dropped_with_a_note(fmt):
     tools, _ = build(fmt)
     tool = next(t for t in tools if tool_name(fmt, t) == f"xhost1{SEP}not_finite")
-    text = json.dumps(tool, allow_nan=False)
+    json.dumps(tool, allow_nan=False)
     description = tool.get("description") or tool.get("function", tool.get("toolSpec", {})).get("description")
     assert "toolgen dropped from the input schema" in description
     for path in ("/properties/n/maximum (NaN)", "/properties/n/minimum (-Infinity)", "/properties/n/enum/1 (NaN)"):
@@ -204,7 +204,7 @@ def test_the_file_loads_although_one_schema_nests_3000_levels():
 def test_load_servers_json_leaves_shallow_text_alone():
     text = SERVERS.read_text("utf-8")
     assert dynamic_tools.load_servers_json(text) == json.loads(text)
-    with pytest.raises(ValueError):
+    with pytest.raises(json.JSONDecodeError):
         dynamic_tools.load_servers_json("[{")
 
 
@@ -321,7 +321,7 @@ def test_cli_show_tools_over_the_hostile_file_exits_0(capsys, context_file, fmt)
     for tool in tools:
         validate_tool(fmt, tool)
     assert "internal error" not in err and "Traceback" not in err
-    for original, (encoded, expect) in CASES.items():
+    for _original, (encoded, expect) in CASES.items():
         line = f"skipped MCP tool {f'xhost1{SEP}{encoded}'!r} of 'hostile': "
         if expect[fmt] in (OK, JSON):
             assert line not in err

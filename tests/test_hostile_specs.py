@@ -15,13 +15,13 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import pytest
-
 from conftest import FIXTURE_SPECS, ROOT, copy_specs, edit, read_tree, run_cli
+
 from generator.diagnostics import Diagnostics
 from generator.load import load_file
 from generator.runtime.schema_common import MAX_NESTING, nesting_depth

@@ -13,17 +13,17 @@ import typing
 from pathlib import Path
 
 import pytest
+from conftest import BUNDLED_OUT, ROOT, edit, import_package, run_cli, submodule
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_diagnostics import expect_line
 
-from conftest import BUNDLED_OUT, ROOT, edit, import_package, run_cli, submodule
 from generator.runtime.native import materialize, parameters_schema
 from generator.runtime.predicates import normalize
 from generator.runtime.schema_common import DIALECTS
 from generator.runtime.schema_dialects import tool_entry
 from generator.runtime.xml_calls import StreamingParser, parse_tool_calls
 from generator.semantics import CONTEXT_NAME_RE, RESERVED_CONTEXT_NAMES, RUNTIME_FIELDS
-from test_diagnostics import expect_line
 
 CONTEXT_END = "    doc: Whether this is a subagent's run.\n"  # last line of the fixture's context block
 CONTEXT_END_LINE = 57
@@ -121,7 +121,7 @@ def test_every_accepted_name_generates_an_importable_package(capsys, specs: Path
     context = submodule(package, "context")
     Context = context.Context
     typing.get_type_hints(Context)  # annotations resolve: no field shadows str, bool, ...
-    every = {n: True for n in names}
+    every = dict.fromkeys(names, True)
     ctx = Context(**every)
     assert ctx == Context.from_mapping(every) == Context.from_json(json.dumps(every))
     assert all(value is True for key, value in ctx.to_dict().items() if key in every)
@@ -418,7 +418,7 @@ def test_conditional_text_joins_like_a_conversion_of_the_resolved_text(dialect: 
         pieces = tuple(p for p in (plain, (conditional, {"field": "is_cli", "truthy": True})) if p != "")
         resolved = plain + (conditional if on else "")
         meta = {"gates": (), "texts": (("q", plain, pieces),), "placeholders": False}
-        got = materialize(dialect, entry(plain), meta, lambda _: on, lambda _: resolved, lambda s: s)
+        got = materialize(dialect, entry(plain), meta, lambda _, on=on: on, lambda _, r=resolved: r, lambda s: s)
         assert got == entry(resolved), (plain, conditional, on)
 
 

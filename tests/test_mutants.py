@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import FIXTURE_SPECS, copy_specs, edit, import_package, run_cli
 
 from generator import pipeline, write
 from generator.runtime.predicates import MatcherError, evaluate
@@ -22,8 +23,6 @@ from generator.runtime.xml_calls import (
     parse_partial_json_array,
     parse_tool_calls,
 )
-
-from conftest import FIXTURE_SPECS, copy_specs, edit, import_package, run_cli
 
 # --------------------------------------------------------------------------- predicates (run time)
 

@@ -9,9 +9,9 @@ a prompt reads as an ordinary diff. Update with `pytest tests/test_prompt_snapsh
 from __future__ import annotations
 
 import pytest
+from conftest import ROOT
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from conftest import ROOT
 from generated import catalog, prompt
 from generated.context import Context
 
@@ -54,7 +54,7 @@ def test_prompt_section(snapshot_text, family):
 
 
 def test_review_files_exist():
-    assert REVIEW_FILES == sorted(f"{family}.xml" for family in FAMILIES)
+    assert sorted(f"{family}.xml" for family in FAMILIES) == REVIEW_FILES
 
 
 @pytest.mark.parametrize("name", REVIEW_FILES)

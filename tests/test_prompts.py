@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import GOLDEN_FIELDS, ROOT, reference_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import GOLDEN_FIELDS, ROOT, reference_file
 from generated import catalog, prompt
 from generated.context import Context
 from generated.prompt_blocks import PromptParam, tool_block, tools_section
@@ -120,7 +119,7 @@ def test_tools_section_skeleton(family):
     ids = tuple(v["id"] for v in variants)
     blocks = [prompt.variant_block(v, GOLDEN, ids) for v in variants]
     assert skeleton("\n\n".join(["# Tools", *blocks])) == reference.split("\n")
-    empty = [v["id"] for v, b in zip(variants, blocks) if not b]
+    empty = [v["id"] for v, b in zip(variants, blocks, strict=True) if not b]
     assert reference.count("\n\n\n\n") == len(empty)
     assert empty == (["focus_chain"] if "focus_chain" in ids else [])
     assert section == tools_section(blocks)
@@ -132,7 +131,7 @@ def test_tools_section_skeleton(family):
 def _block(section: str, name: str) -> str:
     """The block of tool ``name`` inside a tools section ('' when it has none)."""
     for chunk in section.split("\n\n## "):
-        if chunk.startswith(f"{name}\n") or chunk.startswith(f"## {name}\n"):
+        if chunk.startswith((f"{name}\n", f"## {name}\n")):
             return chunk if chunk.startswith("## ") else "## " + chunk
     return ""
 
@@ -179,7 +178,7 @@ def test_parameter_context_requirement_timeout_only_in_yolo():
 
 
 def test_tool_requirements_select_tools():
-    base = dict(model_id="x")
+    base = {"model_id": "x"}
     assert "## browser_action" not in prompt.prompt_section("generic", Context(**base))
     assert "## browser_action" in prompt.prompt_section("generic", Context(supports_browser_use=True, **base))
     web = Context(provider_id="cline", cline_web_tools_enabled=True, **base)

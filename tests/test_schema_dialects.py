@@ -6,6 +6,18 @@ import copy
 import json
 
 import pytest
+from conftest import reference_file
+from jsonschema.exceptions import SchemaError
+from pydantic import ValidationError
+from sdk_validators import (
+    check_json_schema,
+    validate_anthropic,
+    validate_bedrock,
+    validate_gemini,
+    validate_openai_chat,
+    validate_openai_responses,
+    validate_tool,
+)
 
 from generator.runtime.schema_dialects import (
     DIALECTS,
@@ -15,16 +27,6 @@ from generator.runtime.schema_dialects import (
     convert,
     convert_parameters,
     tool_entry,
-)
-from conftest import reference_file
-from sdk_validators import (
-    check_json_schema,
-    validate_anthropic,
-    validate_bedrock,
-    validate_gemini,
-    validate_openai_chat,
-    validate_openai_responses,
-    validate_tool,
 )
 
 JSON_DIALECTS = ("anthropic", "openai-chat", "openai-responses", "bedrock-converse")
@@ -157,7 +159,7 @@ def test_tool_entry_refusals():
         tool_entry("anthropic", "t", "d", CANON, strict=True)
     with pytest.raises(DialectError):
         tool_entry("openai-chat", "t", "d", CANON, cache_control=True)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown dialect 'mistral'"):
         tool_entry("mistral", "t", "d", CANON)
     assert tool_entry("gemini", "ns.tool-1", "d", CANON)["name"] == "ns.tool-1"
     with pytest.raises(DialectError):
@@ -661,38 +663,38 @@ def test_validators_reject_known_bad_inputs():
     validate_openai_chat(good_chat)
     bad = copy.deepcopy(good_chat)
     bad["function"]["bogus"] = 1
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_openai_chat(bad)
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_openai_chat({**good_chat, "extra": True})
     good_resp = tool_entry("openai-responses", "t", "d", CANON)
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_openai_responses({**good_resp, "strict": "no"})
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_openai_responses({**good_resp, "function": {}})
     good_anth = tool_entry("anthropic", "t", "d", CANON, cache_control=True)
     validate_anthropic(good_anth)
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_anthropic({**good_anth, "cache_control": {"type": "ephemeral", "ttl_x": 1}})
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_anthropic({**good_anth, "inputSchema": {}})
-    with pytest.raises(Exception):
+    with pytest.raises(SchemaError):
         validate_anthropic({**good_anth, "input_schema": {"type": "object", "properties": {"a": {"type": "strin"}}}})
     good_gem = tool_entry("gemini", "t", "d", CANON)
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_gemini({**good_gem, "parameters": {"type": "OBJECT", "properties": {"a": {"type": "STRING", "x": 1}}}})
-    with pytest.raises(Exception):  # lower-case type: the SDK coerces it, so the round trip differs
+    with pytest.raises(ValueError, match="does not round-trip"):  # lower-case type: the SDK coerces it, so the round trip differs
         validate_gemini({**good_gem, "parameters": {"type": "object", "properties": {}}})
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_gemini({**good_gem, "parameters": {"type": "OBJECT", "properties": {"a": {"type": "STRING",
                                                                                              "enum": [1]}}}})
     good_bed = tool_entry("bedrock-converse", "t", "d", CANON)
     validate_bedrock([good_bed])
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError, match="Unknown parameter"):
         validate_bedrock([{"toolSpec": {**good_bed["toolSpec"], "extra": 1}}])
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError, match="longer than 64"):
         validate_bedrock([{"toolSpec": {**good_bed["toolSpec"], "name": "a" * 65}}])
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError, match="does not match"):
         validate_bedrock([{"toolSpec": {**good_bed["toolSpec"], "name": "a.b"}}])
-    with pytest.raises(Exception):
+    with pytest.raises(SchemaError):
         check_json_schema({"type": "object", "properties": {"a": {"type": 5}}})

@@ -10,7 +10,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import edit, run_cli
 
 # (code, file, old text, new text, expected "path:line:col", expected message)

@@ -339,7 +339,7 @@ def streams(draw):
     prose = [draw(prose_strategy(tools)) for _ in range(n + 1)]
     text = prose[0]
     opens, ends = [], []
-    for (name, values), after in zip(calls, prose[1:]):
+    for (name, values), after in zip(calls, prose[1:], strict=True):
         opens.append(len(text) + len(name) + 2)
         text += call(name, values)
         ends.append(len(text))

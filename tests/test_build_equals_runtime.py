@@ -265,7 +265,10 @@ _SPLICE_TOOLS = (
         },
     },
 )
-_BOTH_FLAGS = [{"flag": True, "mode": "", "tabs": (), "level": 0, "cwd": "/"}, {"flag": False, "mode": "", "tabs": (), "level": 0, "cwd": "/"}]
+_BOTH_FLAGS = [
+    {"flag": True, "mode": "", "tabs": (), "level": 0, "cwd": "/"},
+    {"flag": False, "mode": "", "tabs": (), "level": 0, "cwd": "/"},
+]
 
 
 @settings(

@@ -62,7 +62,9 @@ def test_every_spec_variant(ref: dict) -> None:
 
         check("name", variant.name, entry["name"])
         check("has_context_requirements", variant.requires is not None, entry["has_context_requirements"])
-        check("description placeholders", placeholders(variant.description), sorted(entry["description"]["placeholders"]))
+        check(
+            "description placeholders", placeholders(variant.description), sorted(entry["description"]["placeholders"])
+        )
         check("parameter order", [p.name for p in variant.parameters], [p["name"] for p in entry["parameters"]])
         # not strict: a length mismatch is already one collected problem (parameter order) above
         for param, want in zip(variant.parameters, entry["parameters"], strict=False):
@@ -73,9 +75,21 @@ def test_every_spec_variant(ref: dict) -> None:
             check(f"{where} has_usage", param.usage is not None, want["has_usage"])
             check(f"{where} has_description", bool(param.description), want["has_description"])
             check(f"{where} has_context_requirements", param.requires is not None, want["has_context_requirements"])
-            check(f"{where} instruction placeholders", placeholders(param.instruction), sorted(want["instruction"]["placeholders"]))
-            check(f"{where} conditional instruction", any(p.when is not None for p in param.instruction), want["instruction"]["kind"] == "function")
-            check(f"{where} shared task_progress", param.shared == "task_progress", want["is_shared_TASK_PROGRESS_PARAMETER"])
+            check(
+                f"{where} instruction placeholders",
+                placeholders(param.instruction),
+                sorted(want["instruction"]["placeholders"]),
+            )
+            check(
+                f"{where} conditional instruction",
+                any(p.when is not None for p in param.instruction),
+                want["instruction"]["kind"] == "function",
+            )
+            check(
+                f"{where} shared task_progress",
+                param.shared == "task_progress",
+                want["is_shared_TASK_PROGRESS_PARAMETER"],
+            )
     assert not problems, "\n".join(problems)
 
 

@@ -50,7 +50,9 @@ def handler_class(class_name: str) -> type:
     def handle_partial_block(self: Any, config: Any, block: ToolUse) -> None:
         self.calls.append(("partial", config, block))
 
-    return type(class_name, (), {"__init__": __init__, "execute": execute, "handle_partial_block": handle_partial_block})
+    return type(
+        class_name, (), {"__init__": __init__, "execute": execute, "handle_partial_block": handle_partial_block}
+    )
 
 
 def class_names() -> list[str]:
@@ -95,7 +97,12 @@ def test_dispatch_table_is_json_rows():
     assert json.loads(json.dumps(rows)) == rows
     assert [r["id"] for r in rows] == list(TOOL_USE_NAMES)
     by_id = {r["id"]: r for r in rows}
-    assert by_id["focus_chain"] == {"id": "focus_chain", "handler_class": None, "takes_validator": False, "shares": None}
+    assert by_id["focus_chain"] == {
+        "id": "focus_chain",
+        "handler_class": None,
+        "takes_validator": False,
+        "shares": None,
+    }
     assert by_id["read_file"] == {
         "id": "read_file",
         "handler_class": "ReadFileToolHandler",

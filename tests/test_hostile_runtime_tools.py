@@ -94,7 +94,9 @@ def tool_name(fmt: str, tool: dict[str, Any]) -> str:
 
 def build(fmt: str, servers: Any = None, **extra: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Tools and the full skipped report (dynamic_variants + native_tools) through the public API."""
-    variants, skipped = catalog.dynamic_variants(FAMILY, Context(**CONTEXT), mcp_servers=servers or load_hostile(), **extra)
+    variants, skipped = catalog.dynamic_variants(
+        FAMILY, Context(**CONTEXT), mcp_servers=servers or load_hostile(), **extra
+    )
     tools = providers.native_tools(FAMILY, Context(**CONTEXT), format=fmt, extra_variants=variants, skipped=skipped)
     return tools, skipped
 
@@ -220,7 +222,11 @@ def test_a_deep_variant_given_directly_is_skipped_not_raised(fmt):
     """extra_variants built by hand (not by mcp_tools) get the same depth limit."""
     good, _ = catalog.dynamic_variants(FAMILY, CONTEXT, mcp_servers=json.loads(SERVERS.read_text("utf-8")))
     bad = dict(good[0], name="hand0mcp0deep", input_schema={"type": "object", "properties": {"x": deep(500)}})
-    nan = dict(good[0], name="hand0mcp0nan", input_schema={"type": "object", "properties": {"x": {"type": "number", "maximum": math.inf}}})
+    nan = dict(
+        good[0],
+        name="hand0mcp0nan",
+        input_schema={"type": "object", "properties": {"x": {"type": "number", "maximum": math.inf}}},
+    )
     skipped: list[dict[str, Any]] = []
     tools = providers.native_tools(FAMILY, CONTEXT, format=fmt, extra_variants=[bad, nan, *good], skipped=skipped)
     names = [tool_name(fmt, t) for t in tools]
@@ -391,7 +397,10 @@ def test_hostile_subagents_are_offered_or_reported(fmt):
         validate_tool(fmt, tool)
 
 
-@pytest.mark.parametrize("option, message", [("--subagents", "JSON nested deeper than 100 levels"), ("--mcp-servers", "item 0 is not an object")])
+@pytest.mark.parametrize(
+    "option, message",
+    [("--subagents", "JSON nested deeper than 100 levels"), ("--mcp-servers", "item 0 is not an object")],
+)
 def test_cli_files_nested_50000_levels_exit_2(capsys, context_file, tmp_path, option, message):
     deep_file = tmp_path / "deep.json"
     deep_file.write_text("[" * 50000 + "]" * 50000, "utf-8")

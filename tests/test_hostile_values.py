@@ -235,7 +235,9 @@ def test_parser_reads_every_bundled_example_back_as_declared() -> None:
     checked = 0
     for family, variants in catalog.VARIANTS.items():
         for variant in variants:
-            params = [blocks.PromptParam(p["name"], p["required"], "", "", p["usage"] or "") for p in variant["parameters"]]
+            params = [
+                blocks.PromptParam(p["name"], p["required"], "", "", p["usage"] or "") for p in variant["parameters"]
+            ]
             example = blocks.usage_example(variant["name"], params)
             calls = prompt.parse_calls(example, family)
             assert [(c.name, c.partial) for c in calls] == [(variant["name"], False)], example
@@ -272,8 +274,14 @@ NATIVE_SWITCH = (
 
 def test_missing_runtime_fields_warn_and_the_runtime_degrades(capsys, specs: Path) -> None:
     edit(specs / "toolgen.yaml", NATIVE_SWITCH, "")
-    edit(specs / "toolgen.yaml", "  subagents_enabled:\n    type: boolean\n", "  subagents_enabled:\n    type: string\n")
-    edit(specs / "toolgen.yaml", "    default: false\n    doc: Whether subagents may be used.\n", '    default: ""\n    doc: Whether subagents may be used.\n')
+    edit(
+        specs / "toolgen.yaml", "  subagents_enabled:\n    type: boolean\n", "  subagents_enabled:\n    type: string\n"
+    )
+    edit(
+        specs / "toolgen.yaml",
+        "    default: false\n    doc: Whether subagents may be used.\n",
+        '    default: ""\n    doc: Whether subagents may be used.\n',
+    )
     out = specs.parent / "generated"
     rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
     assert rc == 0, err
@@ -284,7 +292,9 @@ def test_missing_runtime_fields_warn_and_the_runtime_degrades(capsys, specs: Pat
     assert "reads context field 'subagents_enabled' as a boolean, not string" in err
     context = specs.parent / "ctx.json"
     context.write_text('{"provider_id": " Anthropic ", "model_id": "big-model-1"}', "utf-8")
-    rc, out_text, err = run_cli(capsys, "show", "tools", "--out", out, "--family", "native", "--provider", " Anthropic ", "--context", context)
+    rc, out_text, err = run_cli(
+        capsys, "show", "tools", "--out", out, "--family", "native", "--provider", " Anthropic ", "--context", context
+    )
     assert rc == 0, err
     tools = json.loads(out_text)
     assert [t["name"] for t in tools][:1] == ["read_file"] and "input_schema" in tools[0]  # anthropic format
@@ -340,7 +350,18 @@ def test_largest_safe_integer_reaches_the_prompt(bundled) -> None:
         ("[]", "expected a JSON object, got list"),
         (None, "expected JSON text, got NoneType"),
     ],
-    ids=["open-brackets", "deep-objects", "101-levels", "5000-digits", "5000-digit-field", "1e999", "nan", "bad-utf8", "array", "none"],
+    ids=[
+        "open-brackets",
+        "deep-objects",
+        "101-levels",
+        "5000-digits",
+        "5000-digit-field",
+        "1e999",
+        "nan",
+        "bad-utf8",
+        "array",
+        "none",
+    ],
 )
 def test_from_json_raises_context_error_only(bundled, text, message) -> None:
     with pytest.raises(bundled.ContextError) as info:

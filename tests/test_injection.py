@@ -38,7 +38,11 @@ def test_corpus_follows_its_own_rules() -> None:
     ids = [e["id"] for e in CORPUS]
     assert len(ids) == len(set(ids))
     for entry in CORPUS:
-        assert entry["id"].startswith({"description": "desc-", "instruction": "instr-", "usage": "usage-", "name": "name-", "id": "id-"}[entry["kind"]])
+        assert entry["id"].startswith(
+            {"description": "desc-", "instruction": "instr-", "usage": "usage-", "name": "name-", "id": "id-"}[
+                entry["kind"]
+            ]
+        )
         if entry["kind"] in ("name", "id"):
             assert (NAME.fullmatch(entry["value"]) is not None) == (entry["expect"] == "exact"), entry["id"]
         else:

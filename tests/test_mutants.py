@@ -271,9 +271,13 @@ def test_gemini_refuses_logic_keywords_at_the_root(keyword: str) -> None:
     assert info.value.path == (keyword,)
 
 
-def test_spec_with_logic_keywords_is_refused_at_generate_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_spec_with_logic_keywords_is_refused_at_generate_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     specs = copy_specs(FIXTURE_SPECS, tmp_path)
-    edit(specs / "tools" / "read_file.yaml", "        minimum: 1\n", "        minimum: 1\n        not: {type: string}\n")
+    edit(
+        specs / "tools" / "read_file.yaml", "        minimum: 1\n", "        minimum: 1\n        not: {type: string}\n"
+    )
     edit(
         specs / "tools" / "ask.yaml",
         "        required: true\n",

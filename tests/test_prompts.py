@@ -223,7 +223,9 @@ def _desc(block: str) -> str:
 def test_viewport_default_matches_native_path(context, size):
     section = prompt.prompt_section("native-next-gen", context)
     block = _block(section, "browser_action")
-    (native,) = [t for t in native_tools("native-next-gen", context, format="anthropic") if t["name"] == "browser_action"]
+    (native,) = [
+        t for t in native_tools("native-next-gen", context, format="anthropic") if t["name"] == "browser_action"
+    ]
     assert f"{size} pixels" in _desc(block)
     assert _desc(block) == native["description"]
     coordinate = native["input_schema"]["properties"]["coordinate"]["description"]
@@ -286,7 +288,9 @@ def test_run_time_tools_subagents_replace_static_then_mcp():
     assert skipped == []
     section = prompt.prompt_section("generic", ctx, extra)
     headings = re.findall(r"^## (\S+)$", section, re.M)
-    static_names = [v["name"] for v in catalog.enabled_variants("generic", ctx) if v["id"] not in ("use_subagents", "focus_chain")]
+    static_names = [
+        v["name"] for v in catalog.enabled_variants("generic", ctx) if v["id"] not in ("use_subagents", "focus_chain")
+    ]
     sep = catalog.MCP["separator"]
     assert headings == [*static_names, "use_subagent_code_reviewer", f"srv001{sep}find"]
 
@@ -353,7 +357,9 @@ def test_review_file(family):
     assert about.startswith("<!-- ") and about.endswith(" -->")
     assert "{{CWD}}" in body
     listed = re.findall(r"^## (\S+)$", body, re.M)
-    resolved = [v["name"] for v in catalog.VARIANTS[family] if v["parameters"] or catalog.resolve_text(v["description"], None)]
+    resolved = [
+        v["name"] for v in catalog.VARIANTS[family] if v["parameters"] or catalog.resolve_text(v["description"], None)
+    ]
     assert listed == resolved
     assert body == _review_text(family) + "\n"
 
@@ -366,7 +372,22 @@ _EDGE_WS = set(" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2028\u2029\u202f\
 
 
 def _value(tool: str, param: str, params: tuple[str, ...]) -> st.SearchStrategy[str]:
-    fragments = ["<", ">", "</", "/>", "\n", "\r\n", "&lt;", "é", "日本", "😀", "\u2028", "\ufeff", f"<{tool}>", f"</{tool}>"]
+    fragments = [
+        "<",
+        ">",
+        "</",
+        "/>",
+        "\n",
+        "\r\n",
+        "&lt;",
+        "é",
+        "日本",
+        "😀",
+        "\u2028",
+        "\ufeff",
+        f"<{tool}>",
+        f"</{tool}>",
+    ]
     fragments += [f"<{p}>" for p in params] + [f"</{p}>" for p in params]
     value = st.lists(st.one_of(st.text(max_size=6), st.sampled_from(fragments)), max_size=8).map("".join)
     content_tool = any(p in DEFAULT_CONTENT_PARAMS for p in params)

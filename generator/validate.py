@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -83,7 +83,7 @@ def _report(source: SourceFile, error: ValidationError, diags: Diagnostics) -> N
     path = tuple(error.absolute_path)
     where = "/".join(map(str, path)) or "top level"
     kind = error.validator
-    if kind == "additionalProperties" and isinstance(error.instance, dict):
+    if kind == "additionalProperties" and isinstance(error.instance, dict) and isinstance(error.schema, Mapping):
         allowed = list(error.schema.get("properties", {}))
         extras = [k for k in error.instance if k not in allowed and not _pattern_allows(error.schema, k)]
         for key in extras:
@@ -126,7 +126,7 @@ def _report(source: SourceFile, error: ValidationError, diags: Diagnostics) -> N
     diags.error(source.loc(path), "E214", f"{where}: {error.message[:300]}", "see the meta-schema in generator/schemas")
 
 
-def _pattern_allows(schema: dict[str, Any], key: str) -> bool:
+def _pattern_allows(schema: Mapping[str, Any], key: str) -> bool:
     return any(re.search(p, key) for p in schema.get("patternProperties", {}))
 
 

@@ -210,13 +210,15 @@ def describe(exc: BaseException) -> str:
 
 
 def _verify_setting(value: Any) -> bool | ssl.SSLContext:
-    if isinstance(value, str):
+    if isinstance(value, str | os.PathLike):
         if os.path.isdir(value):
             return ssl.create_default_context(capath=value)
         return ssl.create_default_context(cafile=value)
     if value is None:
         return True
-    return value
+    if isinstance(value, ssl.SSLContext):
+        return value
+    return bool(value)
 
 
 def post_json(
@@ -329,4 +331,5 @@ def data_object(payload: Any) -> dict[str, Any]:
     """The ``data`` object of a response, or WebRequestError."""
     if not isinstance(payload, dict) or not isinstance(payload.get("data"), dict):
         raise WebRequestError("the server response has no 'data' object")
-    return payload["data"]
+    data: dict[str, Any] = payload["data"]
+    return data

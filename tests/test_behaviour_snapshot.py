@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import json
 
-from behaviour import capture, digests
-
 import generated
+from behaviour import capture, digests
 
 
 def test_behaviour_digests(snapshot) -> None:

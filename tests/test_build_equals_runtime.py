@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import import_package
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from conftest import import_package
 from generator import pipeline, write
 from generator.runtime.schema_dialects import DIALECTS
 

@@ -7,8 +7,8 @@ import re
 from functools import lru_cache
 
 import pytest
-from conftest import BUNDLED_SPECS, reference_file
 
+from conftest import BUNDLED_SPECS, reference_file
 from generator.diagnostics import Diagnostics
 from generator.model import Catalog, Text
 from generator.pipeline import load_catalog

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_cli
 
+from conftest import ROOT, run_cli
 from generated import catalog, prompt
 from generated.context import Context
 from generated.dispatch import HANDLERS

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from conftest import BUNDLED_OUT, BUNDLED_SPECS, FIXTURE_SPECS, ROOT, copy_specs, read_tree
 
 

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from conftest import edit, run_cli
 
 # (code, file, old text, new text, expected "path:line:col")

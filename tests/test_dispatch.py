@@ -15,7 +15,6 @@ if _REPO_ROOT not in sys.path:
     sys.path.insert(0, _REPO_ROOT)
 
 from conftest import reference_file  # noqa: E402
-
 from generated import dispatch  # noqa: E402
 from generated.catalog import MCP, SUBAGENTS  # noqa: E402
 from generated.dispatch import (  # noqa: E402

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import edit, run_cli
 
+from conftest import edit, run_cli
 from generator import fastpath, pipeline
 
 

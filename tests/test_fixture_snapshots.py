@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 import pytest
-from conftest import FIXTURE_SPECS
 
+from conftest import FIXTURE_SPECS
 from generator import pipeline
 
 

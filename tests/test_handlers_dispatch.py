@@ -11,14 +11,14 @@ from __future__ import annotations
 import json
 
 import pytest
-import test_web_handlers
-from test_web_handlers import make_config
 
 import handlers
+import test_web_handlers
 from generated import prompt
 from generated.dispatch import HANDLERS, Coordinator, MissingHandlersError
 from generated.tool_types import ToolResult, ToolUse
 from generated.xml_calls import StreamingParser
+from test_web_handlers import make_config
 
 # the recording HTTP server fixture of the direct handler tests, used here under the same name
 api = test_web_handlers.api

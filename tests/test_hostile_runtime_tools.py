@@ -13,16 +13,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, run_cli
 from hypothesis import given
 from hypothesis import strategies as st
-from sdk_validators import check_json_schema, validate_tool
 
+from conftest import ROOT, run_cli
 from generated import catalog, dynamic_tools, prompt, providers
 from generated.catalog import MCP
 from generated.context import Context
 from generated.dispatch import Coordinator
 from generated.tool_types import ToolResult, ToolUse
+from sdk_validators import check_json_schema, validate_tool
 
 HOSTILE = ROOT / "tests" / "data" / "mcp" / "hostile.json"
 SERVERS = ROOT / "tests" / "data" / "mcp" / "servers.json"

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURE_SPECS, ROOT, copy_specs, edit, read_tree, run_cli
 
+from conftest import FIXTURE_SPECS, ROOT, copy_specs, edit, read_tree, run_cli
 from generator.diagnostics import Diagnostics
 from generator.load import load_file
 from generator.runtime.schema_common import MAX_NESTING, nesting_depth

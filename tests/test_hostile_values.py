@@ -13,17 +13,17 @@ import typing
 from pathlib import Path
 
 import pytest
-from conftest import BUNDLED_OUT, ROOT, edit, import_package, run_cli, submodule
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_diagnostics import expect_line
 
+from conftest import BUNDLED_OUT, ROOT, edit, import_package, run_cli, submodule
 from generator.runtime.native import materialize, parameters_schema
 from generator.runtime.predicates import normalize
 from generator.runtime.schema_common import DIALECTS
 from generator.runtime.schema_dialects import tool_entry
 from generator.runtime.xml_calls import StreamingParser, parse_tool_calls
 from generator.semantics import CONTEXT_NAME_RE, RESERVED_CONTEXT_NAMES, RUNTIME_FIELDS
+from test_diagnostics import expect_line
 
 CONTEXT_END = "    doc: Whether this is a subagent's run.\n"  # last line of the fixture's context block
 CONTEXT_END_LINE = 57

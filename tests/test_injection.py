@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from conftest import ROOT, edit, import_package, run_cli, submodule
 
 CORPUS = json.loads((ROOT / "tests/data/injection/corpus.json").read_text("utf-8"))

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURE_SPECS, copy_specs, edit, import_package, run_cli
 
+from conftest import FIXTURE_SPECS, copy_specs, edit, import_package, run_cli
 from generator import pipeline, write
 from generator.runtime.predicates import MatcherError, evaluate
 from generator.runtime.schema_dialects import DIALECTS, DialectError, convert_parameters

@@ -9,9 +9,9 @@ a prompt reads as an ordinary diff. Update with `pytest tests/test_prompt_snapsh
 from __future__ import annotations
 
 import pytest
-from conftest import ROOT
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
+from conftest import ROOT
 from generated import catalog, prompt
 from generated.context import Context
 

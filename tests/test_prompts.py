@@ -12,10 +12,10 @@ import re
 from typing import Any
 
 import pytest
-from conftest import GOLDEN_FIELDS, ROOT, reference_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import GOLDEN_FIELDS, ROOT, reference_file
 from generated import catalog, prompt
 from generated.context import Context
 from generated.prompt_blocks import PromptParam, tool_block, tools_section

@@ -18,7 +18,14 @@ import re
 from pathlib import Path
 
 import pytest
+
+import generated
 from conftest import GOLDEN_FIELDS, REFERENCE, ROOT, run_cli
+from generated import anthropic, catalog, gemini, providers
+from generated.context import Context
+from generated.native import DESCRIPTION_PATH, PROPERTIES_PATH, materialize
+from generated.prompt import prompt_section
+from generated.schema_dialects import check_limits
 from sdk_validators import (
     check_json_schema,
     validate_anthropic,
@@ -27,13 +34,6 @@ from sdk_validators import (
     validate_openai_chat,
     validate_openai_responses,
 )
-
-import generated
-from generated import anthropic, catalog, gemini, providers
-from generated.context import Context
-from generated.native import DESCRIPTION_PATH, PROPERTIES_PATH, materialize
-from generated.prompt import prompt_section
-from generated.schema_dialects import check_limits
 
 MODULES = dict(providers.FORMATS)  # format -> generated module
 FAMILIES = tuple(catalog.FAMILIES)

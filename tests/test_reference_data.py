@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from conftest import REFERENCE, SHARED_REFERENCE
 
 NAMES = ("catalog", "golden-structure", "variant-selection-grid")

@@ -6,19 +6,10 @@ import copy
 import json
 
 import pytest
-from conftest import reference_file
 from jsonschema.exceptions import SchemaError
 from pydantic import ValidationError
-from sdk_validators import (
-    check_json_schema,
-    validate_anthropic,
-    validate_bedrock,
-    validate_gemini,
-    validate_openai_chat,
-    validate_openai_responses,
-    validate_tool,
-)
 
+from conftest import reference_file
 from generator.runtime.schema_dialects import (
     DIALECTS,
     DialectError,
@@ -27,6 +18,15 @@ from generator.runtime.schema_dialects import (
     convert,
     convert_parameters,
     tool_entry,
+)
+from sdk_validators import (
+    check_json_schema,
+    validate_anthropic,
+    validate_bedrock,
+    validate_gemini,
+    validate_openai_chat,
+    validate_openai_responses,
+    validate_tool,
 )
 
 JSON_DIALECTS = ("anthropic", "openai-chat", "openai-responses", "bedrock-converse")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import reference_file
 
 import generated
+from conftest import reference_file
 
 
 def _ctx(provider, model, native=None, custom=None) -> dict:

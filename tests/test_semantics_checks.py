@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from conftest import edit, run_cli
 
 # (code, file, old text, new text, expected "path:line:col", expected message)

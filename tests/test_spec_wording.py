@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from conftest import BUNDLED_SPECS
 
 #: Lower case; matched against lower-cased, whitespace-collapsed spec text.

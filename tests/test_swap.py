@@ -22,8 +22,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURE_SPECS, copy_specs, edit, run_cli
 
+from conftest import FIXTURE_SPECS, copy_specs, edit, run_cli
 from generator import write
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="kills with SIGKILL and makes symlinks")

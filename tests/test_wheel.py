@@ -10,8 +10,8 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from conftest import BUNDLED_SPECS, ROOT, copy_specs, read_tree
 
+from conftest import BUNDLED_SPECS, ROOT, copy_specs, read_tree
 from generator import pipeline
 
 

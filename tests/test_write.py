@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import BUNDLED_OUT, BUNDLED_SPECS, edit, read_tree, run_cli
 
+from conftest import BUNDLED_OUT, BUNDLED_SPECS, edit, read_tree, run_cli
 from generator import pipeline, write
 
 

@@ -54,7 +54,7 @@ import functools
 import heapq
 import json
 import re
-from typing import Collection, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Collection, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from .predicates import JS_WHITESPACE
 from .tool_types import ToolUse
@@ -493,8 +493,13 @@ class _Block:
         state[0] = node
         return params, stop
 
-    def partial(self, text: str) -> ToolUse:
-        """The call so far (its closing tag has not arrived)."""
+    def partial(self, text: str, buffer: Optional[_Buffer] = None) -> ToolUse:
+        """The call so far (its closing tag has not arrived).
+
+        With a ``buffer`` (streaming), the value still arriving is not copied out of the text
+        now but when it is read (see :class:`_OpenParams`), so a feed costs the size of its
+        chunk however long the open value grows.
+        """
         tool = self.tool
         params: Dict[str, str] = {}
         q = self.start
@@ -514,13 +519,18 @@ class _Block:
                     params[p] = value
                     q = x + len(close)
                     continue
-            params[p] = self._open_value(text, s, close)
+            start, stop = self._open_bounds(text, s, close)
+            if buffer is not None:
+                return ToolUse(
+                    tool.name, _OpenParams(params, p, buffer, start, stop), True
+                )
+            params[p] = text[start:stop]
             break
         return ToolUse(tool.name, params, partial=True)
 
-    def _open_value(self, text: str, s: int, close_tag: str) -> str:
-        """The trimmed value so far of a parameter opened at ``s``, without a trailing
-        fragment of ``close_tag``; each character is scanned once over all feeds.
+    def _open_bounds(self, text: str, s: int, close_tag: str) -> Tuple[int, int]:
+        """Where the trimmed value so far of a parameter opened at ``s`` lies, without a
+        trailing fragment of ``close_tag``; each character is scanned once over all feeds.
 
         Characters more than a tag's length from the end are never held back, so where the
         value's first and last non-whitespace characters among them lie is kept between feeds;
@@ -552,7 +562,56 @@ class _Block:
         kept = len(text[stable:end].rstrip(JS_WHITESPACE))
         if kept:
             last = stable + kept - 1
-        return text[first : last + 1] if 0 <= first <= last else ""
+        return (first, last + 1) if 0 <= first <= last else (s, s)
+
+
+class _Buffer:
+    """The streamed text, held in one place so that it can grow in place (see feed)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self) -> None:
+        self.text = ""
+
+
+class _OpenParams(Mapping[str, str]):
+    """The parameters of a call still arriving; the last one's value is read on demand.
+
+    The streamed text only grows by appending (until a reset, which starts a new buffer),
+    so the value's bounds stay valid after later feeds: it is sliced when first read.
+    """
+
+    __slots__ = ("_done", "_name", "_buffer", "_start", "_stop", "_value")
+
+    def __init__(
+        self, done: Dict[str, str], name: str, buffer: _Buffer, start: int, stop: int
+    ) -> None:
+        self._done = done
+        self._name = name
+        self._buffer = buffer
+        self._start = start
+        self._stop = stop
+        self._value: Optional[str] = None
+
+    def __getitem__(self, key: str) -> str:
+        if key != self._name:
+            return self._done[key]
+        if self._value is None:
+            self._value = self._buffer.text[self._start : self._stop]
+        return self._value
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._done
+        yield self._name
+
+    def __len__(self) -> int:
+        return len(self._done) + 1
+
+    def __contains__(self, key: object) -> bool:
+        return key == self._name or key in self._done
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 class _Reader:
@@ -567,8 +626,8 @@ class _Reader:
         self.block: Optional[_Block] = None
         self.current: Optional[ToolUse] = None  # the open block as of the last read
 
-    def read(self, text: str) -> None:
-        """``text`` extends the text of the previous call."""
+    def read(self, text: str, buffer: Optional[_Buffer] = None) -> None:
+        """``text`` extends the text of the previous call (``buffer``: see _Block.partial)."""
         grammar = self.grammar
         if not grammar.sane:
             self.block = None  # tags may overlap: read the open call afresh
@@ -587,7 +646,7 @@ class _Reader:
                 block = self.block = _Block(grammar.tool(m.group(1)), m.end())
             block.advance(text)
             if block.end is None:
-                self.current = block.partial(text)
+                self.current = block.partial(text, buffer)
                 return
             self.done.append(block.complete(text))
             self.open_scan = block.end
@@ -617,8 +676,8 @@ class StreamingParser:
     """Accumulates streamed text; :meth:`feed` returns the current blocks.
 
     Complete blocks never change once reported. The open block's tokens and reading are
-    kept between feeds, so each feed costs about the size of the chunk (plus copying the
-    open block's values).
+    kept between feeds, and its value still arriving is sliced from the text only when
+    read, so each feed costs about the size of the chunk: streaming is linear in the text.
     """
 
     def __init__(
@@ -628,14 +687,14 @@ class StreamingParser:
         content_params: Collection[str] = DEFAULT_CONTENT_PARAMS,
     ):
         self._grammar = _Grammar(tools, content_params)
-        self._text = ""
+        self._buffer = _Buffer()
         self._reader = _Reader(self._grammar)
         self._blocks: List[ToolUse] = []
 
     @property
     def text(self) -> str:
         """Everything fed so far."""
-        return self._text
+        return self._buffer.text
 
     @property
     def blocks(self) -> List[ToolUse]:
@@ -648,15 +707,17 @@ class StreamingParser:
             # memory after the text is free again and the text grows in place, not by a copy.
             self._blocks = []
             self._reader.current = None
-            text, self._text = self._text, ""
+            buffer = self._buffer
+            text, buffer.text = buffer.text, ""
             text += chunk  # in place when not shared
-            self._text = text
-            self._reader.read(text)
+            buffer.text = text
+            self._reader.read(text, buffer)
             self._blocks = self._reader.blocks()
         return list(self._blocks)
 
     def reset(self) -> None:
-        self._text = ""
+        # A new buffer: blocks handed out before keep reading the text they came from.
+        self._buffer = _Buffer()
         self._reader = _Reader(self._grammar)
         self._blocks = []
 

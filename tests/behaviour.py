@@ -50,7 +50,7 @@ REPLIES = (
 
 
 def _contexts(package: Any) -> list[tuple[str, Any]]:
-    from conftest import GOLDEN_FIELDS
+    from golden import GOLDEN_FIELDS
 
     cases = json.loads(GRID.read_text("utf-8"))["cases"]
     fields = set(package.context.FIELD_TYPES)
@@ -151,8 +151,8 @@ def digests(document: dict[str, Any]) -> dict[str, str]:
 
 
 def main(argv: list[str]) -> int:
-    sys.path.insert(0, str(HERE))
-    import generated  # the package on sys.path: run from the repository root
+    sys.path[:0] = [str(HERE), str(HERE.parent)]  # conftest's golden context; the committed package
+    import generated
 
     Path(argv[1]).write_text(json.dumps(capture(generated), indent=1, ensure_ascii=False) + "\n", "utf-8")
     return 0

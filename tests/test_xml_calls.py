@@ -480,3 +480,26 @@ def test_partial_json_array_prefixes(items, ascii_only, indent):
 def test_partial_json_array_never_raises(text):
     assert isinstance(parse_partial_json_array(text), list)
     assert isinstance(parse_partial_json_array("[" + text), list)
+
+
+def test_streamed_open_value_is_read_on_demand_and_survives_later_feeds_and_reset() -> None:
+    """The open value is sliced from the text when read, so a feed does not copy it; values
+    handed out earlier keep their text after later feeds and after a reset."""
+    from generator.runtime.xml_calls import StreamingParser, parse_tool_calls
+
+    tools = {"write_to_file": ["path", "content"]}
+    text = "<write_to_file><path>a.txt</path><content>\nline one\nline two  </con"
+    parser = StreamingParser(tools)
+    handed_out = [parser.feed(text[i : i + 7]) for i in range(0, len(text), 7)]
+    for i, blocks in enumerate(handed_out):
+        cut = text[: min((i + 1) * 7, len(text))]
+        assert [(b.name, dict(b.params), b.partial) for b in blocks] == [
+            (b.name, dict(b.params), b.partial) for b in parse_tool_calls(cut, tools)
+        ]
+    last = handed_out[-1][-1]
+    assert last.params["content"] == "line one\nline two"
+    assert list(last.params) == ["path", "content"] and "content" in last.params and len(last.params) == 2
+    parser.reset()
+    parser.feed("<write_to_file><path>b</path><content>other")
+    assert last.params["content"] == "line one\nline two"  # still the first stream's text
+    assert handed_out[3][-1].params == parse_tool_calls(text[:28], tools)[-1].params

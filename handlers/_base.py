@@ -10,8 +10,9 @@ import json
 import logging
 import os
 import ssl
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 import httpx
 
@@ -20,7 +21,7 @@ from generated._runtime.xml_calls import parse_partial_json_array
 
 from .config import DEFAULT_TIMEOUT_SECONDS, WebToolsConfig
 
-__all__ = ["WebToolHandler", "RequestPlan", "WebRequestError"]
+__all__ = ["RequestPlan", "WebRequestError", "WebToolHandler"]
 
 _log = logging.getLogger(__name__)
 
@@ -209,13 +210,15 @@ def describe(exc: BaseException) -> str:
 
 
 def _verify_setting(value: Any) -> bool | ssl.SSLContext:
-    if isinstance(value, str):
+    if isinstance(value, str | os.PathLike):
         if os.path.isdir(value):
             return ssl.create_default_context(capath=value)
         return ssl.create_default_context(cafile=value)
     if value is None:
         return True
-    return value
+    if isinstance(value, ssl.SSLContext):
+        return value
+    return bool(value)
 
 
 def post_json(
@@ -246,7 +249,7 @@ def post_json(
     except (OSError, ssl.SSLError) as exc:
         raise WebRequestError(
             f"could not load the configured CA certificates: {describe(exc)}"
-        )
+        ) from exc
 
     try:
         with httpx.Client(
@@ -328,4 +331,5 @@ def data_object(payload: Any) -> dict[str, Any]:
     """The ``data`` object of a response, or WebRequestError."""
     if not isinstance(payload, dict) or not isinstance(payload.get("data"), dict):
         raise WebRequestError("the server response has no 'data' object")
-    return payload["data"]
+    data: dict[str, Any] = payload["data"]
+    return data

@@ -8,8 +8,9 @@ ready-made implementation for tests and simple hosts.
 from __future__ import annotations
 
 import ssl
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Protocol, Union, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 __all__ = [
     "DEFAULT_API_BASE",
@@ -25,7 +26,7 @@ DEFAULT_API_BASE = "https://api.cline.bot"
 DEFAULT_TIMEOUT_SECONDS = 15.0
 
 # httpx's ``verify``: True/False, a path to a CA bundle file or directory, or an SSLContext.
-VerifySetting = Union[bool, str, ssl.SSLContext]
+VerifySetting = bool | str | ssl.SSLContext
 
 
 @runtime_checkable

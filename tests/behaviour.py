@@ -64,7 +64,10 @@ def _contexts(package: Any) -> list[tuple[str, Any]]:
     for model in ("claude-sonnet-4-5", "gpt-5.1", "gemini-3-pro", "devstral", "glm-4.6", "qwen3"):
         for native in (True, False):
             out.append(
-                (f"golden-{model}-{native}", package.Context.from_mapping({**golden, "model_id": model, "enable_native_tool_calls": native}))
+                (
+                    f"golden-{model}-{native}",
+                    package.Context.from_mapping({**golden, "model_id": model, "enable_native_tool_calls": native}),
+                )
             )
     return out
 
@@ -73,7 +76,7 @@ def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """The result, or the exception's type name (an expected outcome, not a failure)."""
     try:
         return fn(*args, **kwargs)
-    except Exception as exc:  # noqa: BLE001 - the exception is the observed behaviour
+    except Exception as exc:
         return {"raises": type(exc).__name__}
 
 

@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+
 from golden import GOLDEN_FIELDS  # noqa: F401 - re-exported for the tests
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,8 +48,6 @@ def _generate_fresh_bundled_package() -> Path:
 
 #: The package generated from specs/ in this test session; ``import generated`` resolves to it.
 FRESH_BUNDLED_OUT = _generate_fresh_bundled_package()
-
-
 
 
 def reference_file(name: str) -> Path:

@@ -21,10 +21,9 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from conftest import import_package
 from generator import pipeline, write
 from generator.runtime.schema_dialects import DIALECTS
-
-from conftest import import_package
 
 # ---- strategies -------------------------------------------------------------------------------
 
@@ -266,7 +265,10 @@ _SPLICE_TOOLS = (
         },
     },
 )
-_BOTH_FLAGS = [dict(flag=True, mode="", tabs=(), level=0, cwd="/"), dict(flag=False, mode="", tabs=(), level=0, cwd="/")]
+_BOTH_FLAGS = [
+    {"flag": True, "mode": "", "tabs": (), "level": 0, "cwd": "/"},
+    {"flag": False, "mode": "", "tabs": (), "level": 0, "cwd": "/"},
+]
 
 
 @settings(

@@ -10,8 +10,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 import pytest
-from conftest import FIXTURE_SPECS, ROOT
 
+from conftest import FIXTURE_SPECS, ROOT
 from generator import pipeline
 from generator.lower import RUNTIME_PACKAGE, runtime_sources
 

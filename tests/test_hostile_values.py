@@ -126,7 +126,7 @@ def test_every_accepted_name_generates_an_importable_package(capsys, specs: Path
     context = submodule(package, "context")
     Context = context.Context
     typing.get_type_hints(Context)  # annotations resolve: no field shadows str, bool, ...
-    every = {n: True for n in names}
+    every = dict.fromkeys(names, True)
     ctx = Context(**every)
     assert ctx == Context.from_mapping(every) == Context.from_json(json.dumps(every))
     assert all(value is True for key, value in ctx.to_dict().items() if key in every)
@@ -240,7 +240,9 @@ def test_parser_reads_every_bundled_example_back_as_declared() -> None:
     checked = 0
     for family, variants in catalog.VARIANTS.items():
         for variant in variants:
-            params = [blocks.PromptParam(p["name"], p["required"], "", "", p["usage"] or "") for p in variant["parameters"]]
+            params = [
+                blocks.PromptParam(p["name"], p["required"], "", "", p["usage"] or "") for p in variant["parameters"]
+            ]
             example = blocks.usage_example(variant["name"], params)
             calls = prompt.parse_calls(example, family)
             assert [(c.name, c.partial) for c in calls] == [(variant["name"], False)], example
@@ -277,8 +279,14 @@ NATIVE_SWITCH = (
 
 def test_missing_runtime_fields_warn_and_the_runtime_degrades(capsys, specs: Path) -> None:
     edit(specs / "toolgen.yaml", NATIVE_SWITCH, "")
-    edit(specs / "toolgen.yaml", "  subagents_enabled:\n    type: boolean\n", "  subagents_enabled:\n    type: string\n")
-    edit(specs / "toolgen.yaml", "    default: false\n    doc: Whether subagents may be used.\n", '    default: ""\n    doc: Whether subagents may be used.\n')
+    edit(
+        specs / "toolgen.yaml", "  subagents_enabled:\n    type: boolean\n", "  subagents_enabled:\n    type: string\n"
+    )
+    edit(
+        specs / "toolgen.yaml",
+        "    default: false\n    doc: Whether subagents may be used.\n",
+        '    default: ""\n    doc: Whether subagents may be used.\n',
+    )
     out = specs.parent / "generated"
     rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
     assert rc == 0, err
@@ -289,7 +297,9 @@ def test_missing_runtime_fields_warn_and_the_runtime_degrades(capsys, specs: Pat
     assert "reads context field 'subagents_enabled' as a boolean, not string" in err
     context = specs.parent / "ctx.json"
     context.write_text('{"provider_id": " Anthropic ", "model_id": "big-model-1"}', "utf-8")
-    rc, out_text, err = run_cli(capsys, "show", "tools", "--out", out, "--family", "native", "--provider", " Anthropic ", "--context", context)
+    rc, out_text, err = run_cli(
+        capsys, "show", "tools", "--out", out, "--family", "native", "--provider", " Anthropic ", "--context", context
+    )
     assert rc == 0, err
     tools = json.loads(out_text)
     assert [t["name"] for t in tools][:1] == ["read_file"] and "input_schema" in tools[0]  # anthropic format
@@ -345,7 +355,18 @@ def test_largest_safe_integer_reaches_the_prompt(bundled) -> None:
         ("[]", "expected a JSON object, got list"),
         (None, "expected JSON text, got NoneType"),
     ],
-    ids=["open-brackets", "deep-objects", "101-levels", "5000-digits", "5000-digit-field", "1e999", "nan", "bad-utf8", "array", "none"],
+    ids=[
+        "open-brackets",
+        "deep-objects",
+        "101-levels",
+        "5000-digits",
+        "5000-digit-field",
+        "1e999",
+        "nan",
+        "bad-utf8",
+        "array",
+        "none",
+    ],
 )
 def test_from_json_raises_context_error_only(bundled, text, message) -> None:
     with pytest.raises(bundled.ContextError) as info:
@@ -423,7 +444,7 @@ def test_conditional_text_joins_like_a_conversion_of_the_resolved_text(dialect: 
         pieces = tuple(p for p in (plain, (conditional, {"field": "is_cli", "truthy": True})) if p != "")
         resolved = plain + (conditional if on else "")
         meta = {"gates": (), "texts": (("q", plain, pieces),), "placeholders": False}
-        got = materialize(dialect, entry(plain), meta, lambda _: on, lambda _: resolved, lambda s: s)
+        got = materialize(dialect, entry(plain), meta, lambda _, on=on: on, lambda _, r=resolved: r, lambda s: s)
         assert got == entry(resolved), (plain, conditional, on)
 
 

@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import BUNDLED_OUT, import_package, submodule
 
+from conftest import BUNDLED_OUT, import_package, submodule
 from generator.runtime import RUNTIME_VERSION
 
 GENERATED_MODULES = ("catalog", "context", "ids", "bindings", "providers", "prompt", "dispatch", "anthropic")

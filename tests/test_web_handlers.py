@@ -4,22 +4,16 @@ from __future__ import annotations
 
 import json
 import socket
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-# `generated/` is the pipeline's output at the repo root, not an installed package; make it
-# importable when pytest is started as `.venv/bin/pytest` (python -m pytest already does).
-_REPO_ROOT = str(Path(__file__).resolve().parents[1])
-if _REPO_ROOT not in sys.path:
-    sys.path.insert(0, _REPO_ROOT)
-
+# `generated/` is the pipeline's output at the repo root, not an installed package: pytest's
+# `pythonpath = ["."]` (pyproject.toml) puts the root on sys.path however pytest is started.
 from generated._runtime.tool_types import ToolResult, ToolUse
 from handlers import (
     WebFetchToolHandler,
@@ -73,7 +67,7 @@ class FakeApi:
 
 def _make_handler(api: FakeApi) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length)
             api.requests.append(
@@ -127,14 +121,14 @@ def api():
 
 
 def make_config(api: FakeApi | None = None, **overrides: Any) -> WebToolsTaskConfig:
-    values: dict[str, Any] = dict(
-        api_base=api.url if api else "http://127.0.0.1:9",
-        task_id="task-123",
-        auth_token="tok-abc",
-        auto_approve=True,
-        trust_env=False,
-        request_timeout=5.0,
-    )
+    values: dict[str, Any] = {
+        "api_base": api.url if api else "http://127.0.0.1:9",
+        "task_id": "task-123",
+        "auth_token": "tok-abc",
+        "auto_approve": True,
+        "trust_env": False,
+        "request_timeout": 5.0,
+    }
     values.update(overrides)
     return WebToolsTaskConfig(**values)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generator.runtime.xml_calls import StreamingParser  # noqa: E402
+from generator.runtime.xml_calls import StreamingParser
 
 
 def main() -> int:

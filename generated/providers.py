@@ -51,6 +51,7 @@ def native_tools(
     chosen = format or format_for(ctx)
     if chosen not in FORMATS:
         raise KeyError(f"unknown format {chosen!r}; known: {', '.join(FORMATS)}")
-    return FORMATS[chosen].tools(
+    built: list[dict[str, Any]] = FORMATS[chosen].tools(
         family, ctx, extra_variants=extra_variants, skipped=skipped
     )
+    return built

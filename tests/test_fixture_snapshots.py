@@ -42,4 +42,5 @@ def test_runtime_copy_is_verbatim() -> None:
     assert f"{RUNTIME_PACKAGE}/__init__.py" in copied and f"{RUNTIME_PACKAGE}/catalog.py" in copied
     for rel, text in copied.items():
         source = text.split("\n", 1)[1]
-        assert source == (ROOT / "generator/runtime" / rel.removeprefix(RUNTIME_PREFIX[len("generated/") :])).read_text("utf-8")
+        written = ROOT / "generator/runtime" / rel.removeprefix(RUNTIME_PREFIX[len("generated/") :])
+        assert source == written.read_text("utf-8")

@@ -18,7 +18,8 @@ def _copy(tmp_path: Path, runtime_version: int) -> Path:
     out = tmp_path / "pkg"
     shutil.copytree(BUNDLED_OUT, out, ignore=shutil.ignore_patterns("__pycache__"))
     init = out / "_runtime" / "__init__.py"
-    text, count = re.subn(r"(?m)^RUNTIME_VERSION = \d+$", f"RUNTIME_VERSION = {runtime_version}", init.read_text("utf-8"))
+    pattern = r"(?m)^RUNTIME_VERSION = \d+$"
+    text, count = re.subn(pattern, f"RUNTIME_VERSION = {runtime_version}", init.read_text("utf-8"))
     assert count == 1
     init.write_text(text, "utf-8")
     return out

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import fields
-from typing import Any, Callable, ClassVar, Mapping, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 from .schema_common import MAX_NESTING, _json_type_of, json_text_depth
 

@@ -22,7 +22,8 @@ import copy
 import json
 import math
 import re
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .formats import NAME_SAFE_CHARS
 from .schema_common import MAX_NESTING, _json_type_of, json_brackets, nesting_depth
@@ -48,13 +49,13 @@ __all__ = [
     "encode_mcp_tool_name",
     "load_servers_json",
     "mcp_tools",
+    "merge_tools",
     "parse_mcp_name",
+    "skip_record",
     "subagent_name",
     "subagent_names",
     "subagent_tools",
     "subagents_active",
-    "merge_tools",
-    "skip_record",
     "validate_servers",
     "validate_subagents",
 ]

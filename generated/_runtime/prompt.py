@@ -8,7 +8,8 @@ prompt.py binds one ``TextPath`` to the package's catalog.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .catalog import Catalog, Variant
 from .predicates import family_name

@@ -79,7 +79,8 @@ def emit(
                 diags.error(
                     variant.location,
                     "E500",
-                    f"{variant.key} cannot be expressed for {dialect}: {exc.message} (at {'/'.join(map(str, exc.path)) or 'root'})",
+                    f"{variant.key} cannot be expressed for {dialect}: {exc.message}"
+                    f" (at {'/'.join(map(str, exc.path)) or 'root'})",
                     exc.hint or "change the parameter schema, or leave this format out of 'formats' in toolgen.yaml",
                 )
                 built = None

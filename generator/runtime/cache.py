@@ -8,7 +8,8 @@ cached: the caller computes the result again.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Generic, Hashable, TypeVar
+from collections.abc import Hashable
+from typing import Generic, TypeVar
 
 __all__ = ["LRU"]
 

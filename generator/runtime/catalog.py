@@ -9,7 +9,8 @@ text into what the model sees. The generated catalog.py binds one Catalog to the
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from .cache import LRU
 from .dynamic_tools import mcp_tools

@@ -21,12 +21,11 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import (
     Any,
-    Callable,
     ClassVar,
-    Mapping,
     Protocol,
     Self,
     runtime_checkable,
@@ -76,7 +75,7 @@ class SharedToolHandler:
     ``name`` is the alias; ``inner`` is the wrapped handler. Other attributes are read from ``inner``.
     """
 
-    __slots__ = ("name", "inner")
+    __slots__ = ("inner", "name")
 
     def __init__(self, name: str, inner: Any) -> None:
         self.name = name
@@ -142,10 +141,11 @@ class Bindings:
 
 
 def _lookup(namespace: Any, class_name: str) -> Callable[..., Any] | None:
-    if isinstance(namespace, Mapping):
-        found = namespace.get(class_name)
-    else:
-        found = getattr(namespace, class_name, None)
+    found = (
+        namespace.get(class_name)
+        if isinstance(namespace, Mapping)
+        else getattr(namespace, class_name, None)
+    )
     return found if callable(found) else None
 
 

@@ -9,15 +9,16 @@ JavaScript-like truthiness, and a provider test on a missing provider that fails
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 __all__ = [
     "JS_WHITESPACE",
     "MatcherError",
-    "family_name",
-    "field_value",
     "SelectionData",
     "evaluate",
+    "family_name",
+    "field_value",
     "normalize",
     "select",
     "truthy",

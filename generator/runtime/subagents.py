@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .predicates import family_name, field_value
 from .variants import SUBAGENTS_TOOL_ID, make_parameter, make_variant
@@ -106,6 +107,7 @@ def subagent_tools(
         subagent_names(
             configs, prefix=prefix, max_length=max_length, separator=separator
         ),
+        strict=True,
     ):
         label = str(config.get("name") or "") or name[len(prefix) :]
         text = config.get("description")

@@ -7,7 +7,8 @@ package's Catalog and its own tables, so the five formats share one implementati
 from __future__ import annotations
 
 import marshal
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from .catalog import Catalog
 from .formats import FORMATS

@@ -9,7 +9,8 @@ None: run-time tools belong to no family.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .schema_common import DialectError
 
@@ -79,10 +80,8 @@ def skip_record(
     """
     origin = variant.get("origin")
     origin = origin if isinstance(origin, Mapping) else {}
-    if isinstance(error, (str, DialectError)):
-        message = str(error)
-    else:
-        message = f"{type(error).__name__}: {error}"
+    plain = isinstance(error, (str, DialectError))
+    message = str(error) if plain else f"{type(error).__name__}: {error}"
     return {
         "server": origin.get("server"),
         "uid": origin.get("uid"),

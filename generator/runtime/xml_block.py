@@ -7,13 +7,9 @@ from __future__ import annotations
 
 import bisect
 import heapq
+from collections.abc import Sequence
 from typing import (
     Any,
-    Dict,
-    List,
-    Optional,
-    Sequence,
-    Tuple,
 )
 
 from .predicates import JS_WHITESPACE
@@ -52,24 +48,24 @@ class _Block:
     """One call's body from offset ``start``: its tokens and the runs through them."""
 
     __slots__ = (
-        "tool",
-        "start",
-        "scan",
-        "ev_pos",
-        "ev_kind",
+        "alive",
+        "blank_to",
         "closes",
-        "pending",
-        "g_on",
-        "v_on",
         "end",
+        "ev_kind",
+        "ev_pos",
+        "g_on",
+        "open_ws",
+        "pending",
+        "scan",
+        "scanned",
+        "spans",
+        "start",
+        "tool",
+        "v_on",
         "w_final",
         "w_next",
         "walks",
-        "alive",
-        "blank_to",
-        "spans",
-        "open_ws",
-        "scanned",
     )
 
     def __init__(self, tool: _ToolGrammar, start: int):
@@ -78,24 +74,24 @@ class _Block:
         self.scan = start  # tokens before this offset are recorded
         #: Offsets of the tags read between parameters (``<param>`` or ``</tool>``), and
         #: what they are there (a parameter name, or None for the tool's closing tag).
-        self.ev_pos: List[int] = []
-        self.ev_kind: List[Optional[str]] = []
+        self.ev_pos: list[int] = []
+        self.ev_kind: list[str | None] = []
         #: Offsets of each parameter's closing tags.
-        self.closes: Dict[str, List[int]] = {p: [] for p in tool.open_tag}
+        self.closes: dict[str, list[int]] = {p: [] for p in tool.open_tag}
         # runs: activations not yet reached (offset, 0 = between parameters / 1 = in param)
-        self.pending: List[Tuple[int, int, str]] = [(start, 0, "")]
+        self.pending: list[tuple[int, int, str]] = [(start, 0, "")]
         self.g_on = False  # a run is between parameters
         self.v_on: set[str] = set()  # parameters some run is inside
-        self.end: Optional[int] = None  # offset just past the call's closing tag
+        self.end: int | None = None  # offset just past the call's closing tag
         # open-call memos, keyed by an offset where a run is between parameters
-        self.w_final: Dict[int, bool] = {}  # well formed from here (final answer)
-        self.w_next: Dict[int, int] = {}  # well formed from here up to that offset
-        self.walks: Dict[int, List[Any]] = {}  # [offset reached, params read] from here
-        self.alive: Dict[str, List[int]] = {p: [] for p in tool.content}
+        self.w_final: dict[int, bool] = {}  # well formed from here (final answer)
+        self.w_next: dict[int, int] = {}  # well formed from here up to that offset
+        self.walks: dict[int, list[Any]] = {}  # [offset reached, params read] from here
+        self.alive: dict[str, list[int]] = {p: [] for p in tool.content}
         # Memos that keep an open call's whitespace scans linear over all feeds:
-        self.blank_to: Dict[int, int] = {}  # rest from offset is blank up to offset
-        self.spans: Dict[Tuple[int, int], str] = {}  # finished values, read once
-        self.open_ws: Dict[int, List[int]] = {}  # open value: [scanned to, first, last]
+        self.blank_to: dict[int, int] = {}  # rest from offset is blank up to offset
+        self.spans: dict[tuple[int, int], str] = {}  # finished values, read once
+        self.open_ws: dict[int, list[int]] = {}  # open value: [scanned to, first, last]
         #: Characters the whitespace scans of the open call examined (tests check that
         #: this stays linear in the text, however it is cut into chunks).
         self.scanned = 0
@@ -109,7 +105,7 @@ class _Block:
         last = self.scan
         for m in tool.tag_re.finditer(text, self.scan):
             i = m.start()
-            kind: Optional[str] = _NO_EVENT
+            kind: str | None = _NO_EVENT
             if tool.sane:  # one tag here
                 tags: Sequence[str] = ("<" + m.group(1),)
                 kind = tool.open_of.get(tags[0], _NO_EVENT)
@@ -155,9 +151,9 @@ class _Block:
         n_ev = bisect.bisect_right(ev_pos, last)
         reach = [False] * n_ev  # from this event the rest ends at ``last``
         clean = [False] * n_ev  # ... and is well formed
-        choice: Dict[int, int] = {}  # content event -> index of its closing tag
-        suffix: Dict[str, Tuple[Dict[int, int], Dict[int, int]]] = {}
-        items: List[Tuple[Any, ...]] = [(ev_pos[k], 1, k) for k in range(n_ev)]
+        choice: dict[int, int] = {}  # content event -> index of its closing tag
+        suffix: dict[str, tuple[dict[int, int], dict[int, int]]] = {}
+        items: list[tuple[Any, ...]] = [(ev_pos[k], 1, k) for k in range(n_ev)]
         for c in tool.content:
             lst = closes[c]
             hi = bisect.bisect_right(lst, last - len(tool.close_tag[c]))
@@ -165,7 +161,7 @@ class _Block:
             suffix[c] = ({}, {})
         items.sort(reverse=True)
 
-        def after(q: int) -> Tuple[bool, bool]:
+        def after(q: int) -> tuple[bool, bool]:
             if q > last:
                 return False, False
             k = bisect.bisect_left(ev_pos, q)
@@ -202,7 +198,7 @@ class _Block:
             elif j < len(lst):
                 reach[k], clean[k] = after(lst[j] + len(tool.close_tag[p]))
 
-        params: Dict[str, str] = {}
+        params: dict[str, str] = {}
         q = start
         while True:
             k = bisect.bisect_left(ev_pos, q)
@@ -234,7 +230,7 @@ class _Block:
         parameters up to a content parameter or the end of the text. False is final."""
         tool, ev_pos, ev_kind = self.tool, self.ev_pos, self.ev_kind
         w_final, w_next = self.w_final, self.w_next
-        path: List[int] = []
+        path: list[int] = []
         while True:
             ok = w_final.get(q)
             if ok is not None:
@@ -275,7 +271,7 @@ class _Block:
                 w_next[node] = q
         return ok
 
-    def _pick(self, text: str, name: str, s: int) -> Optional[int]:
+    def _pick(self, text: str, name: str, s: int) -> int | None:
         """The last closing tag of content parameter ``name`` after ``s`` followed by a
         well-formed rest, if any."""
         lst, parent = self.closes[name], self.alive[name]
@@ -290,9 +286,7 @@ class _Block:
             j = _find(parent, j - 1)
         return None
 
-    def _walk(
-        self, text: str, q: int
-    ) -> Tuple[Dict[str, str], Optional[Tuple[str, int]]]:
+    def _walk(self, text: str, q: int) -> tuple[dict[str, str], tuple[str, int] | None]:
         """Parameters read between parameters from ``q`` up to a content parameter or a
         parameter still arriving (returned with its value's offset), or the end."""
         tool, ev_pos, ev_kind = self.tool, self.ev_pos, self.ev_kind
@@ -300,7 +294,7 @@ class _Block:
         if state is None:
             state = self.walks[q] = [q, {}]
         node, params = state
-        stop: Optional[Tuple[str, int]] = None
+        stop: tuple[str, int] | None = None
         while True:
             k = bisect.bisect_left(ev_pos, node)
             p = ev_kind[k] if k < len(ev_pos) else None
@@ -317,7 +311,7 @@ class _Block:
         state[0] = node
         return params, stop
 
-    def partial(self, text: str, buffer: Optional[_Buffer] = None) -> ToolUse:
+    def partial(self, text: str, buffer: _Buffer | None = None) -> ToolUse:
         """The call so far (its closing tag has not arrived).
 
         With a ``buffer`` (streaming), the value still arriving is not copied out of the text
@@ -325,7 +319,7 @@ class _Block:
         chunk however long the open value grows.
         """
         tool = self.tool
-        params: Dict[str, str] = {}
+        params: dict[str, str] = {}
         q = self.start
         while True:
             read, stop = self._walk(text, q)
@@ -350,7 +344,7 @@ class _Block:
             break
         return ToolUse(tool.name, params, partial=True)
 
-    def _open_bounds(self, text: str, s: int, close_tag: str) -> Tuple[int, int]:
+    def _open_bounds(self, text: str, s: int, close_tag: str) -> tuple[int, int]:
         """Where the trimmed value so far of a parameter opened at ``s`` lies, without a
         trailing fragment of ``close_tag``; each character is scanned once over all feeds.
 

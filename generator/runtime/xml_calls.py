@@ -49,13 +49,7 @@ Rules (they model Cline's ``parseAssistantMessageV2``):
 from __future__ import annotations
 
 import json
-from typing import (
-    Collection,
-    List,
-    Mapping,
-    Optional,
-    Sequence,
-)
+from collections.abc import Collection, Mapping, Sequence
 
 from .tool_types import ToolUse
 from .xml_block import _Block
@@ -77,16 +71,16 @@ DEFAULT_CONTENT_PARAMS: frozenset[str] = frozenset({"content", "diff", "input"})
 class _Reader:
     """Blocks of a growing text; complete blocks are final, the open one is kept."""
 
-    __slots__ = ("grammar", "done", "open_scan", "block", "current")
+    __slots__ = ("block", "current", "done", "grammar", "open_scan")
 
     def __init__(self, grammar: _Grammar):
         self.grammar = grammar
-        self.done: List[ToolUse] = []
+        self.done: list[ToolUse] = []
         self.open_scan = 0  # no tool opening tag starts before this offset
-        self.block: Optional[_Block] = None
-        self.current: Optional[ToolUse] = None  # the open block as of the last read
+        self.block: _Block | None = None
+        self.current: ToolUse | None = None  # the open block as of the last read
 
-    def read(self, text: str, buffer: Optional[_Buffer] = None) -> None:
+    def read(self, text: str, buffer: _Buffer | None = None) -> None:
         """``text`` extends the text of the previous call (``buffer``: see _Block.partial)."""
         grammar = self.grammar
         if not grammar.sane:
@@ -112,7 +106,7 @@ class _Reader:
             self.open_scan = block.end
             self.block = None
 
-    def blocks(self) -> List[ToolUse]:
+    def blocks(self) -> list[ToolUse]:
         return self.done + ([self.current] if self.current is not None else [])
 
 
@@ -121,7 +115,7 @@ def parse_tool_calls(
     tools: Mapping[str, Sequence[str]],
     *,
     content_params: Collection[str] = DEFAULT_CONTENT_PARAMS,
-) -> List[ToolUse]:
+) -> list[ToolUse]:
     """Tool-use blocks in ``text``, in order (see the module docstring for the rules).
 
     ``tools`` maps the known tool names to their parameter names. The last block is
@@ -149,7 +143,7 @@ class StreamingParser:
         self._grammar = _Grammar(tools, content_params)
         self._buffer = _Buffer()
         self._reader = _Reader(self._grammar)
-        self._blocks: List[ToolUse] = []
+        self._blocks: list[ToolUse] = []
 
     @property
     def text(self) -> str:
@@ -157,11 +151,11 @@ class StreamingParser:
         return self._buffer.text
 
     @property
-    def blocks(self) -> List[ToolUse]:
+    def blocks(self) -> list[ToolUse]:
         """The blocks as of the last feed."""
         return list(self._blocks)
 
-    def feed(self, chunk: str) -> List[ToolUse]:
+    def feed(self, chunk: str) -> list[ToolUse]:
         if chunk:
             # Let go of the open call's previous values first: when the caller has too, the
             # memory after the text is free again and the text grows in place, not by a copy.
@@ -185,7 +179,7 @@ class StreamingParser:
 _JSON_WS = " \t\n\r"
 
 
-def parse_partial_json_array(text: str) -> List[str]:
+def parse_partial_json_array(text: str) -> list[str]:
     """The complete string elements of a (possibly cut) JSON array of strings.
 
     ``'["a", "b'`` -> ``["a"]``; ``'["a", "b"]'`` -> ``["a", "b"]``; ``''`` or garbage -> ``[]``.
@@ -193,7 +187,7 @@ def parse_partial_json_array(text: str) -> List[str]:
     cut escape, a non-string element, a bad escape); the strings before it are returned.
     Leading whitespace and anything after the closing ``]`` are ignored. Never raises.
     """
-    out: List[str] = []
+    out: list[str] = []
     if not isinstance(text, str):
         return out
     n = len(text)

@@ -8,16 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import (
-    Collection,
-    Dict,
-    Iterator,
-    List,
-    Mapping,
-    Optional,
-    Sequence,
-    Tuple,
-)
+from collections.abc import Collection, Iterator, Mapping, Sequence
 
 from .predicates import JS_WHITESPACE
 
@@ -63,19 +54,19 @@ def _sane(name: str) -> bool:
 
 class _ToolGrammar:
     __slots__ = (
-        "name",
         "close",
-        "tags",
-        "stray_tags",
-        "tag_re",
-        "max_tag",
-        "open_of",
         "close_of",
-        "order",
-        "open_tag",
         "close_tag",
         "content",
+        "max_tag",
+        "name",
+        "open_of",
+        "open_tag",
+        "order",
         "sane",
+        "stray_tags",
+        "tag_re",
+        "tags",
     )
 
     def __init__(
@@ -111,19 +102,19 @@ class _ToolGrammar:
 
 @functools.lru_cache(maxsize=512)
 def _tool_grammar(
-    name: str, params: Tuple[str, ...], content: frozenset[str]
+    name: str, params: tuple[str, ...], content: frozenset[str]
 ) -> _ToolGrammar:
     return _ToolGrammar(name, params, content)
 
 
 class _Grammar:
-    __slots__ = ("params", "content", "open_re", "max_open", "sane")
+    __slots__ = ("content", "max_open", "open_re", "params", "sane")
 
     def __init__(
         self, tools: Mapping[str, Sequence[str]], content_params: Collection[str]
     ):
         self.content = frozenset(content_params)
-        self.params: Dict[str, Tuple[str, ...]] = {
+        self.params: dict[str, tuple[str, ...]] = {
             name: tuple(params) for name, params in tools.items() if name
         }
         self.max_open = max((len(n) + 2 for n in self.params), default=0)
@@ -136,7 +127,7 @@ class _Grammar:
             alts = "|".join(
                 re.escape(n) for n in sorted(self.params, key=len, reverse=True)
             )
-            self.open_re: Optional[re.Pattern[str]] = re.compile(f"<({alts})>")
+            self.open_re: re.Pattern[str] | None = re.compile(f"<({alts})>")
         else:
             self.open_re = None
 
@@ -144,7 +135,7 @@ class _Grammar:
         return _tool_grammar(name, self.params[name], self.content)
 
 
-def _find(parent: List[int], j: int) -> int:
+def _find(parent: list[int], j: int) -> int:
     """The last index <= ``j`` not known dead (-1 if none); dead ``j`` has parent ``j - 1``."""
     root = j
     while root >= 0 and parent[root] != root:
@@ -173,17 +164,17 @@ class _OpenParams(Mapping[str, str]):
     so the value's bounds stay valid after later feeds: it is sliced when first read.
     """
 
-    __slots__ = ("_done", "_name", "_buffer", "_start", "_stop", "_value")
+    __slots__ = ("_buffer", "_done", "_name", "_start", "_stop", "_value")
 
     def __init__(
-        self, done: Dict[str, str], name: str, buffer: _Buffer, start: int, stop: int
+        self, done: dict[str, str], name: str, buffer: _Buffer, start: int, stop: int
     ) -> None:
         self._done = done
         self._name = name
         self._buffer = buffer
         self._start = start
         self._stop = stop
-        self._value: Optional[str] = None
+        self._value: str | None = None
 
     def __getitem__(self, key: str) -> str:
         if key != self._name:

@@ -40,9 +40,9 @@ def test_unknown_family_names_the_known_ones() -> None:
 
 
 def test_enum_members_are_family_names() -> None:
-    from enum import Enum
+    from enum import StrEnum
 
-    class Family(str, Enum):
+    class Family(StrEnum):
         PLAIN = "plain"
 
     assert CATALOG.enabled_tools(Family.PLAIN, {}) == CATALOG.enabled_tools("plain", {})
@@ -77,7 +77,8 @@ def test_route_follows_rules_in_order() -> None:
 
 
 def test_dynamic_tools_come_after_static_and_replace_use_subagents() -> None:
-    servers = [{"uid": "d1", "name": "docs", "tools": [{"name": "find", "description": "Find.", "inputSchema": {"type": "object"}}]}]
+    find = {"name": "find", "description": "Find.", "inputSchema": {"type": "object"}}
+    servers = [{"uid": "d1", "name": "docs", "tools": [find]}]
     agents = [{"name": "scout", "description": "Looks around."}, "not an object"]
     context = {"subagents_enabled": True}
     extra, skipped = CATALOG.dynamic_variants("plain", context, mcp_servers=servers, subagents=agents)

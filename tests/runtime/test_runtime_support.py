@@ -38,7 +38,7 @@ def test_lru_drops_the_least_recently_used() -> None:
 def test_context_from_mapping_and_json() -> None:
     ctx = Ctx.from_json(json.dumps({"tags": ["a"], "model_id": None, "retries": 2}))
     assert ctx == Ctx(tags=("a",), retries=2) and hash(ctx) == hash(Ctx(tags=("a",), retries=2))
-    assert ctx.to_dict()["tags"] == ("a",) and list(ctx.to_dict())[0] == "provider_id"
+    assert ctx.to_dict()["tags"] == ("a",) and next(iter(ctx.to_dict())) == "provider_id"
     as_context = coercer(Ctx)
     assert as_context(None) == Ctx() and as_context(ctx) is ctx and as_context({"cwd": "/x"}).cwd == "/x"
 

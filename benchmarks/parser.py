@@ -15,7 +15,8 @@ Times ``parse_tool_calls`` on the whole text and ``StreamingParser`` fed ``N``-c
 * ``open-300k``: a 300 KB ``path`` value (a non-content parameter) streamed while still open.
 
 ``--module DIR`` times another copy of the module instead (a folder holding ``xml_calls.py`` and
-``tool_types.py``, e.g. ``generated`` or an older checkout's ``generator/runtime``). Once a case
+the runtime modules it imports, e.g. ``generated/_runtime`` or an older checkout's
+``generator/runtime``). Once a case
 takes longer than ``--limit`` seconds (default 30), its larger sizes are skipped. Every result is
 checked against the expected blocks.
 """
@@ -27,8 +28,9 @@ import importlib
 import sys
 import time
 import types
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,13 +53,13 @@ def load(module_dir: str | None) -> Any:
     return importlib.import_module("_bench_xml.xml_calls")
 
 
-def feed_case(entries: int) -> Tuple[str, List[Tuple[str, Dict[str, str]]]]:
+def feed_case(entries: int) -> tuple[str, list[tuple[str, dict[str, str]]]]:
     content = ENTRY * entries
     text = f"<write_to_file><path>feed.xml</path><content>{content}</content></write_to_file>"
     return text, [("write_to_file", {"path": "feed.xml", "content": content.strip()})]
 
 
-def plain_case(size: int) -> Tuple[str, List[Tuple[str, Dict[str, str]]]]:
+def plain_case(size: int) -> tuple[str, list[tuple[str, dict[str, str]]]]:
     line = "    total = compute(values[index], offset=3) + 1  # keep going\n"
     content = (line * (size // len(line) + 1))[:size].strip()
     text = (
@@ -67,7 +69,7 @@ def plain_case(size: int) -> Tuple[str, List[Tuple[str, Dict[str, str]]]]:
     return text, [("write_to_file", {"path": "src/big.py", "content": content})]
 
 
-def calls_case(count: int) -> Tuple[str, List[Tuple[str, Dict[str, str]]]]:
+def calls_case(count: int) -> tuple[str, list[tuple[str, dict[str, str]]]]:
     parts, expected = [], []
     for i in range(count):
         path = f"src/module_{i}.py"
@@ -76,24 +78,24 @@ def calls_case(count: int) -> Tuple[str, List[Tuple[str, Dict[str, str]]]]:
     return "".join(parts), expected
 
 
-def blank_case(size: int) -> Tuple[str, List[Tuple[str, Dict[str, str]]]]:
+def blank_case(size: int) -> tuple[str, list[tuple[str, dict[str, str]]]]:
     content = "start" + " " * size + "end"
     text = f"<write_to_file><path>a.txt</path><content>{content}</content></write_to_file>"
     return text, [("write_to_file", {"path": "a.txt", "content": content})]
 
 
-def open_value_case(size: int) -> Tuple[str, List[Tuple[str, Dict[str, str]]]]:
+def open_value_case(size: int) -> tuple[str, list[tuple[str, dict[str, str]]]]:
     path = "d/" * (size // 2)
     return f"<read_file><path>{path}</path></read_file>", [("read_file", {"path": path})]
 
 
-def timed(func: Callable[[], Any]) -> Tuple[float, Any]:
+def timed(func: Callable[[], Any]) -> tuple[float, Any]:
     start = time.perf_counter()
     result = func()
     return time.perf_counter() - start, result
 
 
-def check(blocks: List[Any], expected: List[Tuple[str, Dict[str, str]]], what: str) -> None:
+def check(blocks: list[Any], expected: list[tuple[str, dict[str, str]]], what: str) -> None:
     got = [(b.name, dict(b.params)) for b in blocks]
     if got != expected or any(b.partial for b in blocks):
         raise SystemExit(f"{what}: unexpected result")
@@ -101,7 +103,9 @@ def check(blocks: List[Any], expected: List[Tuple[str, Dict[str, str]]], what: s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--module", help="folder holding xml_calls.py and tool_types.py")
+    parser.add_argument(
+        "--module", help="folder holding xml_calls.py and the runtime modules it imports (e.g. generator/runtime)"
+    )
     parser.add_argument("--chunk", type=int, default=20)
     parser.add_argument("--limit", type=float, default=30.0)
     args = parser.parse_args()
@@ -126,12 +130,12 @@ def main() -> None:
             if skip:
                 print(f"{name:<12} {size:>7} {'skipped':>9} {'skipped':>9}")
                 continue
-            parse_s, blocks = timed(lambda: xml_calls.parse_tool_calls(text, TOOLS))
+            parse_s, blocks = timed(lambda text=text: xml_calls.parse_tool_calls(text, TOOLS))
             check(blocks, expected, f"{name} parse")
             streamer = xml_calls.StreamingParser(TOOLS)
             chunks = [text[i : i + args.chunk] for i in range(0, len(text), args.chunk)]
 
-            def stream() -> List[Any]:
+            def stream(chunks: list[str] = chunks, streamer: Any = streamer) -> list[Any]:
                 for chunk in chunks:
                     streamer.feed(chunk)
                 return streamer.blocks

@@ -17,7 +17,8 @@ import json
 import statistics
 import sys
 import timeit
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def _per_call(func: Callable[[], Any], repeats: int, budget: float) -> float:
@@ -36,9 +37,9 @@ def main() -> None:
     sys.path.insert(0, root)
 
     from generated import catalog, providers
+    from generated._runtime.native import runtime_entry
     from generated.catalog import assemble, holds, resolve_text
     from generated.context import Context
-    from generated.native import runtime_entry
     from generated.prompt import prompt_section
 
     # A context that switches native calls and the optional features on, so the most tools apply.
@@ -85,9 +86,13 @@ def main() -> None:
                     "format": fmt,
                     "tools": len(fast),
                     "native_tools_s": _per_call(
-                        lambda: providers.native_tools(family, ctx, format=fmt), repeats, budget
+                        lambda family=family, fmt=fmt: providers.native_tools(family, ctx, format=fmt),
+                        repeats,
+                        budget,
                     ),
-                    "convert_at_call_s": _per_call(lambda: convert_at_call(family, fmt), repeats, budget),
+                    "convert_at_call_s": _per_call(
+                        lambda family=family, fmt=fmt: convert_at_call(family, fmt), repeats, budget
+                    ),
                     "same_output": json.dumps(fast, sort_keys=True) == json.dumps(slow, sort_keys=True),
                 }
             )
@@ -98,7 +103,7 @@ def main() -> None:
         {
             "family": family,
             "chars": len(prompt_section(family, ctx)),
-            "prompt_section_s": _per_call(lambda: prompt_section(family, ctx), repeats, budget),
+            "prompt_section_s": _per_call(lambda family=family: prompt_section(family, ctx), repeats, budget),
         }
         for family in text_families
     ]

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _runtime
+
+_runtime.check_version(1, __name__)
+
 __all__ = [
     "HANDLERS",
     "MCP_SEPARATOR",

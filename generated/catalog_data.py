@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from . import _runtime
+
+_runtime.check_version(1, __name__)
+
 __all__ = [
     "SELECTION",
     "RULES",
@@ -714,7 +718,7 @@ _PARAMS: tuple[tuple[dict[str, Any], ...], ...] = (
             "name": "command",
             "required": False,
             "instruction": (
-                "Optional. A CLI command that shows the user a live demonstration of the result, for example `open index.html` to view a built page or `npm run dev` to start a local server. Only give a command that actually displays something; do not use echo, cat or other commands that just print text. The command must be valid for the user's operating system, safe to run, and must not modify files. Leave it out when there is nothing useful to show.",
+                "Optional. A CLI command that shows the user a live demonstration of the result, for example `open index.html` to view a built page or `npm run dev` to start a local server. Only give a command that actually displays something; echo, cat and similar output-only commands demonstrate nothing. The command must be valid for the user's operating system, safe to run, and must not modify files. Leave it out when there is nothing useful to show.",
             ),
             "description": (),
             "usage": "Optional demo command to run",
@@ -754,7 +758,7 @@ _PARAMS: tuple[tuple[dict[str, Any], ...], ...] = (
             "name": "command",
             "required": False,
             "instruction": (
-                "Optional. A command that demonstrates the finished result to the user, such as opening a built HTML page or starting a development server. It must be valid for the user's system and safe to run. Do not use commands that merely print text, like echo or cat, and omit the parameter when there is nothing to show. The command must not change any files. Leave it empty if unsure.",
+                "Optional. A command that demonstrates the finished result to the user, such as opening a built HTML page or starting a development server. It must be valid for the user's system and safe to run. Output-only commands such as echo or cat show nothing worth seeing; omit the parameter when there is nothing to show. The command must not change any files. Leave it empty if unsure.",
             ),
             "description": (),
             "usage": None,
@@ -870,7 +874,7 @@ _PARAMS: tuple[tuple[dict[str, Any], ...], ...] = (
             "name": "path",
             "required": True,
             "instruction": (
-                "Path of the file to edit, relative to the current working directory {{CWD}}.",
+                "The file to change; give its path as seen from the working folder {{CWD}}.",
             ),
             "description": (),
             "usage": "Path to a file",
@@ -952,7 +956,7 @@ _PARAMS: tuple[tuple[dict[str, Any], ...], ...] = (
             "name": "path",
             "required": True,
             "instruction": (
-                "Path of the file to read, relative to the current working directory {{CWD}}.{{MULTI_ROOT_HINT}}",
+                "The file to read; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}",
             ),
             "description": (),
             "usage": "Path to a file",
@@ -1002,7 +1006,7 @@ _PARAMS: tuple[tuple[dict[str, Any], ...], ...] = (
             "name": "path",
             "required": True,
             "instruction": (
-                "Path of the file to write, relative to the current working directory {{CWD}}.{{MULTI_ROOT_HINT}}",
+                "The file to create or overwrite; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}",
             ),
             "description": (),
             "usage": "Path to a file",
@@ -1076,7 +1080,7 @@ _PARAMS: tuple[tuple[dict[str, Any], ...], ...] = (
             "name": "path",
             "required": True,
             "instruction": (
-                "The directory to search in, relative to the current working directory {{CWD}}.{{MULTI_ROOT_HINT}} Every file beneath it is searched, including those in nested folders.",
+                "The directory to search in; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Every file beneath it is searched, including those in nested folders.",
             ),
             "description": (),
             "usage": "Path of a directory",
@@ -1126,7 +1130,7 @@ _PARAMS: tuple[tuple[dict[str, Any], ...], ...] = (
             "name": "path",
             "required": True,
             "instruction": (
-                "The directory whose entries should be listed, relative to the current working directory {{CWD}}.{{MULTI_ROOT_HINT}}",
+                "The directory whose entries should be listed; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}",
             ),
             "description": (),
             "usage": "Path of a directory",
@@ -1200,7 +1204,7 @@ _PARAMS: tuple[tuple[dict[str, Any], ...], ...] = (
             "name": "path",
             "required": True,
             "instruction": (
-                "The directory whose top-level source files should be scanned for definitions, given relative to the current working directory {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders.",
+                "The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders.",
             ),
             "description": (),
             "usage": "Path of a directory",
@@ -1226,7 +1230,7 @@ _PARAMS: tuple[tuple[dict[str, Any], ...], ...] = (
             "name": "path",
             "required": True,
             "instruction": (
-                "The directory whose top-level source files should be scanned for definitions, given relative to the current working directory {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders.",
+                "The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders.",
             ),
             "description": (),
             "usage": None,
@@ -1252,7 +1256,7 @@ _PARAMS: tuple[tuple[dict[str, Any], ...], ...] = (
             "name": "action",
             "required": True,
             "instruction": (
-                "The browser action to carry out. It must be one of the values below, and every session must begin with launch and end with close.\nlaunch: open a new browser at the given URL (needs url; must be the first action; use a full address such as http://localhost:3000 or file:///path/page.html). click: click at a position (needs coordinate; aim at the middle of the element seen in the last screenshot). type: type a string of text on the keyboard (needs text; usually right after clicking a text field). scroll_down: move the page down by one viewport height. scroll_up: move the page up by one viewport height. close: shut the browser down (must be the last action, and is needed before any other tool can be used again). Only one action is allowed per message; wait for the screenshot and logs returned by each action before choosing the next one. Typical flow: launch the page, click or type as needed, scroll to inspect the rest of the content, then close the browser once you have what you need.",
+                "The browser action to carry out. It must be one of the values below, and every session must begin with launch and end with close.\nlaunch: open a new browser at the given URL (needs url; must be the first action; use a full address such as http://localhost:3000 or file:///path/page.html). click: click at a position (needs coordinate; aim at the middle of the element seen in the last screenshot). type: send keystrokes that spell out the given text (needs text; handy once a click has focused an input box). scroll_down: move the page down by one viewport height. scroll_up: move the page up by one viewport height. close: shut the browser down (must be the last action, and is needed before any other tool can be used again). Only one action is allowed per message; wait for the screenshot and logs returned by each action before choosing the next one. Typical flow: launch the page, click or type as needed, scroll to inspect the rest of the content, then close the browser once you have what you need.",
             ),
             "description": (),
             "usage": "Which action to run: launch, click, type, scroll_down, scroll_up or close",
@@ -1302,7 +1306,7 @@ _PARAMS: tuple[tuple[dict[str, Any], ...], ...] = (
             "name": "action",
             "required": True,
             "instruction": (
-                "Which browser action to perform. Pick exactly one of the values listed here; a session always opens with launch and finishes with close.\nlaunch: start a fresh browser on the given URL (requires url; always the first action; pass a complete address like http://localhost:3000 or file:///path/page.html). click: press the mouse at a position (requires coordinate; target the middle of the element in the latest screenshot). type: enter a string with the keyboard (requires text; normally after clicking into an input). scroll_down: scroll the page down by one screen. scroll_up: scroll the page up by one screen. close: end the browser session (always the last action; other tools stay unavailable until it is done). Send exactly one action per call and study the returned screenshot and console output carefully before you decide on the next one. A usual sequence is to launch, interact through clicks and typing, scroll to see more of the page, and close when finished.",
+                "Which browser action to perform. Pick exactly one of the values listed here; a session always opens with launch and finishes with close.\nlaunch: start a fresh browser on the given URL (requires url; always the first action; pass a complete address like http://localhost:3000 or file:///path/page.html). click: press the mouse at a position (requires coordinate; target the middle of the element in the latest screenshot). type: produce the given characters as key presses (requires text; typically follows a click that focuses an input). scroll_down: scroll the page down by one screen. scroll_up: scroll the page up by one screen. close: end the browser session (always the last action; other tools stay unavailable until it is done). Send exactly one action per call and study the returned screenshot and console output carefully before you decide on the next one. A usual sequence is to launch, interact through clicks and typing, scroll to see more of the page, and close when finished.",
             ),
             "description": (),
             "usage": None,
@@ -1889,7 +1893,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "spec": "generic",
         "name": "attempt_completion",
         "description": (
-            "Once every tool use so far has succeeded and the task is finished, call this tool to hand the result to the user. Only use it after the user has confirmed the outcome of your previous tool calls; completing while an action is still unconfirmed can leave the code broken or half-done, so if you are not sure, wait for that confirmation first. The user may reply with feedback, which you can then use to improve the work and try again. Before calling it, ask yourself whether you have received the results of all earlier tool uses; if not, do not call this tool. State the result as final: do not end with a question or an offer of further help. If a command lets the user see the result, such as opening an HTML page in a browser or starting a dev server, you can supply it as well. Do not use a command that merely prints text like echo or cat, and never claim success when verification failed.",
+            "Call this tool to report the finished work to the user when the task is done and every tool use so far has succeeded. Only use it after the user has confirmed the outcome of your previous tool calls; completing while an action is still unconfirmed can leave the code broken or half-done, so if you are not sure, wait for that confirmation first. If the user answers with comments, take them as input for another round of improvements. Before calling it, ask yourself whether you have received the results of all earlier tool uses; if not, do not call this tool. State the result as final: do not end with a question or an offer of further help. If a command lets the user see the result, such as opening an HTML page in a browser or starting a dev server, you can supply it as well. Output-only commands such as echo or cat demonstrate nothing and must not be used, and never claim success when verification failed.",
         ),
         "requires": None,
         "strict": False,
@@ -1900,7 +1904,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "spec": "gpt-5",
         "name": "attempt_completion",
         "description": (
-            "When the task is complete and every tool use so far has succeeded, call this tool to present the result to the user. Use it only after the user has confirmed the outcome of your earlier tool calls; completing while an action is still unconfirmed can leave the code broken or half-done, so if in doubt, wait for that confirmation first. Before finishing, verify the work where you can, for example by running the tests, the build or the linter, and fix anything that fails. The user may reply with feedback, which you can use to refine the work and try again. Ask yourself before calling it whether you have the results of all earlier tool uses; if not, do not call this tool. Phrase the result as final, without ending on a question or an offer of more help. If a command lets the user see the result, such as opening an HTML page or starting a dev server, you may include it. Never use a command that only prints text like echo or cat, and never report success when a check failed.",
+            "This is the tool that reports the finished work to the user; call it once the task is complete and every tool use so far has succeeded. Use it only after the user has confirmed the outcome of your earlier tool calls; completing while an action is still unconfirmed can leave the code broken or half-done, so if in doubt, wait for that confirmation first. Before finishing, verify the work where you can, for example by running the tests, the build or the linter, and fix anything that fails. Should the user come back with remarks, work them into a revised attempt. Ask yourself before calling it whether you have the results of all earlier tool uses; if not, do not call this tool. Phrase the result as final, without ending on a question or an offer of more help. If a command lets the user see the result, such as opening an HTML page or starting a dev server, you may include it. Skip output-only commands such as echo or cat, which demonstrate nothing, and never report success when a check failed.",
         ),
         "requires": None,
         "strict": False,
@@ -1911,7 +1915,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "spec": "native-next-gen",
         "name": "attempt_completion",
         "description": (
-            "Call this when the task is finished to present the final result to the user. Confirm first that all previous tool calls succeeded, since you must not complete on top of a failed or unconfirmed action. The user may respond with feedback, which you should use to improve the work. Write the result as a final statement rather than a question or an offer of more help. You may include a command that lets the user see the result in action, but never one that only prints text, and never report success if the checks you ran did not pass or the work is still incomplete.",
+            "Use this tool to report the finished work back to the user once the task is done. Confirm first that all previous tool calls succeeded, since you must not complete on top of a failed or unconfirmed action. Any remarks the user sends back are input for a further revision of the work. Write the result as a final statement rather than a question or an offer of more help. You may include a command that lets the user see the result in action, but never one whose sole effect is console output, and never report success if the checks you ran did not pass or the work is still incomplete.",
         ),
         "requires": None,
         "strict": False,
@@ -1922,7 +1926,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "spec": "gpt-5-native",
         "name": "attempt_completion",
         "description": (
-            "Call this when the task is finished to present the final result to the user. Confirm first that all previous tool calls succeeded, since you must not complete on top of a failed or unconfirmed action. The user may respond with feedback, which you should use to improve the work. Write the result as a final statement rather than a question or an offer of more help. You may include a command that lets the user see the result in action, but never one that only prints text, and never report success if the checks you ran did not pass or the work is still incomplete.",
+            "Use this tool to report the finished work back to the user once the task is done. Confirm first that all previous tool calls succeeded, since you must not complete on top of a failed or unconfirmed action. Any remarks the user sends back are input for a further revision of the work. Write the result as a final statement rather than a question or an offer of more help. You may include a command that lets the user see the result in action, but never one whose sole effect is console output, and never report success if the checks you ran did not pass or the work is still incomplete.",
         ),
         "requires": None,
         "strict": False,
@@ -1933,7 +1937,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "spec": "generic",
         "name": "execute_command",
         "description": (
-            "Run a CLI command on the user's machine. Use it for any system operation or task step that needs the shell, such as building, testing, installing packages or inspecting the environment. Write commands that suit the user's operating system and shell, and briefly explain what each one does. Prefer running an existing script over typing many small ad-hoc commands, and chain dependent steps with the shell's own operators where that helps. Long-running commands are allowed, since they run in the user's terminal. Commands run in the current working directory {{CWD}}.{{MULTI_ROOT_HINT}}",
+            "Run a CLI command on the user's machine. Use it for any system operation or task step that needs the shell, such as building, testing, installing packages or inspecting the environment. Write commands that suit the user's operating system and shell, and briefly explain what each one does. Prefer running an existing script over typing many small ad-hoc commands, and chain dependent steps with the shell's own operators where that helps. Long-running commands are allowed, since they run in the user's terminal. Each command starts in the working folder {{CWD}}.{{MULTI_ROOT_HINT}}",
         ),
         "requires": None,
         "strict": False,
@@ -2175,7 +2179,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "spec": "generic",
         "name": "browser_action",
         "description": (
-            "Drive a headless browser session to look at web pages and interact with them. Every action except close returns a screenshot of the current viewport together with any new console output, which you should use to decide on your next step. Send one action per message and wait for its result before sending the next, because each step depends on what the page showed after the previous one. A session must start with launch and end with close; to visit a URL that is unrelated to the current page, close the browser and launch it again at the new address. Use this tool to check that a web app you built renders and behaves correctly, to reproduce a bug reported by the user, or to read documentation that is only available as a web page.\nWhile the browser is open no other tool can be used: finish your browser work and close it before reading files, running commands or editing code, and if you hit an error, close the browser first, fix the problem with other tools, then relaunch to check the result. The viewport is {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} pixels. When clicking, aim for the center of the target element as seen in the most recent screenshot; coordinates must be read from that screenshot, never guessed. Scroll the page when the element you need is not yet visible. Check the console output for errors after each step, since it often explains what went wrong on the page. Avoid repeating the same failing action; change your approach instead.",
+            "Drive a headless browser session to look at web pages and interact with them. Every action except close returns a screenshot of the current viewport together with any new console output, which you should use to decide on your next step. Send one action per message and wait for its result before sending the next, because each step depends on what the page showed after the previous one. A session must start with launch and end with close; a page you cannot reach by clicking from the one on screen needs a fresh session, so close and then launch with that address. Use this tool to check that a web app you built renders and behaves correctly, to reproduce a bug reported by the user, or to read documentation that is only available as a web page.\nUntil the session is closed, every other tool is off limits: wrap up the browser work and close it before reading files, running commands or editing code, and if you hit an error, close the browser first, fix the problem with other tools, then relaunch to check the result. The viewport is {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} pixels. When clicking, aim for the center of the target element as seen in the most recent screenshot; coordinates must be read from that screenshot, never guessed. Scroll the page when the element you need is not yet visible. Check the console output for errors after each step, since it often explains what went wrong on the page. Avoid repeating the same failing action; change your approach instead.",
         ),
         "requires": {"field": "supports_browser_use", "truthy": True},
         "strict": False,
@@ -2186,7 +2190,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "spec": "native-next-gen",
         "name": "browser_action",
         "description": (
-            "Drive a headless browser session to look at web pages and interact with them. Every action except close returns a screenshot of the current viewport together with any new console output, which you should use to decide on your next step. Send one action per message and wait for its result before sending the next, because each step depends on what the page showed after the previous one. A session must start with launch and end with close; to visit a URL that is unrelated to the current page, close the browser and launch it again at the new address. Use this tool to check that a web app you built renders and behaves correctly, to reproduce a bug reported by the user, or to read documentation that is only available as a web page.\nWhile the browser is open no other tool can be used: finish your browser work and close it before reading files, running commands or editing code, and if you hit an error, close the browser first, fix the problem with other tools, then relaunch to check the result. The viewport is {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} pixels. When clicking, aim for the center of the target element as seen in the most recent screenshot; coordinates must be read from that screenshot, never guessed. Scroll the page when the element you need is not yet visible. Check the console output for errors after each step, since it often explains what went wrong on the page. Avoid repeating the same failing action; change your approach instead.",
+            "Drive a headless browser session to look at web pages and interact with them. Every action except close returns a screenshot of the current viewport together with any new console output, which you should use to decide on your next step. Send one action per message and wait for its result before sending the next, because each step depends on what the page showed after the previous one. A session must start with launch and end with close; a page you cannot reach by clicking from the one on screen needs a fresh session, so close and then launch with that address. Use this tool to check that a web app you built renders and behaves correctly, to reproduce a bug reported by the user, or to read documentation that is only available as a web page.\nUntil the session is closed, every other tool is off limits: wrap up the browser work and close it before reading files, running commands or editing code, and if you hit an error, close the browser first, fix the problem with other tools, then relaunch to check the result. The viewport is {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} pixels. When clicking, aim for the center of the target element as seen in the most recent screenshot; coordinates must be read from that screenshot, never guessed. Scroll the page when the element you need is not yet visible. Check the console output for errors after each step, since it often explains what went wrong on the page. Avoid repeating the same failing action; change your approach instead.",
         ),
         "requires": {"field": "supports_browser_use", "truthy": True},
         "strict": False,
@@ -2208,7 +2212,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "spec": "generic",
         "name": "access_mcp_resource",
         "description": (
-            "Fetch a resource exposed by a connected MCP server, identified by its URI. Resources give you extra context such as files, records, API responses or live system information.",
+            "Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares.",
         ),
         "requires": {"field": "has_mcp_hub", "truthy": True},
         "strict": False,
@@ -2219,7 +2223,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "spec": "next-gen",
         "name": "access_mcp_resource",
         "description": (
-            "Fetch a resource exposed by a connected MCP server, identified by its URI. Resources give you extra context such as files, records, API responses or live system information.",
+            "Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares.",
         ),
         "requires": {"field": "has_mcp_hub", "truthy": True},
         "strict": False,
@@ -2230,7 +2234,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "spec": "gpt",
         "name": "access_mcp_resource",
         "description": (
-            "Fetch a resource exposed by a connected MCP server, identified by its URI. Resources give you extra context such as files, records, API responses or live system information.",
+            "Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares.",
         ),
         "requires": {"field": "has_mcp_hub", "truthy": True},
         "strict": False,
@@ -2241,7 +2245,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "spec": "gpt-5-native",
         "name": "access_mcp_resource",
         "description": (
-            "Read a resource published by one of the connected MCP servers, addressed by its URI. Use it when you need data the server exposes as context, for example file contents, database rows, API output or system status. Give the server name exactly as listed and the full URI of the resource you want.",
+            "Read a resource published by one of the connected MCP servers, addressed by its URI. Reach for it when a server holds data you need, be it file contents, database rows, API output or system status. Give the server name exactly as listed and the full URI of the resource you want.",
         ),
         "requires": {"field": "has_mcp_hub", "truthy": True},
         "strict": False,
@@ -2252,7 +2256,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "spec": "native-next-gen",
         "name": "access_mcp_resource",
         "description": (
-            "Read a resource published by one of the connected MCP servers, addressed by its URI. Use it when you need data the server exposes as context, for example file contents, database rows, API output or system status. Give the server name exactly as listed and the full URI of the resource you want.",
+            "Read a resource published by one of the connected MCP servers, addressed by its URI. Reach for it when a server holds data you need, be it file contents, database rows, API output or system status. Give the server name exactly as listed and the full URI of the resource you want.",
         ),
         "requires": {"field": "has_mcp_hub", "truthy": True},
         "strict": False,

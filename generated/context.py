@@ -2,152 +2,30 @@
 """The run-time context: what the agent knows about the current request.
 
 Build one with ``Context(...)`` or ``Context.from_mapping(data)``; the latter rejects unknown
-keys and values of the wrong type, reporting every problem at once. It also refuses values no
-prompt can show: integers outside JavaScript's safe range (+-(2**53 - 1), what the modelled
-system can hold exactly) and NaN or infinite numbers (JSON has no place for them).
+keys and values of the wrong type or out of range, reporting every problem at once (see
+_runtime/context.py, which holds the behaviour; this module holds the fields).
 """
 
 from __future__ import annotations
 
-import json
-import math
-from dataclasses import dataclass, fields
-from typing import Any, Mapping
+from dataclasses import dataclass
 
-from .schema_common import MAX_NESTING, json_text_depth
+from . import _runtime
 
-__all__ = ["Context", "ContextError", "FIELD_DOCS", "FIELD_TYPES", "as_context"]
+_runtime.check_version(1, __name__)
 
+from ._runtime.context import MAX_SAFE_INTEGER, ContextError
+from ._runtime.context import ContextBase as _ContextBase
+from ._runtime.context import coercer as _coercer
 
-#: The largest integer magnitude a context holds (JavaScript's Number.MAX_SAFE_INTEGER).
-MAX_SAFE_INTEGER = 2**53 - 1
-
-
-class ContextError(ValueError):
-    """A context mapping had unknown keys, values of the wrong type, or values out of range."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("invalid context: " + "; ".join(problems))
-        self.problems = problems
-
-
-@dataclass(frozen=True)
-class Context:
-    """Context fields with their defaults; see FIELD_DOCS for what each one means."""
-
-    provider_id: str | None = None
-    model_id: str | None = None
-    cwd: str = "/"
-    supports_browser_use: bool = False
-    browser_viewport_width: int = 900
-    browser_viewport_height: int = 600
-    is_multi_root_enabled: bool = False
-    enable_native_tool_calls: bool | None = None
-    cline_web_tools_enabled: bool = False
-    subagents_enabled: bool = False
-    is_subagent_run: bool = False
-    yolo_mode: bool = False
-    focus_chain_enabled: bool = False
-    has_mcp_hub: bool = False
-    skills: tuple[str, ...] = ()
-    is_cli: bool = False
-    editor_tabs: tuple[str, ...] = ()
-    custom_prompt: str | None = None
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> "Context":
-        """A context from a JSON-like mapping; lists become tuples. Raises ContextError."""
-        if not isinstance(data, Mapping):
-            raise ContextError([f"expected a JSON object, got {type(data).__name__}"])
-        problems: list[str] = []
-        values: dict[str, Any] = {}
-        for key, value in data.items():
-            spec = FIELD_TYPES.get(key)
-            if spec is None:
-                problems.append(f"unknown key {key!r}")
-                continue
-            kind, nullable = spec
-            if value is None and nullable:
-                values[key] = None
-            elif not _fits(value, kind):
-                expected = kind + (" or null" if nullable else "")
-                problems.append(f"{key}: expected {expected}, got {_describe(value)}")
-            elif reason := _out_of_range(value):
-                problems.append(f"{key}: {reason}")
-            else:
-                values[key] = tuple(value) if kind == "string_list" else value
-        if problems:
-            raise ContextError(problems)
-        return cls(**values)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> "Context":
-        """A context from JSON text. Raises ContextError (also for text nested too deeply)."""
-        if not isinstance(text, (str, bytes)):
-            raise ContextError([f"expected JSON text, got {type(text).__name__}"])
-        if json_text_depth(text) > MAX_NESTING:
-            raise ContextError([f"JSON nested deeper than {MAX_NESTING} levels"])
-        try:
-            data = json.loads(text)
-        except (
-            ValueError,
-            RecursionError,
-        ) as exc:  # UnicodeDecodeError is a ValueError
-            raise ContextError([f"not valid JSON: {exc}"]) from None
-        return cls.from_mapping(data)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-
-def as_context(value: Context | Mapping[str, Any] | None) -> Context:
-    """A Context as is; a mapping checked and completed with the defaults; None as all defaults."""
-    if isinstance(value, Context):
-        return value
-    if value is None:
-        return Context()
-    return Context.from_mapping(value)
-
-
-def _fits(value: Any, kind: str) -> bool:
-    if kind == "string":
-        return isinstance(value, str)
-    if kind == "boolean":
-        return isinstance(value, bool)
-    if kind == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if kind == "string_list":
-        return isinstance(value, (list, tuple)) and all(
-            isinstance(v, str) for v in value
-        )
-    return False
-
-
-def _out_of_range(value: Any) -> str:
-    """Why a well-typed value cannot be used ('' when it can)."""
-    if isinstance(value, bool):
-        return ""
-    if isinstance(value, int) and abs(value) > MAX_SAFE_INTEGER:
-        return f"integer out of range (at most {MAX_SAFE_INTEGER} either side of 0)"
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"{value!r} is not a finite number"
-    return ""
-
-
-def _describe(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {
-        bool: "boolean",
-        int: "integer",
-        float: "number",
-        str: "string",
-        list: "array",
-        dict: "object",
-    }.get(type(value), type(value).__name__)
-
+__all__ = [
+    "Context",
+    "ContextError",
+    "FIELD_DOCS",
+    "FIELD_TYPES",
+    "MAX_SAFE_INTEGER",
+    "as_context",
+]
 
 FIELD_TYPES: dict[str, tuple[str, bool]] = {
     "provider_id": ("string", True),
@@ -189,3 +67,30 @@ FIELD_DOCS: dict[str, str] = {
     "editor_tabs": "Paths of the editor tabs that are currently open or visible.",
     "custom_prompt": 'The user\'s custom prompt setting; the value "compact" picks the compact prompt for local models.',
 }
+
+
+@dataclass(frozen=True)
+class Context(_ContextBase, field_types=FIELD_TYPES):
+    """Context fields with their defaults; see FIELD_DOCS for what each one means."""
+
+    provider_id: str | None = None
+    model_id: str | None = None
+    cwd: str = "/"
+    supports_browser_use: bool = False
+    browser_viewport_width: int = 900
+    browser_viewport_height: int = 600
+    is_multi_root_enabled: bool = False
+    enable_native_tool_calls: bool | None = None
+    cline_web_tools_enabled: bool = False
+    subagents_enabled: bool = False
+    is_subagent_run: bool = False
+    yolo_mode: bool = False
+    focus_chain_enabled: bool = False
+    has_mcp_hub: bool = False
+    skills: tuple[str, ...] = ()
+    is_cli: bool = False
+    editor_tabs: tuple[str, ...] = ()
+    custom_prompt: str | None = None
+
+
+as_context = _coercer(Context)

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from enum import Enum
 
+from . import _runtime
+
+_runtime.check_version(1, __name__)
+
 __all__ = ["ToolId", "Family", "PromptFamily", "TOOL_USE_NAMES"]
 
 

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from . import _runtime
+
+_runtime.check_version(1, __name__)
+
 from . import anthropic, openai_chat, openai_responses, gemini, bedrock
+from ._runtime.native import NativeToolsUnavailable
+from ._runtime.predicates import field_value
 from .catalog import route
 from .context import Context
-from .native import NativeToolsUnavailable
-from .predicates import field_value
 
 __all__ = ["FORMATS", "NativeToolsUnavailable", "native_tools", "format_for"]
 
@@ -47,6 +51,7 @@ def native_tools(
     chosen = format or format_for(ctx)
     if chosen not in FORMATS:
         raise KeyError(f"unknown format {chosen!r}; known: {', '.join(FORMATS)}")
-    return FORMATS[chosen].tools(
+    built: list[dict[str, Any]] = FORMATS[chosen].tools(
         family, ctx, extra_variants=extra_variants, skipped=skipped
     )
+    return built

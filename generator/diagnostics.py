@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Iterable, Literal
+from typing import Literal
 
 Severity = Literal["error", "warning"]
 
@@ -87,7 +88,7 @@ class Diagnostics:
         return sorted(unique.values(), key=lambda d: (d.location, d.code, d.message))
 
     @classmethod
-    def from_json(cls, items: list[dict[str, object]]) -> "Diagnostics":
+    def from_json(cls, items: list[dict[str, object]]) -> Diagnostics:
         """Diagnostics back from ``to_json`` dicts (the fast path replays a cached run's warnings)."""
         result = cls()
         for item in items:

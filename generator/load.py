@@ -39,7 +39,7 @@ _SCALAR_TAGS = {_TAG + name for name in ("str", "int", "float", "bool", "null", 
 _NULLS = ("", "~", "null", "Null", "NULL")
 # Scalars kept as their text: strings, and dates (as the author wrote them).
 _TEXT_TAGS = {_TAG + "str", _TAG + "timestamp"}
-_COLLECTION_TAGS = {yaml.SequenceNode: _TAG + "seq", yaml.MappingNode: _TAG + "map"}
+_COLLECTION_TAGS: dict[type[yaml.Node], str] = {yaml.SequenceNode: _TAG + "seq", yaml.MappingNode: _TAG + "map"}
 _UNSUPPORTED_HINT = "use plain strings, numbers, booleans, null, lists and mappings only"
 _NESTING_HINT = (
     f"nest lists and mappings at most {MAX_NESTING} deep: flatten the structure, "
@@ -128,10 +128,10 @@ class _Builder:
                 self.source.loc(path),
             )
         self.open.add(id(node))
-        if isinstance(node, yaml.SequenceNode):
-            value: Any = [self.build(child, path + (i,), depth + 1) for i, child in enumerate(node.value)]
+        if isinstance(node, yaml.MappingNode):
+            value: Any = self._mapping(node, path, depth + 1)
         else:
-            value = self._mapping(node, path, depth + 1)
+            value = [self.build(child, path + (i,), depth + 1) for i, child in enumerate(node.value)]
         self.open.discard(id(node))
         return value
 
@@ -299,7 +299,8 @@ def _too_deep(text: str, display: str, diags: Diagnostics) -> None:
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_NESTING:
-                    loc = Location(display, event.start_mark.line + 1, event.start_mark.column + 1)
+                    mark = event.start_mark  # the parser marks every event; the stubs allow None
+                    loc = Location(display, mark.line + 1, mark.column + 1) if mark else Location(display)
                     break
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1

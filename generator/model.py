@@ -11,12 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .diagnostics import Location
+from .runtime.formats import FORMATS as FORMAT_RECORDS
 
 Predicate = Mapping[str, Any]
 ContextType = Literal["string", "boolean", "integer", "number", "string_list"]
 HandlerKind = Literal["class", "shares", "none"]
 
-FORMATS = ("anthropic", "openai-chat", "openai-responses", "gemini", "bedrock-converse")
+#: The native formats toolgen.yaml may list, in declared order (one record each in runtime/formats.py).
+FORMATS = tuple(FORMAT_RECORDS)
 
 # Order in which JSON-Schema keywords of a parameter are emitted (after type and description).
 SCHEMA_KEYWORD_ORDER = (

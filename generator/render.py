@@ -24,6 +24,7 @@ from black.parsing import InvalidInput
 
 from . import pyfmt
 from .fastpath import cache_dir
+from .runtime import RUNTIME_VERSION
 
 BLACK_VERSION: str = black.__version__  # type: ignore[attr-defined]  # set by black without __all__
 BLACK_MODE = Mode(
@@ -94,6 +95,8 @@ def environment() -> jinja2.Environment:
     env.filters["py"] = pyfmt.flat
     env.filters["pystr"] = pyfmt.string
     env.filters["tuple"] = tuple
+    # Every generated module checks at import that _runtime/ is the version it was made for.
+    env.globals["runtime_version"] = RUNTIME_VERSION
     return env
 
 

@@ -107,7 +107,7 @@ def _json_file(path: Path | None, load: Any = None) -> Any:
 
 def _extra_variants(package: ModuleType, args: argparse.Namespace, context: Any, family: str) -> list[Any]:
     """Run-time tools (subagents, MCP) for --subagents / --mcp-servers, when the package has them."""
-    dynamic = import_module(package.__name__ + ".dynamic_tools")
+    dynamic = import_module(package.__name__ + "._runtime.dynamic_tools")
     # A schema nested past MAX_NESTING costs its tool only: the loader cuts it off before json.loads.
     servers = _json_file(getattr(args, "mcp_servers", None), dynamic.load_servers_json)
     agents = _json_file(getattr(args, "subagents", None))

@@ -8,9 +8,10 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from functools import lru_cache
+from collections.abc import Iterable, Iterator, Mapping
+from functools import cache
 from importlib import resources
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError, best_match
@@ -18,18 +19,16 @@ from referencing import Registry, Resource
 
 from .diagnostics import Diagnostics
 from .load import SourceFile
-from .runtime.prompt_blocks import PLACEHOLDER_RE
 
-NAME_RE = re.compile(r"[a-zA-Z_][a-zA-Z0-9_-]{0,63}")  # use with fullmatch
 SCHEMA_FILES = ("common", "project", "parameters", "tool", "family")
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema_text(kind: str) -> str:
     return resources.files("generator").joinpath("schemas", f"{kind}.schema.json").read_text("utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _registry() -> Registry:
     registry: Registry = Registry()
     for kind in SCHEMA_FILES:
@@ -39,7 +38,7 @@ def _registry() -> Registry:
     return registry
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(kind: str) -> Draft7Validator:
     return Draft7Validator(json.loads(schema_text(kind)), registry=_registry())
 
@@ -84,7 +83,7 @@ def _report(source: SourceFile, error: ValidationError, diags: Diagnostics) -> N
     path = tuple(error.absolute_path)
     where = "/".join(map(str, path)) or "top level"
     kind = error.validator
-    if kind == "additionalProperties" and isinstance(error.instance, dict):
+    if kind == "additionalProperties" and isinstance(error.instance, dict) and isinstance(error.schema, Mapping):
         allowed = list(error.schema.get("properties", {}))
         extras = [k for k in error.instance if k not in allowed and not _pattern_allows(error.schema, k)]
         for key in extras:
@@ -127,7 +126,7 @@ def _report(source: SourceFile, error: ValidationError, diags: Diagnostics) -> N
     diags.error(source.loc(path), "E214", f"{where}: {error.message[:300]}", "see the meta-schema in generator/schemas")
 
 
-def _pattern_allows(schema: dict[str, Any], key: str) -> bool:
+def _pattern_allows(schema: Mapping[str, Any], key: str) -> bool:
     return any(re.search(p, key) for p in schema.get("patternProperties", {}))
 
 

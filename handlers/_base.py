@@ -10,17 +10,18 @@ import json
 import logging
 import os
 import ssl
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 import httpx
 
-from generated.tool_types import ToolResult, ToolUse
-from generated.xml_calls import parse_partial_json_array
+from generated import ToolResult, ToolUse
+from generated._runtime.xml_calls import parse_partial_json_array
 
 from .config import DEFAULT_TIMEOUT_SECONDS, WebToolsConfig
 
-__all__ = ["WebToolHandler", "RequestPlan", "WebRequestError"]
+__all__ = ["RequestPlan", "WebRequestError", "WebToolHandler"]
 
 _log = logging.getLogger(__name__)
 
@@ -120,7 +121,8 @@ class WebToolHandler:
                 f"{self.error_prefix}: could not read the Cline account token: {describe(exc)}"
             )
         if not token:
-            return ToolResult.error(SIGN_IN_MESSAGE)
+            # Same prefix as every other failure, as the seed's catch adds it to its throw.
+            return ToolResult.error(f"{self.error_prefix}: {SIGN_IN_MESSAGE}")
 
         try:
             payload = post_json(config, self.endpoint, plan.body, token)
@@ -133,9 +135,13 @@ class WebToolHandler:
 
 
 def disabled_reason(config: WebToolsConfig) -> str | None:
-    """None when all three gates pass, else a short reason."""
+    """None when all three gates pass, else a short reason.
+
+    The provider id is compared exactly, as the seed does: ids are lower-case machine
+    names, so ``"Cline"`` or ``" cline"`` is a misconfigured host, not the Cline provider.
+    """
     provider = str(getattr(config, "provider_id", "") or "")
-    if provider.strip().lower() != "cline":
+    if provider != "cline":
         return f"the API provider is {provider or 'unset'!r}, web tools need the Cline provider"
     if not getattr(config, "web_tools_enabled", False):
         return "the web tools setting is turned off"
@@ -204,13 +210,15 @@ def describe(exc: BaseException) -> str:
 
 
 def _verify_setting(value: Any) -> bool | ssl.SSLContext:
-    if isinstance(value, str):
+    if isinstance(value, str | os.PathLike):
         if os.path.isdir(value):
             return ssl.create_default_context(capath=value)
         return ssl.create_default_context(cafile=value)
     if value is None:
         return True
-    return value
+    if isinstance(value, ssl.SSLContext):
+        return value
+    return bool(value)
 
 
 def post_json(
@@ -241,7 +249,7 @@ def post_json(
     except (OSError, ssl.SSLError) as exc:
         raise WebRequestError(
             f"could not load the configured CA certificates: {describe(exc)}"
-        )
+        ) from exc
 
     try:
         with httpx.Client(
@@ -265,6 +273,8 @@ def post_json(
     except httpx.HTTPError as exc:
         raise WebRequestError(f"request failed: {describe(exc)}") from None
 
+    # Only 200 is a success: the endpoints answer nothing else when they work, and a
+    # redirect is not followed (a 301/302 would turn the POST into a body-less GET).
     if response.status_code != 200:
         raise WebRequestError(_status_detail(response))
     try:
@@ -285,6 +295,9 @@ def _status_detail(response: httpx.Response) -> str:
         detail += f": {message}"
     if response.status_code in (401, 403):
         detail += " (the Cline account session may have expired; sign in again)"
+    location = response.headers.get("location")
+    if response.is_redirect and location:
+        detail += f" (redirects to {_snippet(location)}, which is not followed; check api_base)"
     return detail
 
 
@@ -318,4 +331,5 @@ def data_object(payload: Any) -> dict[str, Any]:
     """The ``data`` object of a response, or WebRequestError."""
     if not isinstance(payload, dict) or not isinstance(payload.get("data"), dict):
         raise WebRequestError("the server response has no 'data' object")
-    return payload["data"]
+    data: dict[str, Any] = payload["data"]
+    return data

@@ -8,8 +8,9 @@ ready-made implementation for tests and simple hosts.
 from __future__ import annotations
 
 import ssl
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Protocol, Union, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 __all__ = [
     "DEFAULT_API_BASE",
@@ -25,7 +26,7 @@ DEFAULT_API_BASE = "https://api.cline.bot"
 DEFAULT_TIMEOUT_SECONDS = 15.0
 
 # httpx's ``verify``: True/False, a path to a CA bundle file or directory, or an SSLContext.
-VerifySetting = Union[bool, str, ssl.SSLContext]
+VerifySetting = bool | str | ssl.SSLContext
 
 
 @runtime_checkable
@@ -40,7 +41,7 @@ class WebToolsConfig(Protocol):
     """What web_fetch / web_search need from the host's task config.
 
     Gates (all three must hold, or the call is refused as "disabled"):
-      ``provider_id`` must be ``"cline"``; ``web_tools_enabled`` is the user's setting;
+      ``provider_id`` must be exactly ``"cline"``; ``web_tools_enabled`` is the user's setting;
       ``web_tools_feature_flag`` is the remote feature flag.
 
     Request settings:

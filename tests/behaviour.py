@@ -50,7 +50,7 @@ REPLIES = (
 
 
 def _contexts(package: Any) -> list[tuple[str, Any]]:
-    from conftest import GOLDEN_FIELDS
+    from golden import GOLDEN_FIELDS
 
     cases = json.loads(GRID.read_text("utf-8"))["cases"]
     fields = set(package.context.FIELD_TYPES)
@@ -64,7 +64,10 @@ def _contexts(package: Any) -> list[tuple[str, Any]]:
     for model in ("claude-sonnet-4-5", "gpt-5.1", "gemini-3-pro", "devstral", "glm-4.6", "qwen3"):
         for native in (True, False):
             out.append(
-                (f"golden-{model}-{native}", package.Context.from_mapping({**golden, "model_id": model, "enable_native_tool_calls": native}))
+                (
+                    f"golden-{model}-{native}",
+                    package.Context.from_mapping({**golden, "model_id": model, "enable_native_tool_calls": native}),
+                )
             )
     return out
 
@@ -73,7 +76,7 @@ def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """The result, or the exception's type name (an expected outcome, not a failure)."""
     try:
         return fn(*args, **kwargs)
-    except Exception as exc:  # noqa: BLE001 - the exception is the observed behaviour
+    except Exception as exc:
         return {"raises": type(exc).__name__}
 
 
@@ -148,8 +151,8 @@ def digests(document: dict[str, Any]) -> dict[str, str]:
 
 
 def main(argv: list[str]) -> int:
-    sys.path.insert(0, str(HERE))
-    import generated  # the package on sys.path: run from the repository root
+    sys.path[:0] = [str(HERE), str(HERE.parent)]  # conftest's golden context; the committed package
+    import generated
 
     Path(argv[1]).write_text(json.dumps(capture(generated), indent=1, ensure_ascii=False) + "\n", "utf-8")
     return 0

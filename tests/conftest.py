@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from golden import GOLDEN_FIELDS  # noqa: F401 - re-exported for the tests
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_SPECS = ROOT / "tests" / "fixtures" / "specs"
 BUNDLED_SPECS = ROOT / "specs"
@@ -46,25 +48,6 @@ def _generate_fresh_bundled_package() -> Path:
 
 #: The package generated from specs/ in this test session; ``import generated`` resolves to it.
 FRESH_BUNDLED_OUT = _generate_fresh_bundled_package()
-
-
-#: The context the reference (golden) structures were taken in; see the golden file's "$about".
-GOLDEN_FIELDS = dict(
-    provider_id="cline",
-    model_id="openai/gpt-5",
-    cwd="/repo",
-    supports_browser_use=True,
-    browser_viewport_width=900,
-    browser_viewport_height=600,
-    enable_native_tool_calls=True,
-    cline_web_tools_enabled=True,
-    subagents_enabled=False,
-    focus_chain_enabled=True,
-    yolo_mode=False,
-    is_cli=False,
-    has_mcp_hub=True,
-    skills=("one-skill",),
-)
 
 
 def reference_file(name: str) -> Path:

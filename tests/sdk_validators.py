@@ -20,12 +20,12 @@ import typing_extensions
 from pydantic import ConfigDict, TypeAdapter
 
 __all__ = [
+    "check_json_schema",
+    "validate_anthropic",
+    "validate_bedrock",
     "validate_gemini",
     "validate_openai_chat",
     "validate_openai_responses",
-    "validate_anthropic",
-    "validate_bedrock",
-    "check_json_schema",
     "validate_tool",
 ]
 
@@ -50,12 +50,12 @@ def _close_type(tp: typing.Any, memo: dict) -> typing.Any:
         return tp
     closed_args = tuple(_close_type(a, memo) for a in args)
     if origin is typing.Union or str(origin) == "<class 'types.UnionType'>":
-        return typing.Union[closed_args]
+        return typing.Union[closed_args]  # noqa: UP007 -- built from a runtime tuple, which `|` cannot spell
     # lazy containers would validate element by element only when consumed: use lists
     if origin in (collections.abc.Iterable, collections.abc.Sequence, list):
-        return typing.List[closed_args[0]]
+        return list[closed_args[0]]
     if origin in (dict, collections.abc.Mapping):
-        return typing.Dict[closed_args[0], closed_args[1]]
+        return dict[closed_args[0], closed_args[1]]
     return tp
 
 
@@ -76,7 +76,7 @@ def _closed(td: type, memo: dict | None = None) -> type:
     return closed
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _adapter(td: type) -> TypeAdapter:
     return TypeAdapter(_closed(td))
 

@@ -21,10 +21,9 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from conftest import import_package
 from generator import pipeline, write
 from generator.runtime.schema_dialects import DIALECTS
-
-from conftest import import_package
 
 # ---- strategies -------------------------------------------------------------------------------
 
@@ -214,7 +213,7 @@ def _runtime_variants(catalog: Any, context: Any) -> list[dict[str, Any]]:
     Placeholders are filled here, because run-time tool text is data the run-time path never fills;
     schemas become plain JSON data (lists, not the catalog's tuples), as an MCP server's would be.
     """
-    native = importlib.import_module(catalog.__name__.rsplit(".", 1)[0] + ".native")
+    native = importlib.import_module(catalog.__name__.rsplit(".", 1)[0] + "._runtime.native")
 
     def fill(pieces: Any) -> tuple[Any, ...]:
         return tuple(
@@ -266,7 +265,10 @@ _SPLICE_TOOLS = (
         },
     },
 )
-_BOTH_FLAGS = [dict(flag=True, mode="", tabs=(), level=0, cwd="/"), dict(flag=False, mode="", tabs=(), level=0, cwd="/")]
+_BOTH_FLAGS = [
+    {"flag": True, "mode": "", "tabs": (), "level": 0, "cwd": "/"},
+    {"flag": False, "mode": "", "tabs": (), "level": 0, "cwd": "/"},
+]
 
 
 @settings(

@@ -56,15 +56,18 @@ def test_every_spec_variant(ref: dict) -> None:
         variant = catalog().tool(entry["id"]).variant(entry["variant"])
         key = f"{entry['variant']}/{entry['id']}"
 
-        def check(what: str, got, want) -> None:
+        def check(what: str, got, want, key: str = key) -> None:
             if got != want:
                 problems.append(f"{key} {what}: model {got!r} != reference {want!r}")
 
         check("name", variant.name, entry["name"])
         check("has_context_requirements", variant.requires is not None, entry["has_context_requirements"])
-        check("description placeholders", placeholders(variant.description), sorted(entry["description"]["placeholders"]))
+        check(
+            "description placeholders", placeholders(variant.description), sorted(entry["description"]["placeholders"])
+        )
         check("parameter order", [p.name for p in variant.parameters], [p["name"] for p in entry["parameters"]])
-        for param, want in zip(variant.parameters, entry["parameters"]):
+        # not strict: a length mismatch is already one collected problem (parameter order) above
+        for param, want in zip(variant.parameters, entry["parameters"], strict=False):
             where = f"parameter {param.name}"
             check(f"{where} required", param.required, want["required"])
             check(f"{where} type", param.type, want["type"])
@@ -72,9 +75,21 @@ def test_every_spec_variant(ref: dict) -> None:
             check(f"{where} has_usage", param.usage is not None, want["has_usage"])
             check(f"{where} has_description", bool(param.description), want["has_description"])
             check(f"{where} has_context_requirements", param.requires is not None, want["has_context_requirements"])
-            check(f"{where} instruction placeholders", placeholders(param.instruction), sorted(want["instruction"]["placeholders"]))
-            check(f"{where} conditional instruction", any(p.when is not None for p in param.instruction), want["instruction"]["kind"] == "function")
-            check(f"{where} shared task_progress", param.shared == "task_progress", want["is_shared_TASK_PROGRESS_PARAMETER"])
+            check(
+                f"{where} instruction placeholders",
+                placeholders(param.instruction),
+                sorted(want["instruction"]["placeholders"]),
+            )
+            check(
+                f"{where} conditional instruction",
+                any(p.when is not None for p in param.instruction),
+                want["instruction"]["kind"] == "function",
+            )
+            check(
+                f"{where} shared task_progress",
+                param.shared == "task_progress",
+                want["is_shared_TASK_PROGRESS_PARAMETER"],
+            )
     assert not problems, "\n".join(problems)
 
 
@@ -128,3 +143,36 @@ def test_mcp_and_subagent_naming(ref: dict) -> None:
     assert project.mcp_name_max_length == ref["mcp"]["name_max_length"]
     assert project.subagent_prefix == ref["dispatch"]["dynamic_subagent_tools"]["name_prefix"]
     assert project.subagent_max_length == ref["dispatch"]["dynamic_subagent_tools"]["max_length"]
+
+
+#: Our wording may be shorter or longer than the modelled system's, by at most this share.
+LENGTH_TOLERANCE = 0.15
+
+
+def text_lengths(text: Text) -> tuple[int, int]:
+    """Length without conditional pieces, and with all of them (the notebook section of `diff`)."""
+    return len("".join(p.text for p in text if p.when is None)), len("".join(p.text for p in text))
+
+
+def test_text_lengths_close_to_reference(ref: dict) -> None:
+    """Texts in our own words stay about as long as the texts they stand for (within ±15%)."""
+    problems = []
+
+    def check(what: str, got: int, want: int) -> None:
+        low, high = want * (1 - LENGTH_TOLERANCE), want * (1 + LENGTH_TOLERANCE)
+        if not low <= got <= high:
+            problems.append(f"{what}: {got} characters, reference {want} (allowed {low:.0f}-{high:.0f})")
+
+    for entry in ref["tools"]:
+        variant = catalog().tool(entry["id"]).variant(entry["variant"])
+        key = f"{entry['variant']}/{entry['id']}"
+        check(f"{key} description", text_lengths(variant.description)[0], entry["description"]["length"])
+        for param, want in zip(variant.parameters, entry["parameters"], strict=False):
+            default, full = text_lengths(param.instruction)
+            info = want["instruction"]
+            if info["kind"] == "function":
+                check(f"{key} {param.name} instruction", default, info["length_default"])
+                check(f"{key} {param.name} instruction (notebook tab open)", full, info["length_when_ipynb_tab_open"])
+            else:
+                check(f"{key} {param.name} instruction", default, info["length"])
+    assert not problems, "\n".join(problems)

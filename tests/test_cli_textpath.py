@@ -87,7 +87,11 @@ def test_parse_prints_blocks(capsys, monkeypatch):
     assert (code, err) == (0, "")
     assert json.loads(out) == [
         {"name": "read_file", "params": {"path": "src/main.py"}, "partial": False},
-        {"name": "write_to_file", "params": {"path": "notes/ünï.md", "content": "line <b>1</b>\n</content>\nline 2"}, "partial": True},
+        {
+            "name": "write_to_file",
+            "params": {"path": "notes/ünï.md", "content": "line <b>1</b>\n</content>\nline 2"},
+            "partial": True,
+        },
     ]
     assert "ünï" in out  # not escaped
 

@@ -37,7 +37,13 @@ CASES = [
     ("E308", "tools/ask.yaml", "use: task_progress", "use: task_progres", "specs/tools/ask.yaml:13:14"),
     ("E309", "tools/write_file.yaml", "shares: read_file", "shares: ask", "specs/tools/write_file.yaml:4:11"),
     ("E310", "tools/read_file.yaml", "  native:", "  natve:", "specs/tools/read_file.yaml:20:3"),
-    ("E311", "tools/write_file.yaml", "enum: [overwrite, append]", "enum: [overwrite, 3]", "specs/tools/write_file.yaml:24:27"),
+    (
+        "E311",
+        "tools/write_file.yaml",
+        "enum: [overwrite, append]",
+        "enum: [overwrite, 3]",
+        "specs/tools/write_file.yaml:24:27",
+    ),
     (
         "E312",
         "tools/ask.yaml",
@@ -45,14 +51,20 @@ CASES = [
         "{field: yolo_mode, truthy: false, equals: true}",
         "specs/tools/ask.yaml:7:15",
     ),
-    ("E313", "variants/compact.yaml", "provider_in: local_providers", "provider_in: locals", "specs/variants/compact.yaml:15:21"),
+    (
+        "E313",
+        "variants/compact.yaml",
+        "provider_in: local_providers",
+        "provider_in: locals",
+        "specs/variants/compact.yaml:15:21",
+    ),
     ("E314", "tools/read_file.yaml", "extends: generic", "extends: generc", "specs/tools/read_file.yaml:21:14"),
     ("E315", "variants/native.yaml", "order: 2", "order: 1", "specs/variants/native.yaml:13:10"),
     (
         "E320",
         "tools/ask.yaml",
         "        required: true\n",
-        "        required: true\n        pattern: \"(\"\n",
+        '        required: true\n        pattern: "("\n',
         "specs/tools/ask.yaml:11:18",
     ),
 ]
@@ -87,7 +99,11 @@ def test_e100_invalid_utf8(capsys, specs: Path) -> None:
 
 
 def test_e100_yaml_syntax_error_location(capsys, specs: Path) -> None:
-    edit(specs / "tools/ask.yaml", "    requires: {field: yolo_mode, truthy: false}", "    requires: {field: yolo_mode, truthy: false")
+    edit(
+        specs / "tools/ask.yaml",
+        "    requires: {field: yolo_mode, truthy: false}",
+        "    requires: {field: yolo_mode, truthy: false",
+    )
     rc, _, err = run_cli(capsys, "validate", "--specs", specs)
     assert rc == 2
     expect_line(err, "specs/tools/ask.yaml:8:15", "E100")
@@ -114,7 +130,7 @@ def test_e105_alias_bomb(capsys, specs: Path) -> None:
 
 def test_e109_deep_nesting(capsys, specs: Path) -> None:
     (specs / "tools/ask.yaml").write_text("x: " + "[" * 20000 + "]" * 20000 + "\n", "utf-8")
-    rc, out, err = run_cli(capsys, "validate", "--specs", specs)
+    rc, _out, err = run_cli(capsys, "validate", "--specs", specs)
     assert rc == 2, err
     assert re.search(r"^specs/tools/ask.yaml:1:\d+: error\[E109\]: .*nested more than 100 deep", err, re.M), err
 
@@ -218,7 +234,9 @@ def test_github_error_format(capsys, specs: Path) -> None:
     assert rc == 2
     lines = out.strip().splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith("::error file=specs/tools/ask.yaml,line=7,col=23,title=E305::unknown context field 'yolo'")
+    assert lines[0].startswith(
+        "::error file=specs/tools/ask.yaml,line=7,col=23,title=E305::unknown context field 'yolo'"
+    )
     assert "(hint: did you mean 'yolo_mode'?)" in lines[0]
 
 
@@ -254,7 +272,9 @@ def test_github_format_escapes_newlines() -> None:
     from generator.diagnostics import Diagnostic, Location
 
     diag = Diagnostic(Location("specs/a.yaml", 3, 4), "E210", "bad\nkey 100%\r", "fix it")
-    assert diag.format_github() == "::error file=specs/a.yaml,line=3,col=4,title=E210::bad%0Akey 100%25%0D (hint: fix it)"
+    assert (
+        diag.format_github() == "::error file=specs/a.yaml,line=3,col=4,title=E210::bad%0Akey 100%25%0D (hint: fix it)"
+    )
 
 
 HOSTILE_FILES = [
@@ -262,10 +282,16 @@ HOSTILE_FILES = [
     "\x00\x01",
     "- just\n- a list\n",
     "id: [1, 2]\nhandler: {class: 3}\nvariants: 7\n",
-    "id: ask\nhandler: null\nvariants: {generic: {parameters: [{use: 3}, 5, {name: x, type: object, properties: 4}]}}\n",
+    (
+        "id: ask\nhandler: null\n"
+        "variants: {generic: {parameters: [{use: 3}, 5, {name: x, type: object, properties: 4}]}}\n"
+    ),
     "id: ask\nhandler: {shares: ask}\nvariants: {generic: {extends: generic}}\n",
     "id: ask\nhandler: null\nvariants: {generic: {requires: {all: [{not: {}}]}, description: [{when: 3}]}}\n",
-    "id: ask\nhandler: null\nvariants: {generic: {parameters: [{name: q, enum: [1], default: {}, items: {type: x}}]}}\n",
+    (
+        "id: ask\nhandler: null\n"
+        "variants: {generic: {parameters: [{name: q, enum: [1], default: {}, items: {type: x}}]}}\n"
+    ),
     "id: ask\nhandler: null\nvariants:\n  generic: {extends: native}\n  native: {extends: generic}\n",
     "id: !!binary aGVsbG8=\nhandler: !!set {a, b}\nvariants: !!omap [{generic: {}}]\n",
     "x: &a [*a]\n",
@@ -278,7 +304,7 @@ HOSTILE_FILES = [
 @pytest.mark.parametrize("text", HOSTILE_FILES, ids=range(len(HOSTILE_FILES)))
 def test_no_traceback_on_hostile_spec(capsys, specs: Path, text: str) -> None:
     (specs / "tools/ask.yaml").write_text(text, "utf-8")
-    rc, out, err = run_cli(capsys, "generate", "--specs", specs, "--out", specs.parent / "generated")
+    rc, _out, err = run_cli(capsys, "generate", "--specs", specs, "--out", specs.parent / "generated")
     assert rc in (0, 2), err
     assert "internal error" not in err and "Traceback" not in err
     if rc == 2:
@@ -288,22 +314,41 @@ def test_no_traceback_on_hostile_spec(capsys, specs: Path, text: str) -> None:
 @pytest.mark.parametrize(
     "file,text",
     [
-        ("toolgen.yaml", "toolgen: 1\ntools: [a, a]\nfamilies: [generic]\ncontext: {x: {type: string_list, doc: d, default: [1]}}\n"),
-        ("toolgen.yaml", "toolgen: 1\ntools: []\nfamilies: []\ncontext: {}\nselection: {fallback: g, model_predicates: {p: {model_matches: p, regex_first_match: {pattern: '(', group: 3, gte: 1}}}}\n"),
-        ("variants/native.yaml", "family: other\ndescription: d\ntools: [zzz]\nselection: {order: 1, rule: {field: nope, contains: x}}\n"),
-        ("parameters.yaml", "parameters: {task_progress: {type: object, member_required: [x], properties: {y: {type: string}}}}\n"),
+        (
+            "toolgen.yaml",
+            "toolgen: 1\ntools: [a, a]\nfamilies: [generic]\ncontext: {x: {type: string_list, doc: d, default: [1]}}\n",
+        ),
+        (
+            "toolgen.yaml",
+            "toolgen: 1\ntools: []\nfamilies: []\ncontext: {}\n"
+            "selection: {fallback: g, model_predicates: {p: {model_matches: p,"
+            " regex_first_match: {pattern: '(', group: 3, gte: 1}}}}\n",
+        ),
+        (
+            "variants/native.yaml",
+            "family: other\ndescription: d\ntools: [zzz]\nselection: {order: 1, rule: {field: nope, contains: x}}\n",
+        ),
+        (
+            "parameters.yaml",
+            "parameters: {task_progress: {type: object, member_required: [x], properties: {y: {type: string}}}}\n",
+        ),
     ],
 )
 def test_no_traceback_on_hostile_project_files(capsys, specs: Path, file: str, text: str) -> None:
     (specs / file).write_text(text, "utf-8")
-    rc, out, err = run_cli(capsys, "generate", "--specs", specs, "--out", specs.parent / "generated")
+    rc, _out, err = run_cli(capsys, "generate", "--specs", specs, "--out", specs.parent / "generated")
     assert rc == 2, err
     assert "internal error" not in err
 
 
 def test_nested_schemas_generate(capsys, specs: Path) -> None:
     """Nested schemas (items/properties) reach lowering as read-only mappings; they must still generate."""
-    edit(specs / "tools/todo.yaml", "        required: true\n", "        required: true\n        type: array\n        items: {type: object, properties: {text: {type: string}}, required: [text]}\n")
+    edit(
+        specs / "tools/todo.yaml",
+        "        required: true\n",
+        "        required: true\n        type: array\n"
+        "        items: {type: object, properties: {text: {type: string}}, required: [text]}\n",
+    )
     rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", specs.parent / "generated")
     assert rc == 0, err
 

@@ -14,7 +14,9 @@ _REPO_ROOT = str(Path(__file__).resolve().parents[1])
 if _REPO_ROOT not in sys.path:
     sys.path.insert(0, _REPO_ROOT)
 
+from conftest import reference_file  # noqa: E402
 from generated import dispatch  # noqa: E402
+from generated._runtime.tool_types import ToolResult, ToolUse  # noqa: E402
 from generated.catalog import MCP, SUBAGENTS  # noqa: E402
 from generated.dispatch import (  # noqa: E402
     HANDLERS,
@@ -24,8 +26,6 @@ from generated.dispatch import (  # noqa: E402
     SharedToolHandler,
     ToolId,
 )
-from generated.tool_types import ToolResult, ToolUse  # noqa: E402
-from conftest import reference_file  # noqa: E402
 
 SEP = MCP["separator"]
 PREFIX = SUBAGENTS["name_prefix"]
@@ -49,7 +49,9 @@ def handler_class(class_name: str) -> type:
     def handle_partial_block(self: Any, config: Any, block: ToolUse) -> None:
         self.calls.append(("partial", config, block))
 
-    return type(class_name, (), {"__init__": __init__, "execute": execute, "handle_partial_block": handle_partial_block})
+    return type(
+        class_name, (), {"__init__": __init__, "execute": execute, "handle_partial_block": handle_partial_block}
+    )
 
 
 def class_names() -> list[str]:
@@ -94,7 +96,12 @@ def test_dispatch_table_is_json_rows():
     assert json.loads(json.dumps(rows)) == rows
     assert [r["id"] for r in rows] == list(TOOL_USE_NAMES)
     by_id = {r["id"]: r for r in rows}
-    assert by_id["focus_chain"] == {"id": "focus_chain", "handler_class": None, "takes_validator": False, "shares": None}
+    assert by_id["focus_chain"] == {
+        "id": "focus_chain",
+        "handler_class": None,
+        "takes_validator": False,
+        "shares": None,
+    }
     assert by_id["read_file"] == {
         "id": "read_file",
         "handler_class": "ReadFileToolHandler",
@@ -107,7 +114,7 @@ def test_dispatch_table_is_json_rows():
 def test_routing_constants_come_from_specs():
     assert dispatch.MCP_SEPARATOR == SEP
     assert dispatch.SUBAGENT_PREFIX == PREFIX
-    assert dispatch.SUBAGENT_MAX_LENGTH == SUBAGENTS["max_length"]
+    assert SUBAGENTS["max_length"] == dispatch.SUBAGENT_MAX_LENGTH
     assert dispatch.MCP_TOOL == "use_mcp_tool"
     assert dispatch.SUBAGENTS_TOOL == "use_subagents"
 

@@ -49,7 +49,7 @@ def by_name(variants):
 
 def test_generated_copy_is_the_runtime_module():
     source = (_REPO_ROOT / "generator" / "runtime" / "dynamic_tools.py").read_text("utf-8")
-    generated = (_REPO_ROOT / "generated" / "dynamic_tools.py").read_text("utf-8")
+    generated = (_REPO_ROOT / "generated" / "_runtime" / "dynamic_tools.py").read_text("utf-8")
     assert generated.split("\n", 1)[1] == source
 
 
@@ -73,7 +73,7 @@ def test_captured_servers(capture):
     variants, skipped = mcp_tools([server], separator=SPEC_SEP)
     assert skipped == []
     assert [v["name"] for v in variants] == [f"{server['uid']}{SPEC_SEP}{t['name']}" for t in server["tools"]]
-    for variant, tool in zip(variants, server["tools"]):
+    for variant, tool in zip(variants, server["tools"], strict=True):
         assert variant["description"] == (f"{server['name']}: {tool['description']}",)
         assert variant["input_schema"] == tool["inputSchema"]
         assert variant["input_schema"] is not tool["inputSchema"]
@@ -193,7 +193,7 @@ def test_name_length_boundary_from_servers_json(servers):
 
 def test_boundary_with_spec_separator(servers):
     # "0mcp0" is two characters shorter than "__mcp__": both long names fit in 64 ...
-    variants, skipped = mcp_tools(servers, separator=SPEC_SEP, max_length=64)
+    _variants, skipped = mcp_tools(servers, separator=SPEC_SEP, max_length=64)
     assert [s["reason"] for s in skipped] == ["server disabled"]
     # ... and the limit moves with max_length
     _, skipped = mcp_tools(servers, separator=SPEC_SEP, max_length=62)
@@ -248,7 +248,7 @@ def test_bad_entries_are_reported_not_dropped():
         ("dup", "duplicate name"),
         ("dup", "tool has no name"),
     ]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="separator must not be empty"):
         mcp_tools(servers, separator="")
 
 
@@ -311,7 +311,7 @@ def test_subagent_name_trimming_keeps_a_stable_hash():
         one_over.encode()
     ).hexdigest()[:8]
     assert len(subagent_name("z" * 300, max_length=40)) == 40
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="leaves no room for a name within 64 characters"):
         subagent_name("z" * 300, prefix="p" * 60, max_length=64)
 
 

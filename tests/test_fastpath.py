@@ -75,7 +75,9 @@ def test_cached_runs_report_the_same_warnings(capsys, specs: Path, cache: Path) 
     ]
     for fmt in ("github", "json"):
         full = run_cli(capsys, "validate", "--specs", specs, "--error-format", fmt)[1]
-        cached = run_cli(capsys, "check", "--specs", specs, "--out", specs.parent / "generated", "--error-format", fmt)[1]
+        cached = run_cli(capsys, "check", "--specs", specs, "--out", specs.parent / "generated", "--error-format", fmt)[
+            1
+        ]
         assert cached.strip() == full.strip()
 
 

@@ -1,4 +1,9 @@
-"""Snapshots of every file generated from the fixture catalog (update with --snapshot-update)."""
+"""Snapshots of the files generated from the fixture catalog (update with --snapshot-update).
+
+Only generated data and bindings are snapshotted: the runtime under generated/_runtime/ is a
+verbatim copy of generator/runtime/, which tests/runtime/ tests where it is written and the
+drift check (test_runtime_copy_is_verbatim) keeps identical.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,11 @@ from functools import lru_cache
 
 import pytest
 
-from conftest import FIXTURE_SPECS
+from conftest import FIXTURE_SPECS, ROOT
 from generator import pipeline
+from generator.lower import RUNTIME_PACKAGE, runtime_sources
+
+RUNTIME_PREFIX = f"generated/{RUNTIME_PACKAGE}/"
 
 
 @lru_cache(maxsize=1)
@@ -23,6 +31,16 @@ def test_file_list(snapshot) -> None:
     assert sorted(_output()) == snapshot
 
 
-@pytest.mark.parametrize("rel", sorted(_output()))
+@pytest.mark.parametrize("rel", sorted(r for r in _output() if not r.startswith(RUNTIME_PREFIX)))
 def test_generated_file(snapshot, rel: str) -> None:
     assert _output()[rel] == snapshot
+
+
+def test_runtime_copy_is_verbatim() -> None:
+    copied = {rel.removeprefix("generated/"): text for rel, text in _output().items() if rel.startswith(RUNTIME_PREFIX)}
+    assert copied == runtime_sources()
+    assert f"{RUNTIME_PACKAGE}/__init__.py" in copied and f"{RUNTIME_PACKAGE}/catalog.py" in copied
+    for rel, text in copied.items():
+        source = text.split("\n", 1)[1]
+        written = ROOT / "generator/runtime" / rel.removeprefix(RUNTIME_PREFIX[len("generated/") :])
+        assert source == written.read_text("utf-8")

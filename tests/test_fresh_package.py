@@ -8,7 +8,6 @@ from pathlib import Path
 def test_tests_import_a_freshly_generated_bundled_package() -> None:
     """``import generated`` in tests is the session's fresh generation, not the committed tree."""
     import generated
-
     from conftest import BUNDLED_OUT, FRESH_BUNDLED_OUT
 
     location = generated.__file__

@@ -13,11 +13,15 @@ import json
 import pytest
 
 import handlers
+import test_web_handlers
 from generated import prompt
+from generated._runtime.tool_types import ToolResult, ToolUse
+from generated._runtime.xml_calls import StreamingParser
 from generated.dispatch import HANDLERS, Coordinator, MissingHandlersError
-from generated.tool_types import ToolResult, ToolUse
-from generated.xml_calls import StreamingParser
-from test_web_handlers import api, make_config  # noqa: F401  (api is a fixture)
+from test_web_handlers import make_config
+
+# the recording HTTP server fixture of the direct handler tests, used here under the same name
+api = test_web_handlers.api
 
 
 @pytest.fixture

@@ -17,12 +17,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import ROOT, run_cli
-from sdk_validators import check_json_schema, validate_tool
-from generated import catalog, dynamic_tools, prompt, providers
+from generated import catalog, prompt, providers
+from generated._runtime import dynamic_tools
+from generated._runtime.tool_types import ToolResult, ToolUse
 from generated.catalog import MCP
 from generated.context import Context
 from generated.dispatch import Coordinator
-from generated.tool_types import ToolResult, ToolUse
+from sdk_validators import check_json_schema, validate_tool
 
 HOSTILE = ROOT / "tests" / "data" / "mcp" / "hostile.json"
 SERVERS = ROOT / "tests" / "data" / "mcp" / "servers.json"
@@ -35,7 +36,7 @@ OK, JSON = "ok", "json"  # present (gemini: in `parameters`) / gemini: in `param
 
 
 def every(expect: Any) -> dict[str, Any]:
-    return {fmt: expect for fmt in FORMATS}
+    return dict.fromkeys(FORMATS, expect)
 
 
 def skip(reason: str) -> tuple[str, str]:
@@ -94,7 +95,9 @@ def tool_name(fmt: str, tool: dict[str, Any]) -> str:
 
 def build(fmt: str, servers: Any = None, **extra: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Tools and the full skipped report (dynamic_variants + native_tools) through the public API."""
-    variants, skipped = catalog.dynamic_variants(FAMILY, Context(**CONTEXT), mcp_servers=servers or load_hostile(), **extra)
+    variants, skipped = catalog.dynamic_variants(
+        FAMILY, Context(**CONTEXT), mcp_servers=servers or load_hostile(), **extra
+    )
     tools = providers.native_tools(FAMILY, Context(**CONTEXT), format=fmt, extra_variants=variants, skipped=skipped)
     return tools, skipped
 
@@ -176,7 +179,7 @@ def test_gemini_uses_parameters_json_schema_only_where_the_subset_fails():
 def test_non_finite_numbers_are_dropped_with_a_note(fmt):
     tools, _ = build(fmt)
     tool = next(t for t in tools if tool_name(fmt, t) == f"xhost1{SEP}not_finite")
-    text = json.dumps(tool, allow_nan=False)
+    json.dumps(tool, allow_nan=False)
     description = tool.get("description") or tool.get("function", tool.get("toolSpec", {})).get("description")
     assert "toolgen dropped from the input schema" in description
     for path in ("/properties/n/maximum (NaN)", "/properties/n/minimum (-Infinity)", "/properties/n/enum/1 (NaN)"):
@@ -204,7 +207,7 @@ def test_the_file_loads_although_one_schema_nests_3000_levels():
 def test_load_servers_json_leaves_shallow_text_alone():
     text = SERVERS.read_text("utf-8")
     assert dynamic_tools.load_servers_json(text) == json.loads(text)
-    with pytest.raises(ValueError):
+    with pytest.raises(json.JSONDecodeError):
         dynamic_tools.load_servers_json("[{")
 
 
@@ -220,7 +223,11 @@ def test_a_deep_variant_given_directly_is_skipped_not_raised(fmt):
     """extra_variants built by hand (not by mcp_tools) get the same depth limit."""
     good, _ = catalog.dynamic_variants(FAMILY, CONTEXT, mcp_servers=json.loads(SERVERS.read_text("utf-8")))
     bad = dict(good[0], name="hand0mcp0deep", input_schema={"type": "object", "properties": {"x": deep(500)}})
-    nan = dict(good[0], name="hand0mcp0nan", input_schema={"type": "object", "properties": {"x": {"type": "number", "maximum": math.inf}}})
+    nan = dict(
+        good[0],
+        name="hand0mcp0nan",
+        input_schema={"type": "object", "properties": {"x": {"type": "number", "maximum": math.inf}}},
+    )
     skipped: list[dict[str, Any]] = []
     tools = providers.native_tools(FAMILY, CONTEXT, format=fmt, extra_variants=[bad, nan, *good], skipped=skipped)
     names = [tool_name(fmt, t) for t in tools]
@@ -321,7 +328,7 @@ def test_cli_show_tools_over_the_hostile_file_exits_0(capsys, context_file, fmt)
     for tool in tools:
         validate_tool(fmt, tool)
     assert "internal error" not in err and "Traceback" not in err
-    for original, (encoded, expect) in CASES.items():
+    for _original, (encoded, expect) in CASES.items():
         line = f"skipped MCP tool {f'xhost1{SEP}{encoded}'!r} of 'hostile': "
         if expect[fmt] in (OK, JSON):
             assert line not in err
@@ -356,7 +363,7 @@ def test_cli_tools_without_a_name_no_longer_fail_the_file(capsys, context_file, 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_trailing_newline_does_not_sneak_past_the_name_rules(fmt):
-    from generated.schema_dialects import DialectError, tool_entry
+    from generated._runtime.schema_dialects import DialectError, tool_entry
 
     with pytest.raises(DialectError, match="is not allowed"):
         tool_entry(fmt, "read_file\n", "Reads a file.", {"type": "object", "properties": {}})
@@ -391,7 +398,10 @@ def test_hostile_subagents_are_offered_or_reported(fmt):
         validate_tool(fmt, tool)
 
 
-@pytest.mark.parametrize("option, message", [("--subagents", "JSON nested deeper than 100 levels"), ("--mcp-servers", "item 0 is not an object")])
+@pytest.mark.parametrize(
+    "option, message",
+    [("--subagents", "JSON nested deeper than 100 levels"), ("--mcp-servers", "item 0 is not an object")],
+)
 def test_cli_files_nested_50000_levels_exit_2(capsys, context_file, tmp_path, option, message):
     deep_file = tmp_path / "deep.json"
     deep_file.write_text("[" * 50000 + "]" * 50000, "utf-8")

@@ -15,9 +15,9 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -139,35 +139,64 @@ class Case:
 # line 13 + 3 * 48 = 157 at column 8 + 4 * 48 + 1 = 201.
 # fmt: off
 CASES = [
-    Case("tag-int", append(ASK, "x: !!int abc\n"), "specs/tools/ask.yaml:14:4", "E107", "'abc' is not a valid int for the tag !!int"),
-    Case("tag-float", append(ASK, "x: !!float abc\n"), "specs/tools/ask.yaml:14:4", "E107", "'abc' is not a valid float"),
-    Case("tag-bool", append(ASK, "x: !!bool maybe\n"), "specs/tools/ask.yaml:14:4", "E107", "'maybe' is not a valid bool"),
-    Case("tag-null", append(ASK, "x: !!null maybe\n"), "specs/tools/ask.yaml:14:4", "E107", "'maybe' is not a valid null"),
-    Case("tag-seq-on-mapping", append(ASK, "x: !!seq {a: 1}\n"), "specs/tools/ask.yaml:14:4", "E107", "a mapping cannot carry the tag !!seq"),
-    Case("int-looking-hex", append(ASK, "x: 0x_\n"), "specs/tools/ask.yaml:14:4", "E107", "'0x_' is not a valid int (it looks like one)"),
-    Case("int-4301-digits", append(ASK, "x: " + "1" * 4301 + "\n"), "specs/tools/ask.yaml:14:4", "E108", "more than 4300 digits"),
-    Case("int-hex-4335-digits", append(ASK, "x: 0x" + "f" * 3600 + "\n"), "specs/tools/ask.yaml:14:4", "E108", "more than 4300 digits"),
-    Case("int-sexagesimal", append(ASK, "x: 1" + ":59" * 50_000 + "\n"), "specs/tools/ask.yaml:14:4", "E108", "more than 4300 digits"),
-    Case("python-tag", append(ASK, "x: !!python/object/apply:os.system [id]\n"), "specs/tools/ask.yaml:14:4", "E102", "unsupported YAML tag"),
-    Case("schema-150-deep-flow", append(TODO, deep_flow_items(150)), "specs/tools/todo.yaml:13:2011", "E109", "nested more than 100 deep"),
-    Case("schema-200-deep-block", append(TODO, deep_block_properties(100)), "specs/tools/todo.yaml:157:201", "E109", "nested more than 100 deep"),
-    Case("flow-1000-deep", append(ASK, "x: " + "[" * 1000 + "]" * 1000 + "\n"), "specs/tools/ask.yaml:14:103", "E109", "nested more than 100 deep"),
-    Case("alias-bomb", append(ASK, alias_bomb()), "specs/tools/ask.yaml:1:1", "E105", "more than 50000 nodes"),
-    Case("alias-text-bomb", append(ASK, "big: &big " + "x" * 70_000 + "\nmany: [" + "*big, " * 70 + "]\n"), "specs/tools/ask.yaml:1:1", "E105", "characters of text"),
-    Case("recursive-alias", append(ASK, "x: &x [1, *x]\n"), "specs/tools/ask.yaml:14:4", "E105", "recursive alias"),
-    Case("merge-key", append(ASK, "base: &b {k: 1}\nchild:\n  <<: *b\n"), "specs/tools/ask.yaml:16:3", "E103", "merge keys"),
-    Case("duplicate-key", append(ASK, "id: again\n"), "specs/tools/ask.yaml:14:1", "E101", "duplicate key 'id'"),
-    Case("nul-byte", append(ASK, "x: a\0b\n"), "specs/tools/ask.yaml:14:5", "E100", "character U+0000 is not allowed"),
-    Case("escape-byte", append(ASK, "x: a\x1bb\n"), "specs/tools/ask.yaml:14:5", "E100", "character U+001B is not allowed"),
-    Case("invalid-utf8", lambda specs, _: (specs / ASK).write_bytes((specs / ASK).read_bytes() + b"x: \xff\n"), "specs/tools/ask.yaml:14:4", "E100", "not valid UTF-8"),
-    Case("50-MB-file", replace(ASK, huge), "specs/tools/ask.yaml:1:1", "E100", "larger than 4194304 bytes"),
-    Case("tools-is-a-file", replace("tools", plain_file), "specs/tools:1:1", "E106", "tools is a file, not a folder"),
-    Case("variants-is-a-loop", replace("variants", loop), "specs/variants:1:1", "E106", "variants is a symlink loop"),
-    Case("tools-unreadable", unreadable("tools"), "specs/tools:1:1", "E100", "cannot read folder: Permission denied"),
-    Case("specs-unreadable", unreadable("."), "specs:1:1", "E100", "cannot read folder: Permission denied"),
-    Case("specs-missing", replace(".", lambda path: None), "specs:1:1", "E106", "spec folder does not exist"),
-    Case("specs-is-a-file", replace(".", plain_file), "specs:1:1", "E106", "spec folder is a file, not a folder"),
-    Case("specs-is-a-loop", replace(".", loop), "specs:1:1", "E106", "spec folder is a symlink loop"),
+    Case("tag-int", append(ASK, "x: !!int abc\n"),
+         "specs/tools/ask.yaml:14:4", "E107", "'abc' is not a valid int for the tag !!int"),
+    Case("tag-float", append(ASK, "x: !!float abc\n"),
+         "specs/tools/ask.yaml:14:4", "E107", "'abc' is not a valid float"),
+    Case("tag-bool", append(ASK, "x: !!bool maybe\n"),
+         "specs/tools/ask.yaml:14:4", "E107", "'maybe' is not a valid bool"),
+    Case("tag-null", append(ASK, "x: !!null maybe\n"),
+         "specs/tools/ask.yaml:14:4", "E107", "'maybe' is not a valid null"),
+    Case("tag-seq-on-mapping", append(ASK, "x: !!seq {a: 1}\n"),
+         "specs/tools/ask.yaml:14:4", "E107", "a mapping cannot carry the tag !!seq"),
+    Case("int-looking-hex", append(ASK, "x: 0x_\n"),
+         "specs/tools/ask.yaml:14:4", "E107", "'0x_' is not a valid int (it looks like one)"),
+    Case("int-4301-digits", append(ASK, "x: " + "1" * 4301 + "\n"),
+         "specs/tools/ask.yaml:14:4", "E108", "more than 4300 digits"),
+    Case("int-hex-4335-digits", append(ASK, "x: 0x" + "f" * 3600 + "\n"),
+         "specs/tools/ask.yaml:14:4", "E108", "more than 4300 digits"),
+    Case("int-sexagesimal", append(ASK, "x: 1" + ":59" * 50_000 + "\n"),
+         "specs/tools/ask.yaml:14:4", "E108", "more than 4300 digits"),
+    Case("python-tag", append(ASK, "x: !!python/object/apply:os.system [id]\n"),
+         "specs/tools/ask.yaml:14:4", "E102", "unsupported YAML tag"),
+    Case("schema-150-deep-flow", append(TODO, deep_flow_items(150)),
+         "specs/tools/todo.yaml:13:2011", "E109", "nested more than 100 deep"),
+    Case("schema-200-deep-block", append(TODO, deep_block_properties(100)),
+         "specs/tools/todo.yaml:157:201", "E109", "nested more than 100 deep"),
+    Case("flow-1000-deep", append(ASK, "x: " + "[" * 1000 + "]" * 1000 + "\n"),
+         "specs/tools/ask.yaml:14:103", "E109", "nested more than 100 deep"),
+    Case("alias-bomb", append(ASK, alias_bomb()),
+         "specs/tools/ask.yaml:1:1", "E105", "more than 50000 nodes"),
+    Case("alias-text-bomb", append(ASK, "big: &big " + "x" * 70_000 + "\nmany: [" + "*big, " * 70 + "]\n"),
+         "specs/tools/ask.yaml:1:1", "E105", "characters of text"),
+    Case("recursive-alias", append(ASK, "x: &x [1, *x]\n"),
+         "specs/tools/ask.yaml:14:4", "E105", "recursive alias"),
+    Case("merge-key", append(ASK, "base: &b {k: 1}\nchild:\n  <<: *b\n"),
+         "specs/tools/ask.yaml:16:3", "E103", "merge keys"),
+    Case("duplicate-key", append(ASK, "id: again\n"),
+         "specs/tools/ask.yaml:14:1", "E101", "duplicate key 'id'"),
+    Case("nul-byte", append(ASK, "x: a\0b\n"),
+         "specs/tools/ask.yaml:14:5", "E100", "character U+0000 is not allowed"),
+    Case("escape-byte", append(ASK, "x: a\x1bb\n"),
+         "specs/tools/ask.yaml:14:5", "E100", "character U+001B is not allowed"),
+    Case("invalid-utf8", lambda specs, _: (specs / ASK).write_bytes((specs / ASK).read_bytes() + b"x: \xff\n"),
+         "specs/tools/ask.yaml:14:4", "E100", "not valid UTF-8"),
+    Case("50-MB-file", replace(ASK, huge),
+         "specs/tools/ask.yaml:1:1", "E100", "larger than 4194304 bytes"),
+    Case("tools-is-a-file", replace("tools", plain_file),
+         "specs/tools:1:1", "E106", "tools is a file, not a folder"),
+    Case("variants-is-a-loop", replace("variants", loop),
+         "specs/variants:1:1", "E106", "variants is a symlink loop"),
+    Case("tools-unreadable", unreadable("tools"),
+         "specs/tools:1:1", "E100", "cannot read folder: Permission denied"),
+    Case("specs-unreadable", unreadable("."),
+         "specs:1:1", "E100", "cannot read folder: Permission denied"),
+    Case("specs-missing", replace(".", lambda path: None),
+         "specs:1:1", "E106", "spec folder does not exist"),
+    Case("specs-is-a-file", replace(".", plain_file),
+         "specs:1:1", "E106", "spec folder is a file, not a folder"),
+    Case("specs-is-a-loop", replace(".", loop),
+         "specs:1:1", "E106", "spec folder is a symlink loop"),
 ]
 # fmt: on
 # Something other than a readable regular file where a spec file is expected: a new tools/ or
@@ -331,7 +360,8 @@ def test_out_below_a_regular_file(
     rc, _, err = run_cli(capsys, command, "--specs", specs, "--out", blocker / "generated")
     assert rc == 2
     assert err.startswith(
-        f"{blocker / 'generated'}: error[E404]: cannot create the output folder: {blocker} is a file, not a folder\n  hint: "
+        f"{blocker / 'generated'}: error[E404]: cannot create the output folder:"
+        f" {blocker} is a file, not a folder\n  hint: "
     ), err
     assert blocker.read_text("utf-8") == "x\n"
 

@@ -9,6 +9,7 @@ import itertools
 import json
 import keyword
 import re
+import shutil
 import typing
 from pathlib import Path
 
@@ -72,6 +73,10 @@ def _names_the_context_module_uses() -> set[str]:
         elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             used.add(node.name)
     context_class = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Context")
+    # Methods Context inherits from the runtime's ContextBase are attributes a field could shadow.
+    base = ast.parse((ROOT / "generator/runtime/context.py").read_text("utf-8"))
+    base_class = next(n for n in base.body if isinstance(n, ast.ClassDef) and n.name == "ContextBase")
+    used.update(n.name for n in base_class.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_"))
     for node in ast.walk(tree):
         if isinstance(node, ast.arg):
             names_in(node.annotation)
@@ -91,7 +96,7 @@ def _names_the_context_module_uses() -> set[str]:
 
 def test_reserved_names_cover_every_name_the_context_module_uses() -> None:
     used = _names_the_context_module_uses()
-    assert "classmethod" in used and "from_json" in used
+    assert "dataclass" in used and "from_json" in used
     exposed = {n for n in used if CONTEXT_NAME_RE.fullmatch(n) and not keyword.iskeyword(n)}
     assert exposed <= RESERVED_CONTEXT_NAMES, sorted(exposed - RESERVED_CONTEXT_NAMES)
 
@@ -121,7 +126,7 @@ def test_every_accepted_name_generates_an_importable_package(capsys, specs: Path
     context = submodule(package, "context")
     Context = context.Context
     typing.get_type_hints(Context)  # annotations resolve: no field shadows str, bool, ...
-    every = {n: True for n in names}
+    every = dict.fromkeys(names, True)
     ctx = Context(**every)
     assert ctx == Context.from_mapping(every) == Context.from_json(json.dumps(every))
     assert all(value is True for key, value in ctx.to_dict().items() if key in every)
@@ -152,7 +157,7 @@ def test_property_any_accepted_names_give_an_importable_context(tmp_path: Path, 
     folder = tmp_path / f"pkg_{abs(hash(tuple(names)))}"
     folder.mkdir()
     (folder / "__init__.py").write_text("", "utf-8")
-    (folder / "schema_common.py").write_bytes((ROOT / "generator/runtime/schema_common.py").read_bytes())
+    shutil.copytree(ROOT / "generator/runtime", folder / "_runtime", ignore=shutil.ignore_patterns("__pycache__"))
     source = render_python(
         "context.py.j2",
         "",
@@ -231,11 +236,13 @@ def test_tags_that_read_back_fine_are_accepted(capsys, specs: Path) -> None:
 def test_parser_reads_every_bundled_example_back_as_declared() -> None:
     package = import_package(BUNDLED_OUT)
     catalog, prompt = submodule(package, "catalog"), submodule(package, "prompt")
-    blocks = submodule(package, "prompt_blocks")
+    blocks = submodule(package, "_runtime.prompt_blocks")
     checked = 0
     for family, variants in catalog.VARIANTS.items():
         for variant in variants:
-            params = [blocks.PromptParam(p["name"], p["required"], "", "", p["usage"] or "") for p in variant["parameters"]]
+            params = [
+                blocks.PromptParam(p["name"], p["required"], "", "", p["usage"] or "") for p in variant["parameters"]
+            ]
             example = blocks.usage_example(variant["name"], params)
             calls = prompt.parse_calls(example, family)
             assert [(c.name, c.partial) for c in calls] == [(variant["name"], False)], example
@@ -272,8 +279,14 @@ NATIVE_SWITCH = (
 
 def test_missing_runtime_fields_warn_and_the_runtime_degrades(capsys, specs: Path) -> None:
     edit(specs / "toolgen.yaml", NATIVE_SWITCH, "")
-    edit(specs / "toolgen.yaml", "  subagents_enabled:\n    type: boolean\n", "  subagents_enabled:\n    type: string\n")
-    edit(specs / "toolgen.yaml", "    default: false\n    doc: Whether subagents may be used.\n", '    default: ""\n    doc: Whether subagents may be used.\n')
+    edit(
+        specs / "toolgen.yaml", "  subagents_enabled:\n    type: boolean\n", "  subagents_enabled:\n    type: string\n"
+    )
+    edit(
+        specs / "toolgen.yaml",
+        "    default: false\n    doc: Whether subagents may be used.\n",
+        '    default: ""\n    doc: Whether subagents may be used.\n',
+    )
     out = specs.parent / "generated"
     rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
     assert rc == 0, err
@@ -284,7 +297,9 @@ def test_missing_runtime_fields_warn_and_the_runtime_degrades(capsys, specs: Pat
     assert "reads context field 'subagents_enabled' as a boolean, not string" in err
     context = specs.parent / "ctx.json"
     context.write_text('{"provider_id": " Anthropic ", "model_id": "big-model-1"}', "utf-8")
-    rc, out_text, err = run_cli(capsys, "show", "tools", "--out", out, "--family", "native", "--provider", " Anthropic ", "--context", context)
+    rc, out_text, err = run_cli(
+        capsys, "show", "tools", "--out", out, "--family", "native", "--provider", " Anthropic ", "--context", context
+    )
     assert rc == 0, err
     tools = json.loads(out_text)
     assert [t["name"] for t in tools][:1] == ["read_file"] and "input_schema" in tools[0]  # anthropic format
@@ -340,7 +355,18 @@ def test_largest_safe_integer_reaches_the_prompt(bundled) -> None:
         ("[]", "expected a JSON object, got list"),
         (None, "expected JSON text, got NoneType"),
     ],
-    ids=["open-brackets", "deep-objects", "101-levels", "5000-digits", "5000-digit-field", "1e999", "nan", "bad-utf8", "array", "none"],
+    ids=[
+        "open-brackets",
+        "deep-objects",
+        "101-levels",
+        "5000-digits",
+        "5000-digit-field",
+        "1e999",
+        "nan",
+        "bad-utf8",
+        "array",
+        "none",
+    ],
 )
 def test_from_json_raises_context_error_only(bundled, text, message) -> None:
     with pytest.raises(bundled.ContextError) as info:
@@ -418,7 +444,7 @@ def test_conditional_text_joins_like_a_conversion_of_the_resolved_text(dialect: 
         pieces = tuple(p for p in (plain, (conditional, {"field": "is_cli", "truthy": True})) if p != "")
         resolved = plain + (conditional if on else "")
         meta = {"gates": (), "texts": (("q", plain, pieces),), "placeholders": False}
-        got = materialize(dialect, entry(plain), meta, lambda _: on, lambda _: resolved, lambda s: s)
+        got = materialize(dialect, entry(plain), meta, lambda _, on=on: on, lambda _, r=resolved: r, lambda s: s)
         assert got == entry(resolved), (plain, conditional, on)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, edit, import_package, read_tree, run_cli, submodule
+from conftest import ROOT, edit, import_package, run_cli, submodule
 
 CORPUS = json.loads((ROOT / "tests/data/injection/corpus.json").read_text("utf-8"))
 NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_-]{0,63}")
@@ -39,7 +39,11 @@ def test_corpus_follows_its_own_rules() -> None:
     ids = [e["id"] for e in CORPUS]
     assert len(ids) == len(set(ids))
     for entry in CORPUS:
-        assert entry["id"].startswith({"description": "desc-", "instruction": "instr-", "usage": "usage-", "name": "name-", "id": "id-"}[entry["kind"]])
+        assert entry["id"].startswith(
+            {"description": "desc-", "instruction": "instr-", "usage": "usage-", "name": "name-", "id": "id-"}[
+                entry["kind"]
+            ]
+        )
         if entry["kind"] in ("name", "id"):
             assert (NAME.fullmatch(entry["value"]) is not None) == (entry["expect"] == "exact"), entry["id"]
         else:
@@ -114,7 +118,7 @@ def test_exact_texts_and_names_survive(capsys, specs: Path) -> None:
     spec = catalog.SPECS["generic/ask"]
     assert spec["description"] == (tool_description,)
     assert len(spec["parameters"]) == count
-    for want, got in zip(params, spec["parameters"]):
+    for want, got in zip(params, spec["parameters"], strict=True):
         assert got["name"] == want["name"]
         assert got["description"] == ((want["description"],) if "description" in want else ())
         assert got["instruction"] == (want["instruction"],)
@@ -156,7 +160,7 @@ def test_rejected_names_and_ids(capsys, specs: Path) -> None:
     (specs / "tools/ask.yaml").write_text(_ask_yaml("Ask.", params), "utf-8")
     edit(specs / "toolgen.yaml", "  - native\n", "  - native\n" + "".join(f"  - {yq(e['value'])}\n" for e in bad_ids))
     out = specs.parent / "generated"
-    rc, stdout, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
+    rc, _stdout, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
     assert rc == 2
     assert "internal error" not in err and "Traceback" not in err
     assert not out.exists() and not (specs.parent / "docs").exists()

@@ -157,6 +157,6 @@ def test_unreadable_path(tmp_path: Path) -> None:
 
 
 def test_multiple_documents_refused(tmp_path: Path) -> None:
-    source, diags = load(tmp_path, "a: 1\n---\nb: 2\n")
+    _source, diags = load(tmp_path, "a: 1\n---\nb: 2\n")
     assert [d[0] for d in diags] == ["E100"]
     assert diags[0][1] == 2

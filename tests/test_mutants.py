@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from conftest import FIXTURE_SPECS, copy_specs, edit, import_package, run_cli
 from generator import pipeline, write
 from generator.runtime.predicates import MatcherError, evaluate
 from generator.runtime.schema_dialects import DIALECTS, DialectError, convert_parameters
@@ -22,8 +23,6 @@ from generator.runtime.xml_calls import (
     parse_partial_json_array,
     parse_tool_calls,
 )
-
-from conftest import FIXTURE_SPECS, copy_specs, edit, import_package, run_cli
 
 # --------------------------------------------------------------------------- predicates (run time)
 
@@ -272,9 +271,13 @@ def test_gemini_refuses_logic_keywords_at_the_root(keyword: str) -> None:
     assert info.value.path == (keyword,)
 
 
-def test_spec_with_logic_keywords_is_refused_at_generate_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_spec_with_logic_keywords_is_refused_at_generate_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     specs = copy_specs(FIXTURE_SPECS, tmp_path)
-    edit(specs / "tools" / "read_file.yaml", "        minimum: 1\n", "        minimum: 1\n        not: {type: string}\n")
+    edit(
+        specs / "tools" / "read_file.yaml", "        minimum: 1\n", "        minimum: 1\n        not: {type: string}\n"
+    )
     edit(
         specs / "tools" / "ask.yaml",
         "        required: true\n",

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,10 +17,10 @@ from hypothesis import strategies as st
 
 from conftest import GOLDEN_FIELDS, ROOT, reference_file
 from generated import catalog, prompt
+from generated._runtime.prompt_blocks import PromptParam, tool_block, tools_section
+from generated._runtime.xml_calls import DEFAULT_CONTENT_PARAMS, StreamingParser
 from generated.context import Context
-from generated.prompt_blocks import PromptParam, tool_block, tools_section
 from generated.providers import native_tools
-from generated.xml_calls import DEFAULT_CONTENT_PARAMS, StreamingParser
 
 FAMILIES = tuple(catalog.VARIANTS)
 
@@ -120,7 +119,7 @@ def test_tools_section_skeleton(family):
     ids = tuple(v["id"] for v in variants)
     blocks = [prompt.variant_block(v, GOLDEN, ids) for v in variants]
     assert skeleton("\n\n".join(["# Tools", *blocks])) == reference.split("\n")
-    empty = [v["id"] for v, b in zip(variants, blocks) if not b]
+    empty = [v["id"] for v, b in zip(variants, blocks, strict=True) if not b]
     assert reference.count("\n\n\n\n") == len(empty)
     assert empty == (["focus_chain"] if "focus_chain" in ids else [])
     assert section == tools_section(blocks)
@@ -132,7 +131,7 @@ def test_tools_section_skeleton(family):
 def _block(section: str, name: str) -> str:
     """The block of tool ``name`` inside a tools section ('' when it has none)."""
     for chunk in section.split("\n\n## "):
-        if chunk.startswith(f"{name}\n") or chunk.startswith(f"## {name}\n"):
+        if chunk.startswith((f"{name}\n", f"## {name}\n")):
             return chunk if chunk.startswith("## ") else "## " + chunk
     return ""
 
@@ -179,7 +178,7 @@ def test_parameter_context_requirement_timeout_only_in_yolo():
 
 
 def test_tool_requirements_select_tools():
-    base = dict(model_id="x")
+    base = {"model_id": "x"}
     assert "## browser_action" not in prompt.prompt_section("generic", Context(**base))
     assert "## browser_action" in prompt.prompt_section("generic", Context(supports_browser_use=True, **base))
     web = Context(provider_id="cline", cline_web_tools_enabled=True, **base)
@@ -198,7 +197,7 @@ def test_placeholders_resolved_from_context():
     assert hint and hint in _block(multi, "read_file")
     assert hint not in prompt.prompt_section("generic", Context(cwd="/w"))
     # the documented default for cwd
-    assert "current working directory /." in _block(prompt.prompt_section("generic"), "execute_command")
+    assert "Each command starts in the working folder /." in _block(prompt.prompt_section("generic"), "execute_command")
 
 
 def _desc(block: str) -> str:
@@ -224,7 +223,9 @@ def _desc(block: str) -> str:
 def test_viewport_default_matches_native_path(context, size):
     section = prompt.prompt_section("native-next-gen", context)
     block = _block(section, "browser_action")
-    (native,) = [t for t in native_tools("native-next-gen", context, format="anthropic") if t["name"] == "browser_action"]
+    (native,) = [
+        t for t in native_tools("native-next-gen", context, format="anthropic") if t["name"] == "browser_action"
+    ]
     assert f"{size} pixels" in _desc(block)
     assert _desc(block) == native["description"]
     coordinate = native["input_schema"]["properties"]["coordinate"]["description"]
@@ -287,7 +288,9 @@ def test_run_time_tools_subagents_replace_static_then_mcp():
     assert skipped == []
     section = prompt.prompt_section("generic", ctx, extra)
     headings = re.findall(r"^## (\S+)$", section, re.M)
-    static_names = [v["name"] for v in catalog.enabled_variants("generic", ctx) if v["id"] not in ("use_subagents", "focus_chain")]
+    static_names = [
+        v["name"] for v in catalog.enabled_variants("generic", ctx) if v["id"] not in ("use_subagents", "focus_chain")
+    ]
     sep = catalog.MCP["separator"]
     assert headings == [*static_names, "use_subagent_code_reviewer", f"srv001{sep}find"]
 
@@ -354,7 +357,9 @@ def test_review_file(family):
     assert about.startswith("<!-- ") and about.endswith(" -->")
     assert "{{CWD}}" in body
     listed = re.findall(r"^## (\S+)$", body, re.M)
-    resolved = [v["name"] for v in catalog.VARIANTS[family] if v["parameters"] or catalog.resolve_text(v["description"], None)]
+    resolved = [
+        v["name"] for v in catalog.VARIANTS[family] if v["parameters"] or catalog.resolve_text(v["description"], None)
+    ]
     assert listed == resolved
     assert body == _review_text(family) + "\n"
 
@@ -367,7 +372,22 @@ _EDGE_WS = set(" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2028\u2029\u202f\
 
 
 def _value(tool: str, param: str, params: tuple[str, ...]) -> st.SearchStrategy[str]:
-    fragments = ["<", ">", "</", "/>", "\n", "\r\n", "&lt;", "é", "日本", "😀", "\u2028", "\ufeff", f"<{tool}>", f"</{tool}>"]
+    fragments = [
+        "<",
+        ">",
+        "</",
+        "/>",
+        "\n",
+        "\r\n",
+        "&lt;",
+        "é",
+        "日本",
+        "😀",
+        "\u2028",
+        "\ufeff",
+        f"<{tool}>",
+        f"</{tool}>",
+    ]
     fragments += [f"<{p}>" for p in params] + [f"</{p}>" for p in params]
     value = st.lists(st.one_of(st.text(max_size=6), st.sampled_from(fragments)), max_size=8).map("".join)
     content_tool = any(p in DEFAULT_CONTENT_PARAMS for p in params)

@@ -33,5 +33,5 @@ def _dump(data) -> str:
 @pytest.mark.parametrize("fmt", list(providers.FORMATS))
 def test_tools(snapshot_json, fmt: str) -> None:
     module = providers.FORMATS[fmt]
-    assert module.DIALECT == fmt
+    assert fmt == module.DIALECT
     assert _dump(module.TOOLS) == snapshot_json

@@ -20,13 +20,12 @@ from pathlib import Path
 import pytest
 
 import generated
-from generated import anthropic, bedrock, catalog, gemini, openai_chat, openai_responses, providers
-from generated.context import Context
-from generated.native import PROPERTIES_PATH, DESCRIPTION_PATH, materialize
-from generated.prompt import prompt_section
-from generated.schema_dialects import check_limits
-
 from conftest import GOLDEN_FIELDS, REFERENCE, ROOT, run_cli
+from generated import anthropic, catalog, gemini, providers
+from generated._runtime.native import DESCRIPTION_PATH, PROPERTIES_PATH, materialize
+from generated._runtime.schema_dialects import check_limits
+from generated.context import Context
+from generated.prompt import prompt_section
 from sdk_validators import (
     check_json_schema,
     validate_anthropic,
@@ -269,7 +268,9 @@ def _gemini_fixed(golden_decl: dict, key: str) -> dict:
     return fixed
 
 
-@pytest.mark.parametrize("golden_key,fmt", [("anthropic", "anthropic"), ("openai", "openai-chat"), ("gemini", "gemini")])
+@pytest.mark.parametrize(
+    "golden_key,fmt", [("anthropic", "anthropic"), ("openai", "openai-chat"), ("gemini", "gemini")]
+)
 def test_golden_structure_per_spec_variant(golden_key, fmt):
     data = _golden()[golden_key]
     assert set(data) == set(catalog.SPECS)
@@ -335,7 +336,7 @@ def test_gate_native_calls_off(flag):
 
 def test_gate_is_distinct_from_an_empty_list():
     assert issubclass(providers.NativeToolsUnavailable, Exception)
-    assert generated.native.NativeToolsUnavailable is providers.NativeToolsUnavailable
+    assert generated._runtime.native.NativeToolsUnavailable is providers.NativeToolsUnavailable
     # native on with no optional feature still gives a non-empty list, never []
     for family in NATIVE:
         assert providers.native_tools(family, {"enable_native_tool_calls": True, "model_id": "m"}) != []
@@ -582,9 +583,18 @@ def test_mcp_nested_required_does_not_overwrite_the_parameter_flag():
 
 
 def test_mcp_text_is_not_treated_as_spec_text():
-    server = {"uid": "s1", "name": "s", "disabled": False,
-              "tools": [{"name": "echo", "description": "Echo {{CWD}} back.",
-                         "inputSchema": {"type": "object", "properties": {"x": {"type": "string", "description": "{{CWD}}"}}}}]}
+    server = {
+        "uid": "s1",
+        "name": "s",
+        "disabled": False,
+        "tools": [
+            {
+                "name": "echo",
+                "description": "Echo {{CWD}} back.",
+                "inputSchema": {"type": "object", "properties": {"x": {"type": "string", "description": "{{CWD}}"}}},
+            }
+        ],
+    }
     extra, _ = catalog.dynamic_variants("native-next-gen", GOLDEN_CTX, mcp_servers=[server])
     for fmt in MODULES:
         tool = MODULES[fmt].tools("native-next-gen", GOLDEN_CTX, extra_variants=extra)[-1]
@@ -610,7 +620,10 @@ def test_subagent_tools_only_when_active(fmt):
     reviewer = _by_name(fmt, tools)["use_subagent_code_reviewer"]
     assert _description(fmt, reviewer) == "Reviews a diff and reports problems."
     assert _required(fmt, reviewer) == ["prompt"]
-    assert _description(fmt, _by_name(fmt, tools)["use_subagent_test_writer"]) == "Delegate a task to the test writer subagent."
+    assert (
+        _description(fmt, _by_name(fmt, tools)["use_subagent_test_writer"])
+        == "Delegate a task to the test writer subagent."
+    )
     # not active: off, or this is a subagent run -> no dynamic tools, and no static one either
     for ctx in (GOLDEN_CTX, Context(**{**on.to_dict(), "is_subagent_run": True})):
         none, _ = catalog.dynamic_variants("native-next-gen", ctx, subagents=SUBAGENTS)

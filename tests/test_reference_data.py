@@ -23,5 +23,6 @@ def test_vendored_copy_equals_shared_original(name: str) -> None:
     if not shared.is_file():
         pytest.skip(f"no shared original beside this clone to compare with ({shared.name}); the vendored copy is used")
     vendored = REFERENCE / f"cline-v4.0.10-{name}.json"
-    assert vendored.read_bytes() == shared.read_bytes(), f"{vendored.name} differs from the shared original: copy it again"
-
+    assert (
+        vendored.read_bytes() == shared.read_bytes()
+    ), f"{vendored.name} differs from the shared original: copy it again"

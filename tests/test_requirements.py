@@ -40,15 +40,23 @@ def test_subagents_need_enabled_and_not_a_subagent_run() -> None:
 
 def test_web_tools_need_cline_provider_and_flag() -> None:
     for tool in ("web_fetch", "web_search"):
-        assert tool in enabled_tools("next-gen", {"provider_id": "cline", "model_id": "x", "cline_web_tools_enabled": True})
-        assert tool not in enabled_tools("next-gen", {"provider_id": "cline", "model_id": "x", "cline_web_tools_enabled": False})
-        assert tool not in enabled_tools("next-gen", {"provider_id": "openai", "model_id": "x", "cline_web_tools_enabled": True})
+        assert tool in enabled_tools(
+            "next-gen", {"provider_id": "cline", "model_id": "x", "cline_web_tools_enabled": True}
+        )
+        assert tool not in enabled_tools(
+            "next-gen", {"provider_id": "cline", "model_id": "x", "cline_web_tools_enabled": False}
+        )
+        assert tool not in enabled_tools(
+            "next-gen", {"provider_id": "openai", "model_id": "x", "cline_web_tools_enabled": True}
+        )
 
 
 def test_apply_patch_depends_on_model_id() -> None:
     requirement = [v["requires"] for k, v in SPECS.items() if v["id"] == "apply_patch" and v["requires"]]
     assert requirement, "apply_patch carries a model_id requirement"
-    fams = [f for f in generated.catalog.VARIANTS if any(v["id"] == "apply_patch" for v in generated.catalog.VARIANTS[f])]
+    fams = [
+        f for f in generated.catalog.VARIANTS if any(v["id"] == "apply_patch" for v in generated.catalog.VARIANTS[f])
+    ]
     results = {
         model: any("apply_patch" in enabled_tools(f, {"provider_id": "openai", "model_id": model}) for f in fams)
         for model in ("gpt-5", "gpt-5-codex", "claude-sonnet-4-5-20250929", "gpt-oss-120b")
@@ -96,7 +104,9 @@ def test_placeholders_resolve_from_context() -> None:
 
 def test_context_from_mapping_reports_every_problem() -> None:
     with pytest.raises(ContextError) as info:
-        Context.from_mapping({"nope": 1, "yolo_mode": "yes", "skills": ["a", 2], "cwd": None, "browser_viewport_width": True})
+        Context.from_mapping(
+            {"nope": 1, "yolo_mode": "yes", "skills": ["a", 2], "cwd": None, "browser_viewport_width": True}
+        )
     problems = info.value.problems
     assert len(problems) == 5
     assert "unknown key 'nope'" in problems

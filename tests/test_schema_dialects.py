@@ -6,7 +6,10 @@ import copy
 import json
 
 import pytest
+from jsonschema.exceptions import SchemaError
+from pydantic import ValidationError
 
+from conftest import reference_file
 from generator.runtime.schema_dialects import (
     DIALECTS,
     DialectError,
@@ -16,7 +19,6 @@ from generator.runtime.schema_dialects import (
     convert_parameters,
     tool_entry,
 )
-from conftest import reference_file
 from sdk_validators import (
     check_json_schema,
     validate_anthropic,
@@ -107,7 +109,11 @@ def test_golden_structure_every_builtin_tool():
 def test_empty_tool_is_emitted_everywhere_but_bedrock_needs_a_description():
     empty = {"type": "object", "properties": {}, "required": []}
     assert tool_entry("anthropic", "focus_chain", "", empty)["input_schema"] == empty
-    assert tool_entry("gemini", "focus_chain", "", empty)["parameters"] == {"type": "OBJECT", "properties": {}, "required": []}
+    assert tool_entry("gemini", "focus_chain", "", empty)["parameters"] == {
+        "type": "OBJECT",
+        "properties": {},
+        "required": [],
+    }
     chat = tool_entry("openai-chat", "focus_chain", "", empty)
     assert chat["function"]["parameters"] == {**empty, "additionalProperties": False}
     validate_gemini(tool_entry("gemini", "focus_chain", "", empty))
@@ -157,7 +163,7 @@ def test_tool_entry_refusals():
         tool_entry("anthropic", "t", "d", CANON, strict=True)
     with pytest.raises(DialectError):
         tool_entry("openai-chat", "t", "d", CANON, cache_control=True)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown dialect 'mistral'"):
         tool_entry("mistral", "t", "d", CANON)
     assert tool_entry("gemini", "ns.tool-1", "d", CANON)["name"] == "ns.tool-1"
     with pytest.raises(DialectError):
@@ -503,90 +509,180 @@ def test_check_limits_hard_errors():
 
 CORPUS: dict[str, dict] = {
     "mcp_fetch": {
-        "type": "object", "title": "Fetch", "description": "Parameters for fetching a URL.",
+        "type": "object",
+        "title": "Fetch",
+        "description": "Parameters for fetching a URL.",
         "properties": {
             "url": {"type": "string", "format": "uri", "minLength": 1, "title": "Url", "description": "URL to fetch"},
-            "max_length": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 1000000,
-                           "default": 5000, "title": "Max Length"},
+            "max_length": {
+                "type": "integer",
+                "exclusiveMinimum": 0,
+                "exclusiveMaximum": 1000000,
+                "default": 5000,
+                "title": "Max Length",
+            },
             "start_index": {"type": "integer", "minimum": 0, "default": 0},
             "raw": {"type": "boolean", "default": False, "description": "Raw HTML."},
         },
         "required": ["url"],
     },
     "git_log_defs": {
-        "$defs": {"LogOptions": {"type": "object", "title": "LogOptions",
-                                 "properties": {"max_count": {"type": "integer", "default": 10},
-                                                "author": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
-                                 "required": ["max_count"]}},
-        "properties": {"repo_path": {"type": "string", "title": "Repo Path"},
-                       "options": {"$ref": "#/$defs/LogOptions"}},
-        "required": ["repo_path"], "type": "object",
+        "$defs": {
+            "LogOptions": {
+                "type": "object",
+                "title": "LogOptions",
+                "properties": {
+                    "max_count": {"type": "integer", "default": 10},
+                    "author": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                },
+                "required": ["max_count"],
+            }
+        },
+        "properties": {
+            "repo_path": {"type": "string", "title": "Repo Path"},
+            "options": {"$ref": "#/$defs/LogOptions"},
+        },
+        "required": ["repo_path"],
+        "type": "object",
     },
     "time_optional_null": {
         "type": "object",
-        "properties": {"timezone": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None,
-                                    "description": "IANA timezone name"}},
+        "properties": {
+            "timezone": {
+                "anyOf": [{"type": "string"}, {"type": "null"}],
+                "default": None,
+                "description": "IANA timezone name",
+            }
+        },
         "required": [],
     },
     "const_discriminated_union": {
         "type": "object",
-        "properties": {"shape": {"oneOf": [
-            {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}},
-             "required": ["kind", "r"], "additionalProperties": False},
-            {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}},
-             "required": ["kind", "side"], "additionalProperties": False},
-        ]}},
+        "properties": {
+            "shape": {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}},
+                        "required": ["kind", "r"],
+                        "additionalProperties": False,
+                    },
+                    {
+                        "type": "object",
+                        "properties": {"kind": {"const": "square"}, "side": {"type": "number"}},
+                        "required": ["kind", "side"],
+                        "additionalProperties": False,
+                    },
+                ]
+            }
+        },
         "required": ["shape"],
     },
     "env_map_property_names": {
         "type": "object",
-        "properties": {"command": {"type": "string"},
-                       "env": {"type": "object", "propertyNames": {"pattern": "^[A-Z_][A-Z0-9_]*$"},
-                               "additionalProperties": {"type": "string"}}},
+        "properties": {
+            "command": {"type": "string"},
+            "env": {
+                "type": "object",
+                "propertyNames": {"pattern": "^[A-Z_][A-Z0-9_]*$"},
+                "additionalProperties": {"type": "string"},
+            },
+        },
         "required": ["command"],
     },
-    "deep_nesting": obj({"a": obj({"b": {"type": "array", "items": obj({"c": obj({"d": {
-        "type": "array", "items": {"type": "string", "description": "leaf"}}}, ["d"])}, ["c"])}}, ["b"])}, ["a"]),
+    "deep_nesting": obj(
+        {
+            "a": obj(
+                {
+                    "b": {
+                        "type": "array",
+                        "items": obj(
+                            {
+                                "c": obj(
+                                    {"d": {"type": "array", "items": {"type": "string", "description": "leaf"}}}, ["d"]
+                                )
+                            },
+                            ["c"],
+                        ),
+                    }
+                },
+                ["b"],
+            )
+        },
+        ["a"],
+    ),
     "draft7_definitions": {
         "$schema": "http://json-schema.org/draft-07/schema#",
-        "definitions": {"Point": {"type": "object", "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
-                                  "required": ["x", "y"], "additionalProperties": False}},
+        "definitions": {
+            "Point": {
+                "type": "object",
+                "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+                "required": ["x", "y"],
+                "additionalProperties": False,
+            }
+        },
         "type": "object",
-        "properties": {"points": {"type": "array", "items": {"$ref": "#/definitions/Point"}, "minItems": 2},
-                       "label": {"type": ["string", "null"], "examples": ["north", "south"]}},
-        "required": ["points"], "additionalProperties": False,
+        "properties": {
+            "points": {"type": "array", "items": {"$ref": "#/definitions/Point"}, "minItems": 2},
+            "label": {"type": ["string", "null"], "examples": ["north", "south"]},
+        },
+        "required": ["points"],
+        "additionalProperties": False,
     },
     "ref_into_properties": {
         "type": "object",
-        "properties": {"source": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
-                       "destination": {"$ref": "#/properties/source", "description": "Where to copy to"}},
+        "properties": {
+            "source": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+            "destination": {"$ref": "#/properties/source", "description": "Where to copy to"},
+        },
         "required": ["source", "destination"],
     },
     "all_of_composition": {
         "type": "object",
-        "properties": {"user": {"allOf": [{"$ref": "#/$defs/Base"},
-                                          {"type": "object", "properties": {"email": {"type": "string", "format": "email"}},
-                                           "required": ["email"]}]}},
+        "properties": {
+            "user": {
+                "allOf": [
+                    {"$ref": "#/$defs/Base"},
+                    {
+                        "type": "object",
+                        "properties": {"email": {"type": "string", "format": "email"}},
+                        "required": ["email"],
+                    },
+                ]
+            }
+        },
         "$defs": {"Base": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}},
     },
     "recursive_filter": {
         "type": "object",
         "properties": {"filter": {"$ref": "#/$defs/Filter"}},
-        "$defs": {"Filter": {"type": "object", "properties": {
-            "field": {"type": "string"},
-            "and": {"type": "array", "items": {"$ref": "#/$defs/Filter"}}}, "required": ["field"]}},
+        "$defs": {
+            "Filter": {
+                "type": "object",
+                "properties": {
+                    "field": {"type": "string"},
+                    "and": {"type": "array", "items": {"$ref": "#/$defs/Filter"}},
+                },
+                "required": ["field"],
+            }
+        },
     },
     "untyped_values": {
         "type": "object",
         "properties": {"value": {"description": "Any JSON value"}, "tags": {"items": {"type": "string"}}},
     },
-    "canonical_mixed_enums": obj({
-        "level": {"type": "integer", "description": "Log level", "enum": [0, 1, 2], "nullable": True},
-        "color": {"type": "string", "description": "Colour", "enum": ["red", "green"]},
-        "ratio": {"type": "number", "minimum": 0, "maximum": 1},
-    }, ["color"]),
+    "canonical_mixed_enums": obj(
+        {
+            "level": {"type": "integer", "description": "Log level", "enum": [0, 1, 2], "nullable": True},
+            "color": {"type": "string", "description": "Colour", "enum": ["red", "green"]},
+            "ratio": {"type": "number", "minimum": 0, "maximum": 1},
+        },
+        ["color"],
+    ),
     "no_parameters": {"type": "object"},
-    "root_recursion": obj({"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}}, ["name"]),
+    "root_recursion": obj(
+        {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}}, ["name"]
+    ),
 }
 
 # (corpus name, dialect, strict) combinations that must be refused; everything else must convert
@@ -661,38 +757,40 @@ def test_validators_reject_known_bad_inputs():
     validate_openai_chat(good_chat)
     bad = copy.deepcopy(good_chat)
     bad["function"]["bogus"] = 1
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_openai_chat(bad)
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_openai_chat({**good_chat, "extra": True})
     good_resp = tool_entry("openai-responses", "t", "d", CANON)
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_openai_responses({**good_resp, "strict": "no"})
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_openai_responses({**good_resp, "function": {}})
     good_anth = tool_entry("anthropic", "t", "d", CANON, cache_control=True)
     validate_anthropic(good_anth)
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_anthropic({**good_anth, "cache_control": {"type": "ephemeral", "ttl_x": 1}})
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_anthropic({**good_anth, "inputSchema": {}})
-    with pytest.raises(Exception):
+    with pytest.raises(SchemaError):
         validate_anthropic({**good_anth, "input_schema": {"type": "object", "properties": {"a": {"type": "strin"}}}})
     good_gem = tool_entry("gemini", "t", "d", CANON)
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_gemini({**good_gem, "parameters": {"type": "OBJECT", "properties": {"a": {"type": "STRING", "x": 1}}}})
-    with pytest.raises(Exception):  # lower-case type: the SDK coerces it, so the round trip differs
+    with pytest.raises(
+        ValueError, match="does not round-trip"
+    ):  # lower-case type: the SDK coerces it, so the round trip differs
         validate_gemini({**good_gem, "parameters": {"type": "object", "properties": {}}})
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         validate_gemini({**good_gem, "parameters": {"type": "OBJECT", "properties": {"a": {"type": "STRING",
                                                                                              "enum": [1]}}}})
     good_bed = tool_entry("bedrock-converse", "t", "d", CANON)
     validate_bedrock([good_bed])
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError, match="Unknown parameter"):
         validate_bedrock([{"toolSpec": {**good_bed["toolSpec"], "extra": 1}}])
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError, match="longer than 64"):
         validate_bedrock([{"toolSpec": {**good_bed["toolSpec"], "name": "a" * 65}}])
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError, match="does not match"):
         validate_bedrock([{"toolSpec": {**good_bed["toolSpec"], "name": "a.b"}}])
-    with pytest.raises(Exception):
+    with pytest.raises(SchemaError):
         check_json_schema({"type": "object", "properties": {"a": {"type": 5}}})

@@ -70,6 +70,13 @@ TRICKY = [
 ]
 
 
-@pytest.mark.parametrize("context,family", TRICKY, ids=[f"{c.get('provider_id')}:{c.get('model_id')}:{c.get('enable_native_tool_calls')}:{c.get('custom_prompt')}" for c, _ in TRICKY])
+@pytest.mark.parametrize(
+    "context,family",
+    TRICKY,
+    ids=[
+        f"{c.get('provider_id')}:{c.get('model_id')}:{c.get('enable_native_tool_calls')}:{c.get('custom_prompt')}"
+        for c, _ in TRICKY
+    ],
+)
 def test_tricky_ids(context: dict, family: str) -> None:
     assert generated.select_family(context) == family

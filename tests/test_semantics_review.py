@@ -30,7 +30,9 @@ def _line_of(path: Path, needle: str) -> int:
 @pytest.mark.parametrize("value", [".inf", "-.inf", ".nan"])
 def test_non_finite_numbers_are_located_errors(capsys, specs: Path, value: str) -> None:
     project = specs / "toolgen.yaml"
-    edit(project, "  todo_enabled:\n", f"  ratio:\n    type: number\n    default: {value}\n    doc: x\n  todo_enabled:\n")
+    edit(
+        project, "  todo_enabled:\n", f"  ratio:\n    type: number\n    default: {value}\n    doc: x\n  todo_enabled:\n"
+    )
     code, err = _validate(capsys, specs)
     assert code == 2
     assert ("specs/toolgen.yaml", _line_of(project, f"default: {value}"), 14, "E311") in _errors(err)
@@ -39,7 +41,9 @@ def test_non_finite_numbers_are_located_errors(capsys, specs: Path, value: str) 
 @pytest.mark.parametrize("name", ["__init__", "str", "float", "Any", "get", "Camel", "with-dash"])
 def test_context_field_names_must_be_safe_attributes(capsys, specs: Path, name: str) -> None:
     project = specs / "toolgen.yaml"
-    edit(project, "  todo_enabled:\n", f"  {name}:\n    type: boolean\n    default: false\n    doc: x\n  todo_enabled:\n")
+    edit(
+        project, "  todo_enabled:\n", f"  {name}:\n    type: boolean\n    default: false\n    doc: x\n  todo_enabled:\n"
+    )
     code, err = _validate(capsys, specs)
     assert code == 2
     assert ("specs/toolgen.yaml", _line_of(project, f"  {name}:"), 3, "E303") in _errors(err)
@@ -105,7 +109,7 @@ def test_subagent_prefix_must_not_contain_the_mcp_separator(capsys, specs: Path)
 
 
 def test_subagent_names_never_carry_the_separator() -> None:
-    from generated import dynamic_tools
+    from generated._runtime import dynamic_tools
     from generated.catalog import MCP, SUBAGENTS, dynamic_variants
     from generated.dispatch import Coordinator
 
@@ -149,7 +153,7 @@ def test_mapping_contexts_get_the_declared_defaults() -> None:
 
 
 def test_placeholders_read_like_the_modelled_system() -> None:
-    from generated.catalog import _as_text
+    from generator.runtime.catalog import _as_text
 
     assert [_as_text(v) for v in (True, False, 900, 1.0, 1.5, ("a", "b"), "x")] == [
         "true",
@@ -174,7 +178,9 @@ def test_shared_parameter_errors_point_at_their_definition(capsys, specs: Path) 
 
 
 def test_control_characters_and_empty_families_warn(capsys, specs: Path) -> None:
-    edit(specs / "tools/ask.yaml", "description: Ask the user a question.", 'description: "Ask the user a question.\\a"')
+    edit(
+        specs / "tools/ask.yaml", "description: Ask the user a question.", 'description: "Ask the user a question.\\a"'
+    )
     family = specs / "variants/compact.yaml"
     text = family.read_text("utf-8")
     start = text.index("tools:\n")
@@ -188,7 +194,12 @@ def test_control_characters_and_empty_families_warn(capsys, specs: Path) -> None
 
 def test_e500_a_format_that_cannot_express_a_parameter(capsys, specs: Path) -> None:
     tool = specs / "tools/read_file.yaml"
-    edit(tool, "      - use: task_progress\n", "      - name: options\n        type: object\n        instruction: Free-form options.\n      - use: task_progress\n")
+    edit(
+        tool,
+        "      - use: task_progress\n",
+        "      - name: options\n        type: object\n        instruction: Free-form options.\n"
+        "      - use: task_progress\n",
+    )
     code, err = _validate(capsys, specs)
     assert code == 2
     # Gemini objects need properties; the error points at the variant, for each variant that has it.

@@ -285,9 +285,10 @@ def test_concurrent_reader_always_sees_a_complete_tree(capsys, scene) -> None:
         assert writer.stdout is not None and writer.stdout.readline() == b"ready\n"
         seen: set[bytes] = set()
         looks = retired = 0
-        for looks in range(1, 2_000_001):  # a bound, not a timing: the writer normally ends long before
+        while looks < 2_000_000:  # a bound, not a timing: the writer normally ends long before
             if writer.poll() is not None:
                 break
+            looks += 1
             for _ in range(50):  # quick probes of the path alone, between the slower looks
                 assert stat.S_ISDIR(os.stat(out).st_mode)
             result = look(out)

@@ -4,23 +4,17 @@ from __future__ import annotations
 
 import json
 import socket
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-# `generated/` is the pipeline's output at the repo root, not an installed package; make it
-# importable when pytest is started as `.venv/bin/pytest` (python -m pytest already does).
-_REPO_ROOT = str(Path(__file__).resolve().parents[1])
-if _REPO_ROOT not in sys.path:
-    sys.path.insert(0, _REPO_ROOT)
-
-from generated.tool_types import ToolResult, ToolUse
+# `generated/` is the pipeline's output at the repo root, not an installed package: pytest's
+# `pythonpath = ["."]` (pyproject.toml) puts the root on sys.path however pytest is started.
+from generated._runtime.tool_types import ToolResult, ToolUse
 from handlers import (
     WebFetchToolHandler,
     WebSearchToolHandler,
@@ -53,6 +47,7 @@ class FakeApi:
     status: int = 200
     body: bytes = b"{}"
     delay: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
     release: threading.Event = field(default_factory=threading.Event)
 
     def reply(
@@ -62,15 +57,17 @@ class FakeApi:
         *,
         raw: bytes | None = None,
         delay: float = 0.0,
+        headers: dict[str, str] | None = None,
     ) -> None:
         self.status = status
         self.body = raw if raw is not None else json.dumps(payload).encode()
         self.delay = delay
+        self.headers = dict(headers or {})
 
 
 def _make_handler(api: FakeApi) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length)
             api.requests.append(
@@ -87,6 +84,8 @@ def _make_handler(api: FakeApi) -> type[BaseHTTPRequestHandler]:
                 self.send_response(api.status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(api.body)))
+                for name, value in api.headers.items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(api.body)
             except OSError:
@@ -122,14 +121,14 @@ def api():
 
 
 def make_config(api: FakeApi | None = None, **overrides: Any) -> WebToolsTaskConfig:
-    values: dict[str, Any] = dict(
-        api_base=api.url if api else "http://127.0.0.1:9",
-        task_id="task-123",
-        auth_token="tok-abc",
-        auto_approve=True,
-        trust_env=False,
-        request_timeout=5.0,
-    )
+    values: dict[str, Any] = {
+        "api_base": api.url if api else "http://127.0.0.1:9",
+        "task_id": "task-123",
+        "auth_token": "tok-abc",
+        "auto_approve": True,
+        "trust_env": False,
+        "request_timeout": 5.0,
+    }
     values.update(overrides)
     return WebToolsTaskConfig(**values)
 
@@ -144,6 +143,17 @@ def search(**params: str) -> ToolUse:
 
 FETCH_OK = fetch(url="https://example.com/docs", prompt="Summarise the page")
 SEARCH_OK = search(query="python httpx timeout")
+BOTH_TOOLS = [(WebFetchToolHandler, FETCH_OK), (WebSearchToolHandler, SEARCH_OK)]
+BOTH_TOOLS_WITH_PREFIX = [
+    (WebFetchToolHandler, FETCH_OK, "Error fetching web content: "),
+    (WebSearchToolHandler, SEARCH_OK, "Error performing web search: "),
+]
+#: One closed gate each; any one of them refuses the call.
+GATES_OFF = [
+    {"provider_id": "anthropic"},
+    {"web_tools_enabled": False},
+    {"web_tools_feature_flag": False},
+]
 
 
 # ---- success paths ----------------------------------------------------------------------
@@ -295,13 +305,7 @@ def test_slow_response_times_out(api):
     )
 
 
-@pytest.mark.parametrize(
-    "handler, block, prefix",
-    [
-        (WebFetchToolHandler, FETCH_OK, "Error fetching web content: "),
-        (WebSearchToolHandler, SEARCH_OK, "Error performing web search: "),
-    ],
-)
+@pytest.mark.parametrize("handler, block, prefix", BOTH_TOOLS_WITH_PREFIX)
 def test_malformed_json(api, handler, block, prefix):
     api.reply(200, raw=b'{"data": {"result": ')
     result = handler().execute(make_config(api), block)
@@ -347,18 +351,8 @@ def test_unexpected_exception_becomes_tool_error(api):
 # ---- gates, validation, approval, hook, auth -------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "gate",
-    [
-        {"provider_id": "anthropic"},
-        {"web_tools_enabled": False},
-        {"web_tools_feature_flag": False},
-    ],
-)
-@pytest.mark.parametrize(
-    "handler, block",
-    [(WebFetchToolHandler, FETCH_OK), (WebSearchToolHandler, SEARCH_OK)],
-)
+@pytest.mark.parametrize("gate", GATES_OFF)
+@pytest.mark.parametrize("handler, block", BOTH_TOOLS)
 def test_gate_off(api, gate, handler, block):
     config = make_config(api, **gate)
     config.task_state.consecutive_mistake_count = 2
@@ -435,17 +429,125 @@ def test_hook_cancels(api):
     assert api.requests == []
 
 
-@pytest.mark.parametrize(
-    "handler, block",
-    [(WebFetchToolHandler, FETCH_OK), (WebSearchToolHandler, SEARCH_OK)],
-)
-def test_missing_token(api, handler, block):
-    config = make_config(api, auth_token=None)
+@pytest.mark.parametrize("token", [None, ""])
+@pytest.mark.parametrize("handler, block, prefix", BOTH_TOOLS_WITH_PREFIX)
+def test_missing_token(api, handler, block, prefix, token):
+    # The seed throws the sign-in message inside its try, so its catch adds the prefix.
+    config = make_config(api, auth_token=token)
     result = handler().execute(config, block)
-    assert result.is_error
-    assert "signed in to your Cline account" in result.content
+    assert result.is_error and not result.denied
+    assert result.content.startswith(prefix + "You must be signed in to your Cline account")
     assert "401" not in result.content
     assert api.requests == []
+
+
+# ---- deliberate differences from the seed (docs/providers.md, "Web tool handlers") -----
+
+
+@pytest.mark.parametrize("provider", ["Cline", "CLINE", " cline", "cline ", ""])
+@pytest.mark.parametrize("handler, block", BOTH_TOOLS)
+def test_provider_gate_compares_exactly(api, handler, block, provider):
+    config = make_config(api, provider_id=provider)
+    result = handler().execute(config, block)
+    assert result.is_error and DISABLED in result.content
+    assert repr(provider or "unset") in result.content
+    assert api.requests == []
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"allowed_domains": '["a.com"]', "blocked_domains": '["b.com"]'},
+        {"allowed_domains": "a.com, b.com"},
+        {"blocked_domains": "b.com"},
+    ],
+)
+def test_domain_mistake_extends_the_streak(api, params):
+    # The seed resets the counter once the query is present, so its count is 1 afterwards;
+    # here a domain mistake counts like any other and the streak goes on.
+    config = make_config(api)
+    config.task_state.consecutive_mistake_count = 2
+    result = WebSearchToolHandler().execute(config, search(query="q", **params))
+    assert result.is_error
+    assert config.task_state.consecutive_mistake_count == 3
+    assert api.requests == [] and config.said == []
+
+
+def test_domains_not_an_array_are_refused_not_dropped(api):
+    # The seed's parser turns such text into an empty list and searches unfiltered.
+    api.reply(200, {"data": {"results": []}})
+    config = make_config(api)
+    result = WebSearchToolHandler().execute(
+        config, search(query="q", blocked_domains="pinterest.com")
+    )
+    assert result == ToolResult.error(
+        "Invalid value for parameter 'blocked_domains': expected a JSON array of domain "
+        "strings, e.g. [\"example.com\"], got 'pinterest.com'."
+    )
+    assert api.requests == []
+
+
+@pytest.mark.parametrize("gate", GATES_OFF)
+@pytest.mark.parametrize(
+    "handler, block",
+    [
+        (WebFetchToolHandler, ToolUse("web_fetch", {"url": "https://ex"}, partial=True)),
+        (WebSearchToolHandler, ToolUse("web_search", {"query": "q"}, partial=True)),
+    ],
+)
+def test_no_preview_while_gated_off(gate, handler, block):
+    # The seed streams the preview even for a call it will refuse.
+    config = make_config(**gate)
+    assert handler().handle_partial_block(config, block) is None
+    assert config.said == [] and config.asked == []
+
+
+@pytest.mark.parametrize("status", [201, 202, 203])
+def test_non_200_success_status_is_an_error(api, status):
+    # The seed (axios) takes any 2xx as success; only 200 is one here.
+    api.reply(status, {"data": {"result": "looks fine"}})
+    result = WebFetchToolHandler().execute(make_config(api), FETCH_OK)
+    assert result.is_error
+    assert result.content.startswith(f"Error fetching web content: HTTP {status} ")
+    assert len(api.requests) == 1
+
+
+@pytest.mark.parametrize("status", [301, 302, 307, 308])
+def test_redirect_is_reported_not_followed(api, status):
+    target = api.url + "/elsewhere"
+    api.reply(status, {"data": {"results": []}}, headers={"Location": target})
+    result = WebSearchToolHandler().execute(make_config(api), SEARCH_OK)
+    assert result.is_error
+    assert result.content.startswith(f"Error performing web search: HTTP {status} ")
+    assert f"redirects to {target}, which is not followed; check api_base" in result.content
+    assert [r.path for r in api.requests] == ["/api/v1/search/websearch"]
+
+
+@pytest.mark.parametrize(
+    "handler, block, missing",
+    [
+        (WebFetchToolHandler, fetch(url=" \t\n", prompt="p"), "url"),
+        (WebFetchToolHandler, fetch(url="https://example.com", prompt="\n"), "prompt"),
+        (WebSearchToolHandler, search(query="   "), "query"),
+    ],
+)
+def test_whitespace_only_value_counts_as_missing(api, handler, block, missing):
+    # The seed rejects only an absent or empty value and would send the blanks.
+    config = make_config(api)
+    result = handler().execute(config, block)
+    assert result.is_error and f"'{missing}'" in result.content
+    assert config.task_state.consecutive_mistake_count == 1
+    assert api.requests == []
+
+
+def test_values_are_sent_without_surrounding_whitespace(api):
+    api.reply(200, {"data": {"result": "ok"}})
+    block = fetch(url="  https://example.com/docs\n", prompt=" Summarise ")
+    assert WebFetchToolHandler().execute(make_config(api), block) == ToolResult.ok("ok")
+    assert api.requests[0].json() == {
+        "Url": "https://example.com/docs",
+        "Prompt": "Summarise",
+    }
 
 
 # ---- partial blocks ---------------------------------------------------------------------
@@ -473,17 +575,14 @@ def test_partial_fetch_preview(api):
     assert api.requests == []
 
 
-def test_partial_preview_never_raises_and_respects_gates():
+def test_partial_preview_never_raises():
     def broken_say(kind, text, partial):
         raise RuntimeError("ui gone")
 
     block = ToolUse("web_search", {"query": "q"}, partial=True)
-    WebSearchToolHandler().handle_partial_block(
-        make_config(say_callback=broken_say), block
-    )
-    off = make_config(web_tools_enabled=False)
-    WebSearchToolHandler().handle_partial_block(off, block)
-    assert off.said == []
+    config = make_config(say_callback=broken_say)
+    assert WebSearchToolHandler().handle_partial_block(config, block) is None
+    assert config.said == [("tool", "Searching: q", True)]
 
 
 def test_format_search_results_skips_non_objects():

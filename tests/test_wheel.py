@@ -41,7 +41,21 @@ def test_wheel_install_generates_same_output(tmp_path: Path) -> None:
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, src / name)
     dist = tmp_path / "dist"
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(dist), str(src)], tmp_path)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            str(dist),
+            str(src),
+        ],
+        tmp_path,
+    )
     (wheel,) = dist.glob("toolgen-*.whl")
 
     venv = tmp_path / "venv"
@@ -49,7 +63,9 @@ def test_wheel_install_generates_same_output(tmp_path: Path) -> None:
     py = venv / "bin" / "python"
     # Dependencies come from the test interpreter's site-packages, appended after the venv's own
     # (a plain path entry: .pth files there, such as an editable toolgen install, are not processed).
-    site = Path(_run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], tmp_path).stdout.strip())
+    site = Path(
+        _run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], tmp_path).stdout.strip()
+    )
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", "utf-8")
     _run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "--no-index", str(wheel)], tmp_path)
     assert (venv / "bin" / "toolgen").is_file()
@@ -61,7 +77,11 @@ def test_wheel_install_generates_same_output(tmp_path: Path) -> None:
     env["TOOLGEN_CACHE_DIR"] = ""
     where = _run([str(py), "-c", "import generator; print(generator.__file__)"], elsewhere, env).stdout
     assert where.startswith(str(venv)), where
-    _run([str(venv / "bin" / "toolgen"), "generate", "--specs", str(specs), "--out", str(tmp_path / "out")], elsewhere, env)
+    _run(
+        [str(venv / "bin" / "toolgen"), "generate", "--specs", str(specs), "--out", str(tmp_path / "out")],
+        elsewhere,
+        env,
+    )
 
     expected = pipeline.run(BUNDLED_SPECS)
     assert not expected.diagnostics.has_errors

@@ -439,10 +439,14 @@ def test_own_doc_is_rewritten_and_missing_doc_written(tmp_path: Path) -> None:
 
 def test_lock_is_released_after_an_exception(tmp_path: Path) -> None:
     out = tmp_path / "generated"
-    with pytest.raises(RuntimeError):
+
+    def fail_while_locked() -> None:
         with write.locked(out):
             assert (tmp_path / ".generated.toolgen-lock").exists()
             raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        fail_while_locked()
     with write.locked(out, timeout=0):
         pass
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # no lock file left, --out not created
@@ -452,10 +456,12 @@ def test_lock_keeps_concurrent_runs_apart(tmp_path: Path) -> None:
     import threading
 
     out = tmp_path / "generated"
-    with write.locked(out):
-        with pytest.raises(write.LockTimeout, match="another toolgen run"):
-            with write.locked(out, timeout=0.2):
-                pass
+    with (
+        write.locked(out),
+        pytest.raises(write.LockTimeout, match="another toolgen run"),
+        write.locked(out, timeout=0.2),
+    ):
+        pass
     # a waiter gets the lock once the holder lets go
     held, order = threading.Event(), []
 

@@ -98,7 +98,10 @@ def test_tool_closing_tag_inside_value_does_not_close():
 
 
 def test_multiline_value_and_trim():
-    text = "<write_to_file>\n<path>  a.py  </path>\n<content>\n\n  def f():\n      return 1\n\n</content>\n</write_to_file>"
+    text = (
+        "<write_to_file>\n<path>  a.py  </path>\n<content>\n\n  def f():\n      return 1\n\n</content>\n"
+        "</write_to_file>"
+    )
     [block] = parse(text)
     assert block.params == {"path": "a.py", "content": "def f():\n      return 1"}
     assert not block.partial
@@ -194,7 +197,10 @@ def test_repeated_param_last_value():
 
 
 def test_unicode():
-    text = "Ünïcödé 🙂\n<write_to_file>\n<path>日本/ファイル.txt</path>\n<content>Привет </content> мир 🙂</content>\n</write_to_file>"
+    text = (
+        "Ünïcödé 🙂\n<write_to_file>\n<path>日本/ファイル.txt</path>\n"
+        "<content>Привет </content> мир 🙂</content>\n</write_to_file>"
+    )
     assert parse(text) == [
         ToolUse("write_to_file", {"path": "日本/ファイル.txt", "content": "Привет </content> мир 🙂"}, False)
     ]
@@ -255,7 +261,9 @@ def test_streaming_parser_char_by_char():
 NAME = st.from_regex(r"[a-z][a-z0-9_]{0,7}", fullmatch=True)
 ALPHABET = st.sampled_from(list("ab <>/\n\t=\"'&xé日🙂") + ["\u00a0", "\u2028", "\ufeff"])
 
-JS_WS = "\t\n\v\f\r \u00a0\u1680" + "".join(chr(c) for c in range(0x2000, 0x200B)) + "\u2028\u2029\u202f\u205f\u3000\ufeff"
+JS_WS = (
+    "\t\n\v\f\r \u00a0\u1680" + "".join(chr(c) for c in range(0x2000, 0x200B)) + "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
 
 
 @st.composite
@@ -339,7 +347,7 @@ def streams(draw):
     prose = [draw(prose_strategy(tools)) for _ in range(n + 1)]
     text = prose[0]
     opens, ends = [], []
-    for (name, values), after in zip(calls, prose[1:]):
+    for (name, values), after in zip(calls, prose[1:], strict=True):
         opens.append(len(text) + len(name) + 2)
         text += call(name, values)
         ends.append(len(text))
@@ -472,3 +480,26 @@ def test_partial_json_array_prefixes(items, ascii_only, indent):
 def test_partial_json_array_never_raises(text):
     assert isinstance(parse_partial_json_array(text), list)
     assert isinstance(parse_partial_json_array("[" + text), list)
+
+
+def test_streamed_open_value_is_read_on_demand_and_survives_later_feeds_and_reset() -> None:
+    """The open value is sliced from the text when read, so a feed does not copy it; values
+    handed out earlier keep their text after later feeds and after a reset."""
+    from generator.runtime.xml_calls import StreamingParser, parse_tool_calls
+
+    tools = {"write_to_file": ["path", "content"]}
+    text = "<write_to_file><path>a.txt</path><content>\nline one\nline two  </con"
+    parser = StreamingParser(tools)
+    handed_out = [parser.feed(text[i : i + 7]) for i in range(0, len(text), 7)]
+    for i, blocks in enumerate(handed_out):
+        cut = text[: min((i + 1) * 7, len(text))]
+        assert [(b.name, dict(b.params), b.partial) for b in blocks] == [
+            (b.name, dict(b.params), b.partial) for b in parse_tool_calls(cut, tools)
+        ]
+    last = handed_out[-1][-1]
+    assert last.params["content"] == "line one\nline two"
+    assert list(last.params) == ["path", "content"] and "content" in last.params and len(last.params) == 2
+    parser.reset()
+    parser.feed("<write_to_file><path>b</path><content>other")
+    assert last.params["content"] == "line one\nline two"  # still the first stream's text
+    assert handed_out[3][-1].params == parse_tool_calls(text[:28], tools)[-1].params

@@ -9,50 +9,29 @@ from ..diagnostics import Diagnostics
 from ..model import Catalog
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
-from . import (
-    anthropic,
-    bedrock,
-    catalog_doc,
-    core,
-    dispatch,
-    gemini,
-    openai_chat,
-    openai_responses,
-    prompts,
-)
+from . import catalog_doc, core, dispatch, native, prompts
 
-# Standard-library modules shipped verbatim in the generated package (the same source the generator
-# uses). catalog, tool_lists, prompt and dispatch read generated data modules, so only the generated
-# package imports them.
-RUNTIME_MODULES = (
-    "predicates",
-    "catalog",
-    "tool_types",
-    "xml_calls",
-    "schema_common",
-    "schema_walk",
-    "schema_json",
-    "schema_gemini",
-    "schema_limits",
-    "schema_dialects",
-    "native",
-    "tool_lists",
-    "prompt_blocks",
-    "prompt",
-    "dynamic_tools",
-    "dispatch",
-)
+# The runtime package (generator/runtime/) ships unchanged as the subpackage RUNTIME_PACKAGE of
+# every generated package; the generated modules hold data and import their code from it.
+RUNTIME_PACKAGE = "_runtime"
 # One emitter per native format, in declared order.
-NATIVE_EMITTERS = (anthropic, openai_chat, openai_responses, gemini, bedrock)
+NATIVE_EMITTERS = native.EMITTERS
+
+
+def runtime_modules() -> tuple[str, ...]:
+    """The runtime's module names (every .py file of generator/runtime/), sorted."""
+    package = resources.files("generator").joinpath("runtime")
+    names = (p.name for p in package.iterdir() if p.name.endswith(".py"))
+    return tuple(sorted(name.removesuffix(".py") for name in names))
 
 
 def runtime_sources() -> dict[str, str]:
-    """Runtime modules copied into generated/, each under the generated-file header."""
+    """The runtime modules for generated/_runtime/, each under the generated-file header."""
     out: dict[str, str] = {}
     package = resources.files("generator").joinpath("runtime")
-    for name in RUNTIME_MODULES:
+    for name in runtime_modules():
         source = package.joinpath(f"{name}.py").read_text("utf-8")
-        out[f"{name}.py"] = header((f"generator/runtime/{name}.py",)) + source
+        out[f"{RUNTIME_PACKAGE}/{name}.py"] = header((f"generator/runtime/{name}.py",)) + source
     return out
 
 
@@ -85,7 +64,7 @@ def emit_all(
     add(core.emit(catalog, families))
     add(dispatch.emit(catalog))
     add(prompts.emit(catalog, families))
-    emitters = [e for e in NATIVE_EMITTERS if e.DIALECT in catalog.project.formats]
+    emitters = [e for e in NATIVE_EMITTERS if e.dialect in catalog.project.formats]
     for emitter in emitters:
         add(emitter.emit(catalog, families, sources, diags))
     add(
@@ -93,8 +72,8 @@ def emit_all(
             "providers.py": render_python(
                 "providers.py.j2",
                 header(sources),
-                modules=[e.MODULE for e in emitters],
-                formats=[(e.DIALECT, e.MODULE) for e in emitters],
+                modules=[e.module for e in emitters],
+                formats=[(e.dialect, e.module) for e in emitters],
             )
         }
     )

@@ -1,4 +1,4 @@
-"""Lowering for the core modules: ids (enums), context, catalog (selection and filtering), __init__."""
+"""Lowering for the core modules: ids (enums), context, catalog data and its binding, __init__."""
 
 from __future__ import annotations
 
@@ -124,5 +124,6 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, st
             subagents={"name_prefix": project.subagent_prefix, "max_length": project.subagent_max_length},
         ),
     }
+    files["catalog.py"] = render_python("catalog.py.j2", head)
     files["__init__.py"] = render_python("__init__.py.j2", head)
     return files

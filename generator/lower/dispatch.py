@@ -1,4 +1,4 @@
-"""Lowering for generated/dispatch.py: the static handler table and the coordinator that routes calls.
+"""Lowering for generated/bindings.py (the static handler table) and dispatch.py (its coordinator).
 
 The table lists every tool id in enum order with its handler binding from specs/tools/<id>.yaml.
 Classes are not imported here: the generated coordinator binds them at construction time to an
@@ -11,12 +11,7 @@ from typing import Any
 
 from ..model import Catalog, Tool
 from ..render import header, render_python
-
-# The tools the coordinator routes dynamic names to (Cline: ClineDefaultTool.MCP_ACCESS and
-# ClineDefaultTool.USE_SUBAGENTS). They are tool ids of the bundled specs; a spec set without them
-# simply gets no MCP / subagent routing.
-MCP_TOOL_ID = "use_mcp_tool"
-SUBAGENTS_TOOL_ID = "use_subagents"
+from ..runtime.variants import MCP_TOOL_ID, SUBAGENTS_TOOL_ID
 
 
 def _sources(catalog: Catalog) -> tuple[str, ...]:
@@ -40,7 +35,10 @@ def emit(catalog: Catalog) -> dict[str, str]:
     project = catalog.project
     by_id = {tool.id: tool for tool in catalog.tools}
     handlers = {tool_id: binding_data(by_id[tool_id]) if tool_id in by_id else None for tool_id in project.tool_order}
+    # The tools the coordinator routes dynamic names to (Cline: ClineDefaultTool.MCP_ACCESS and
+    # USE_SUBAGENTS). A spec set without them simply gets no MCP / subagent routing.
     return {
+        "dispatch.py": render_python("dispatch.py.j2", header(_sources(catalog))),
         "bindings.py": render_python(
             "bindings.py.j2",
             header(_sources(catalog)),

@@ -1,13 +1,14 @@
-"""Shared lowering for the native formats: one converted entry per spec variant, deduplicated.
+"""Lowering for the native formats: one converted entry per spec variant, deduplicated.
 
-Each provider's emitter module only names its dialect and module; the conversion itself is the
-runtime converter (generator/runtime/schema_dialects.py), so run time and build time agree.
+One emitter per format record (runtime/formats.py), in declared order: a new format needs no
+module here. The conversion itself is the runtime converter (generator/runtime/schema_dialects.py),
+so run time and build time agree.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Diagnostics, Location
@@ -15,6 +16,7 @@ from ..model import Catalog, Text, ToolVariant, plain
 from ..pyfmt import Code
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
+from ..runtime.formats import FORMATS, FormatRecord
 from ..runtime.native import fast_copy, parameters_schema
 from ..runtime.schema_dialects import DialectError, check_limits, tool_entry
 from .core import text_data
@@ -51,8 +53,8 @@ def entry(dialect: str, variant: ToolVariant) -> dict[str, Any] | None:
             for p in variant.parameters
         ]
     )
-    # Strict mode is an OpenAI feature; other formats take the same tool without it.
-    strict = variant.strict and dialect.startswith("openai")
+    # Formats without a strict mode take the same tool without it.
+    strict = variant.strict and FORMATS[dialect].strict is not None
     return tool_entry(dialect, variant.name, description, schema, strict=strict)
 
 
@@ -77,7 +79,8 @@ def emit(
                 diags.error(
                     variant.location,
                     "E500",
-                    f"{variant.key} cannot be expressed for {dialect}: {exc.message} (at {'/'.join(map(str, exc.path)) or 'root'})",
+                    f"{variant.key} cannot be expressed for {dialect}: {exc.message}"
+                    f" (at {'/'.join(map(str, exc.path)) or 'root'})",
                     exc.hint or "change the parameter schema, or leave this format out of 'formats' in toolgen.yaml",
                 )
                 built = None
@@ -96,13 +99,15 @@ def emit(
         if not resolved.family.use_native_tools:
             continue
         variants = [v for v in resolved.variants if entries.get(v.key) is not None]
-        listed = [entries[v.key] for v in variants]
+        listed = [built for v in variants if (built := entries[v.key]) is not None]
 
-        def where(path: tuple[Any, ...]) -> Location:
+        def where(
+            path: tuple[Any, ...], variants: list[ToolVariant] = variants, source: str = resolved.family.source
+        ) -> Location:
             # A path starting with a tool index points at that tool's spec variant.
             if path and isinstance(path[0], int) and path[0] < len(variants):
                 return variants[path[0]].location
-            return Location(resolved.family.source, 1, 1)
+            return Location(source, 1, 1)
 
         try:
             notices = check_limits(dialect, listed)
@@ -115,8 +120,8 @@ def emit(
             )
             continue
         for notice in notices:
-            # The two OpenAI formats share their limits: one warning for both, not two.
-            message = re.sub(r"^openai-(chat|responses): ", "OpenAI: ", notice.message)
+            # Formats sharing a limit under one vendor label warn once for all of them.
+            message = _shared_label(notice.message)
             diags.warning(where(tuple(notice.path)), "W501", message, "see docs/providers.md for the limit")
     return {
         f"{module}.py": render_python(
@@ -128,3 +133,35 @@ def emit(
             metas=metas,
         )
     }
+
+
+def _shared_label(message: str) -> str:
+    """``message`` with a format's name replaced by its ``limits_label`` (one warning, not two)."""
+    for rec in FORMATS.values():
+        if rec.limits_label and message.startswith(rec.name + ": "):
+            return rec.limits_label + message[len(rec.name) :]
+    return message
+
+
+@dataclass(frozen=True)
+class NativeEmitter:
+    """Writes ``generated/<module>.py`` for one format record."""
+
+    record: FormatRecord
+
+    @property
+    def dialect(self) -> str:
+        return self.record.name
+
+    @property
+    def module(self) -> str:
+        return self.record.module
+
+    def emit(
+        self, catalog: Catalog, families: tuple[ResolvedFamily, ...], sources: tuple[str, ...], diags: Diagnostics
+    ) -> dict[str, str]:
+        return emit(self.record.name, self.record.module, catalog, families, sources, diags)
+
+
+#: One emitter per format, in declared order: a new format is a new record, not a row here.
+EMITTERS = tuple(NativeEmitter(rec) for rec in FORMATS.values())

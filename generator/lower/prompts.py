@@ -1,11 +1,12 @@
-"""Text path: the review files generated/prompts/<family>.xml (prompt.py is a runtime module)."""
+"""Text path: prompt.py (the runtime's TextPath bound to the catalog) and the review files prompts/<family>.xml."""
 
 from __future__ import annotations
 
 from ..model import Catalog, plain
-from ..render import render_text
+from ..render import header, render_python, render_text
 from ..resolve import ResolvedFamily
 from ..runtime.prompt_blocks import PromptParam, tool_block, tools_section
+from .core import spec_sources
 
 
 def review_section(resolved: ResolvedFamily) -> str:
@@ -21,7 +22,7 @@ def review_section(resolved: ResolvedFamily) -> str:
 
 
 def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, str]:
-    files = {}
+    files = {"prompt.py": render_python("prompt.py.j2", header(spec_sources(catalog)))}
     for resolved in families:
         used = sorted({resolved.family.source, *(catalog.tool(v.tool_id).source for v in resolved.variants)})
         files[f"prompts/{resolved.family.name}.xml"] = render_text(

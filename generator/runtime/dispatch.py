@@ -1,9 +1,10 @@
-"""Tool dispatch: the static handler table and the coordinator that routes tool calls to handlers.
+"""Tool dispatch: the coordinator that routes tool calls to handlers, given handler bindings.
 
-``HANDLERS`` (generated into bindings.py from the specs) maps every tool id, in enum order, to its
-handler binding; this module is the same for every spec set. The handler
-classes themselves belong to the project that uses this package: ``Coordinator.from_namespace``
-binds them at construction time from a module, or a mapping of class names to classes.
+``Bindings`` holds what the specs say (generated into bindings.py): every tool id, in enum
+order, with its handler binding, and the tools that serve MCP and subagent calls. The handler
+classes themselves belong to the project that uses the generated package:
+``Coordinator.from_namespace`` binds them at construction time from a module, or a mapping of
+class names to classes. The generated dispatch.py subclasses ``Coordinator`` with its bindings.
 
 Routing (``Coordinator.get_handler``), first match wins:
 
@@ -20,34 +21,24 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from typing import Any, Callable, Mapping, Protocol, runtime_checkable
-
-from .bindings import (
-    HANDLERS,
-    MCP_SEPARATOR,
-    MCP_TOOL,
-    SUBAGENT_MAX_LENGTH,
-    SUBAGENT_PREFIX,
-    SUBAGENTS_TOOL,
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import (
+    Any,
+    ClassVar,
+    Protocol,
+    Self,
+    runtime_checkable,
 )
-from .ids import TOOL_USE_NAMES, ToolId
+
 from .tool_types import ToolResult, ToolUse
 
 __all__ = [
-    "HANDLERS",
-    "MCP_SEPARATOR",
-    "MCP_TOOL",
-    "SUBAGENT_MAX_LENGTH",
-    "SUBAGENT_PREFIX",
-    "SUBAGENTS_TOOL",
-    "TOOL_USE_NAMES",
+    "Bindings",
     "Coordinator",
     "MissingHandlersError",
     "SharedToolHandler",
     "ToolHandler",
-    "ToolId",
-    "dispatch_table",
-    "is_subagent_tool_name",
 ]
 
 _log = logging.getLogger(__name__)
@@ -84,14 +75,15 @@ class SharedToolHandler:
     ``name`` is the alias; ``inner`` is the wrapped handler. Other attributes are read from ``inner``.
     """
 
-    __slots__ = ("name", "inner")
+    __slots__ = ("inner", "name")
 
     def __init__(self, name: str, inner: Any) -> None:
         self.name = name
         self.inner = inner
 
     def execute(self, config: Any, block: ToolUse) -> ToolResult:
-        return self.inner.execute(config, block)
+        result: ToolResult = self.inner.execute(config, block)
+        return result
 
     def handle_partial_block(self, config: Any, block: ToolUse) -> None:
         partial = getattr(self.inner, "handle_partial_block", None)
@@ -107,20 +99,53 @@ class SharedToolHandler:
         return f"SharedToolHandler({self.name!r}, {self.inner!r})"
 
 
-def is_subagent_tool_name(name: str) -> bool:
-    """Whether ``name`` has the shape of a dynamic subagent tool name."""
-    return (
-        bool(SUBAGENT_PREFIX)
-        and name.startswith(SUBAGENT_PREFIX)
-        and len(SUBAGENT_PREFIX) < len(name) <= SUBAGENT_MAX_LENGTH
-    )
+@dataclass(frozen=True)
+class Bindings:
+    """The handler bindings of a spec set (the data in the generated bindings.py)."""
+
+    handlers: Mapping[str, Mapping[str, Any] | None] = field(default_factory=dict)
+    """Every tool id in enum order: None (no handler), else class_name, takes_validator, shares."""
+    mcp_tool: str | None = None
+    """The tool whose handler receives every MCP tool call."""
+    subagents_tool: str | None = None
+    """The tool whose handler class serves the dynamic subagent tools."""
+    mcp_separator: str = ""
+    """Separates server uid and tool name in an MCP tool name."""
+    subagent_prefix: str = ""
+    subagent_max_length: int = 0
+
+    def is_subagent_tool_name(self, name: str) -> bool:
+        """Whether ``name`` has the shape of a dynamic subagent tool name."""
+        prefix = self.subagent_prefix
+        return (
+            bool(prefix)
+            and name.startswith(prefix)
+            and len(prefix) < len(name) <= self.subagent_max_length
+        )
+
+    def is_mcp_name(self, name: str) -> bool:
+        """Whether ``name`` is routed to the MCP tool (it holds the separator)."""
+        return bool(self.mcp_separator) and self.mcp_separator in name
+
+    def table(self) -> list[dict[str, Any]]:
+        """The static table as JSON-able rows (``toolgen show dispatch``), in enum order."""
+        return [
+            {
+                "id": tool_id,
+                "handler_class": binding["class_name"] if binding else None,
+                "takes_validator": bool(binding and binding["takes_validator"]),
+                "shares": binding["shares"] if binding else None,
+            }
+            for tool_id, binding in self.handlers.items()
+        ]
 
 
 def _lookup(namespace: Any, class_name: str) -> Callable[..., Any] | None:
-    if isinstance(namespace, Mapping):
-        found = namespace.get(class_name)
-    else:
-        found = getattr(namespace, class_name, None)
+    found = (
+        namespace.get(class_name)
+        if isinstance(namespace, Mapping)
+        else getattr(namespace, class_name, None)
+    )
     return found if callable(found) else None
 
 
@@ -139,8 +164,10 @@ class Coordinator:
     """Routes tool calls to registered handlers; see the module docstring for the routing order.
 
     ``subagent_factory`` makes the handler behind each dynamic subagent tool name; without one,
-    the handler registered for the subagents tool is shared.
+    the handler registered for the subagents tool is shared. A subclass sets ``bindings``.
     """
+
+    bindings: ClassVar[Bindings] = Bindings()
 
     def __init__(self, *, subagent_factory: Callable[[], Any] | None = None) -> None:
         self._handlers: dict[str, Any] = {}
@@ -151,16 +178,17 @@ class Coordinator:
     @classmethod
     def from_namespace(
         cls, namespace: Any, *, validator: Any = None, lenient: bool = False
-    ) -> "Coordinator":
-        """Build and register every handler of ``HANDLERS`` from ``namespace``.
+    ) -> Self:
+        """Build and register every handler of the bindings from ``namespace``.
 
         A class whose binding takes the validator is called with ``validator``, others with no
         arguments. Tools that share a handler get a ``SharedToolHandler`` around the same instance.
         Missing classes raise one ``MissingHandlersError`` naming all of them, unless ``lenient``,
         which registers what exists and skips the rest.
         """
+        bindings = cls.bindings
         missing: dict[str, list[str]] = {}
-        for tool_id, binding in HANDLERS.items():
+        for tool_id, binding in bindings.handlers.items():
             if (
                 binding is not None
                 and _lookup(namespace, binding["class_name"]) is None
@@ -172,7 +200,7 @@ class Coordinator:
             )
 
         owners: dict[str, Any] = {}
-        for tool_id, binding in HANDLERS.items():
+        for tool_id, binding in bindings.handlers.items():
             if binding is None or binding["shares"] is not None:
                 continue
             factory = _lookup(namespace, binding["class_name"])
@@ -180,7 +208,10 @@ class Coordinator:
                 owners[tool_id] = _build(factory, binding, validator)
 
         subagent_factory: Callable[[], Any] | None = None
-        subagent_binding = HANDLERS.get(SUBAGENTS_TOOL) if SUBAGENTS_TOOL else None
+        subagents_tool = bindings.subagents_tool
+        subagent_binding = (
+            bindings.handlers.get(subagents_tool) if subagents_tool else None
+        )
         if subagent_binding is not None:
             subagent_class = _lookup(namespace, subagent_binding["class_name"])
             if subagent_class is not None:
@@ -189,7 +220,7 @@ class Coordinator:
                 )
 
         coordinator = cls(subagent_factory=subagent_factory)
-        for tool_id, binding in HANDLERS.items():
+        for tool_id, binding in bindings.handlers.items():
             if binding is None:
                 continue
             if binding["shares"] is None:
@@ -218,23 +249,28 @@ class Coordinator:
 
     def has(self, name: str) -> bool:
         """Whether ``get_handler(name)`` finds a handler (without creating a dynamic one)."""
-        if MCP_SEPARATOR and MCP_SEPARATOR in name:
-            return MCP_TOOL is not None and MCP_TOOL in self._handlers
+        bindings = self.bindings
+        if bindings.is_mcp_name(name):
+            mcp_tool = bindings.mcp_tool
+            return mcp_tool is not None and mcp_tool in self._handlers
         if name in self._handlers or name in self._dynamic:
             return True
-        return is_subagent_tool_name(name) and (
+        subagents_tool = bindings.subagents_tool
+        return bindings.is_subagent_tool_name(name) and (
             self._subagent_factory is not None
-            or (SUBAGENTS_TOOL is not None and SUBAGENTS_TOOL in self._handlers)
+            or (subagents_tool is not None and subagents_tool in self._handlers)
         )
 
     def get_handler(self, name: str) -> Any | None:
         """The handler for a tool-use name, or None; see the module docstring for the order."""
-        if MCP_SEPARATOR and MCP_SEPARATOR in name:
-            return self._handlers.get(MCP_TOOL) if MCP_TOOL is not None else None
+        bindings = self.bindings
+        if bindings.is_mcp_name(name):
+            mcp_tool = bindings.mcp_tool
+            return self._handlers.get(mcp_tool) if mcp_tool is not None else None
         handler = self._handlers.get(name)
         if handler is not None:
             return handler
-        if not is_subagent_tool_name(name):
+        if not bindings.is_subagent_tool_name(name):
             return None
         with self._lock:
             cached = self._dynamic.get(name)
@@ -242,8 +278,8 @@ class Coordinator:
                 return cached
             if self._subagent_factory is not None:
                 inner = self._subagent_factory()
-            elif SUBAGENTS_TOOL is not None:
-                inner = self._handlers.get(SUBAGENTS_TOOL)
+            elif bindings.subagents_tool is not None:
+                inner = self._handlers.get(bindings.subagents_tool)
             else:
                 inner = None
             if inner is None:
@@ -284,22 +320,10 @@ class Coordinator:
         if handler is None:
             return ToolResult.error(f"No handler registered for tool: {block.name}")
         try:
-            return handler.execute(config, block)
+            result: ToolResult = handler.execute(config, block)
+            return result
         except Exception as exc:
             _log.exception("dispatch: %s raised", block.name)
             return ToolResult.error(
                 f"Error executing tool {block.name}: {_describe(exc)}"
             )
-
-
-def dispatch_table() -> list[dict[str, Any]]:
-    """The static table as JSON-able rows (``toolgen show dispatch``), in enum order."""
-    return [
-        {
-            "id": tool_id,
-            "handler_class": binding["class_name"] if binding else None,
-            "takes_validator": bool(binding and binding["takes_validator"]),
-            "shares": binding["shares"] if binding else None,
-        }
-        for tool_id, binding in HANDLERS.items()
-    ]

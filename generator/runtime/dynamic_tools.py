@@ -1,10 +1,9 @@
-"""Run-time (dynamic) tools: MCP server tools and subagent tools as spec variants.
+"""Run-time (dynamic) tools: MCP server tools here, and the API for subagent tools too.
 
 Standard library only: this module is copied verbatim (under a generated header) into the
 generated package. Every function returns spec-variant dicts in the shape of ``catalog.SPECS``
-values (``id``, ``spec``, ``name``, ``description``, ``requires``, ``strict``, ``parameters``)
-plus ``input_schema``: the tool's raw JSON Schema for MCP tools, None for the others. ``spec``
-(the family a static variant comes from) is None: dynamic tools belong to no family.
+values (see variants.py); subagent tools are built in subagents.py and re-exported here, so
+this module is the one place to import run-time tools from.
 
 Text from MCP servers and subagent configs is data, not spec text: it is never parsed for
 conditions, but whoever renders it with ``catalog.resolve_text`` also fills ``{{NAME}}``
@@ -19,19 +18,27 @@ routed by the MCP separator still names its server's original tool (``parse_mcp_
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import math
 import re
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from .predicates import field_value
-from .schema_common import (
-    MAX_NESTING,
-    DialectError,
-    _json_type_of,
-    json_brackets,
-    nesting_depth,
+from .formats import NAME_SAFE_CHARS
+from .schema_common import MAX_NESTING, _json_type_of, json_brackets, nesting_depth
+from .subagents import (
+    subagent_name,
+    subagent_names,
+    subagent_tools,
+    subagents_active,
+)
+from .variants import (
+    MCP_TOOL_ID,
+    SUBAGENTS_TOOL_ID,
+    make_parameter,
+    make_variant,
+    merge_tools,
+    skip_record,
 )
 
 __all__ = [
@@ -41,71 +48,24 @@ __all__ = [
     "encode_mcp_tool_name",
     "load_servers_json",
     "mcp_tools",
+    "merge_tools",
     "parse_mcp_name",
+    "skip_record",
     "subagent_name",
     "subagent_names",
     "subagent_tools",
     "subagents_active",
-    "merge_tools",
-    "skip_record",
     "validate_servers",
     "validate_subagents",
 ]
 
-MCP_TOOL_ID = "use_mcp_tool"
-"""The tool id every MCP tool variant carries (calls are dispatched to its handler)."""
-SUBAGENTS_TOOL_ID = "use_subagents"
-"""The static tool the dynamic subagent tools replace."""
-
-_HASH_HEX = 8
-_UNSAFE = re.compile(r"[^a-z0-9_]+")
 #: Characters every provider takes in a tool name (the common subset of their name rules).
-_NAME_SAFE = re.compile(r"[A-Za-z0-9_-]+")
+_NAME_SAFE = re.compile(f"[{NAME_SAFE_CHARS}]+")
 #: Starts every rewritten MCP tool name; a tool name that itself starts so is rewritten too.
 ESCAPE_MARK = "_x_"
 # Stands in for a subtree that ``load_servers_json`` cut off past MAX_NESTING. A NUL character
 # cannot come from a real schema key written by hand, and ``mcp_tools`` skips any tool holding it.
 _TOO_DEEP_KEY = "\u0000toolgen: nested too deeply"
-
-
-def _variant(
-    tool_id: str,
-    name: str,
-    description: str,
-    parameters: Iterable[dict[str, Any]],
-    input_schema: Any,
-    origin: dict[str, Any],
-) -> dict[str, Any]:
-    return {
-        "id": tool_id,
-        "spec": None,
-        "name": name,
-        "description": (description,),
-        "requires": None,
-        "strict": False,
-        "parameters": tuple(parameters),
-        "input_schema": input_schema,
-        "origin": origin,
-    }
-
-
-def _parameter(
-    name: str,
-    required: bool,
-    instruction: str,
-    schema: Mapping[str, Any],
-    usage: str | None,
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "required": required,
-        "instruction": (instruction,),
-        "description": (),
-        "usage": usage,
-        "schema": schema,
-        "dependencies": (),
-        "requires": None,
-    }
 
 
 # ---- MCP ----------------------------------------------------------------------------------
@@ -131,7 +91,7 @@ def _mcp_parameters(input_schema: Mapping[str, Any]) -> list[dict[str, Any]]:
         schema = copy.deepcopy(dict(prop)) if isinstance(prop, Mapping) else {}
         text = schema.get("description")
         params.append(
-            _parameter(
+            make_parameter(
                 str(prop_name),
                 prop_name in required,
                 text if isinstance(text, str) else "",
@@ -151,28 +111,6 @@ def _skip(
         "tool": tool,
         "name": name,
         "reason": reason,
-    }
-
-
-def skip_record(
-    variant: Mapping[str, Any], stage: str, error: BaseException | str
-) -> dict[str, Any]:
-    """The skipped-report entry for a run-time variant that ``stage`` (a format, "prompt") refused.
-
-    The reason is ``"<stage>: <message>"``; an unexpected exception also names its type.
-    """
-    origin = variant.get("origin")
-    origin = origin if isinstance(origin, Mapping) else {}
-    if isinstance(error, (str, DialectError)):
-        message = str(error)
-    else:
-        message = f"{type(error).__name__}: {error}"
-    return {
-        "server": origin.get("server"),
-        "uid": origin.get("uid"),
-        "tool": origin.get("tool"),
-        "name": variant.get("name"),
-        "reason": message if message.startswith(stage) else f"{stage}: {message}",
     }
 
 
@@ -425,7 +363,7 @@ def _mcp_variant(
             + ")"
         )
     origin = {"server": server.get("name"), "uid": uid, "tool": tool_name}
-    variant = _variant(
+    variant = make_variant(
         MCP_TOOL_ID, name, description, _mcp_parameters(schema), schema, origin
     )
     return variant, "", name
@@ -444,145 +382,3 @@ def parse_mcp_name(name: str, separator: str) -> tuple[str, str] | None:
     if not uid or not decoded:
         return None
     return uid, decoded
-
-
-# ---- subagents ------------------------------------------------------------------------------
-
-
-def _short_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:_HASH_HEX]
-
-
-def _fit(prefix: str, base: str, suffix: str, max_length: int) -> str:
-    room = max_length - len(prefix) - len(suffix)
-    if room < 1:
-        raise ValueError(
-            f"prefix {prefix!r} leaves no room for a name within {max_length} characters"
-        )
-    return prefix + (base[:room].rstrip("_") or base[:room]) + suffix
-
-
-def subagent_name(
-    name: str,
-    *,
-    prefix: str = "use_subagent_",
-    max_length: int = 64,
-    separator: str = "",
-) -> str:
-    """The tool name for one subagent: ``prefix`` + the name sanitized, within ``max_length``.
-
-    Sanitizing lower-cases, turns each run of characters outside ``[a-z0-9_]`` into ``_`` and
-    strips ``_`` from both ends. A name that must be trimmed keeps ``_`` + the first 8 hex digits
-    of the SHA-256 of the original name, so distinct long names stay distinct. The MCP
-    ``separator`` never survives into the name (dispatch would route it to the MCP handler):
-    its occurrences become ``_`` and the hash suffix keeps the name distinct.
-    """
-    base = _UNSAFE.sub("_", name.lower()).strip("_") or "subagent"
-    mangled = bool(separator) and separator in prefix + base
-    while separator and separator in prefix + base:
-        base = base.replace(separator.lower(), "_").replace(separator, "_")
-        if separator in prefix:
-            raise ValueError(
-                f"subagent prefix {prefix!r} contains the MCP separator {separator!r}"
-            )
-    if not mangled and len(prefix) + len(base) <= max_length:
-        return prefix + base
-    return _fit(prefix, base, "_" + _short_hash(name), max_length)
-
-
-def subagent_names(
-    configs: Sequence[Mapping[str, Any]],
-    *,
-    prefix: str = "use_subagent_",
-    max_length: int = 64,
-    separator: str = "",
-) -> list[str]:
-    """Tool names for ``configs``, in order, all distinct.
-
-    A name already taken gets ``_2``, ``_3``, ... (trimmed to fit), so the result depends only on
-    the configs and their order.
-    """
-    names: list[str] = []
-    taken: set[str] = set()
-    for config in configs:
-        original = str(config.get("name") or "")
-        name = subagent_name(
-            original, prefix=prefix, max_length=max_length, separator=separator
-        )
-        candidate, n = name, 1
-        while candidate in taken:
-            n += 1
-            candidate = _fit(prefix, name[len(prefix) :], f"_{n}", max_length)
-        taken.add(candidate)
-        names.append(candidate)
-    return names
-
-
-def subagent_tools(
-    configs: Sequence[Mapping[str, Any]],
-    *,
-    prefix: str = "use_subagent_",
-    max_length: int = 64,
-    separator: str = "",
-) -> list[dict[str, Any]]:
-    """One variant per subagent config ``{name, description}``, named by ``subagent_names``.
-
-    Each takes one required string parameter, ``prompt``. The variants carry ``id`` =
-    ``"use_subagents"``: their calls are served by the subagents handler.
-    """
-    variants = []
-    for config, name in zip(
-        configs,
-        subagent_names(
-            configs, prefix=prefix, max_length=max_length, separator=separator
-        ),
-    ):
-        label = str(config.get("name") or "") or name[len(prefix) :]
-        text = config.get("description")
-        description = (
-            text
-            if isinstance(text, str) and text
-            else f"Delegate a task to the {label} subagent."
-        )
-        prompt = _parameter(
-            "prompt",
-            True,
-            "The task for the subagent. It cannot see this conversation, so make the prompt self-contained.",
-            {"type": "string"},
-            "Task for the subagent",
-        )
-        origin = {"server": None, "uid": None, "tool": label}
-        variants.append(
-            _variant(SUBAGENTS_TOOL_ID, name, description, (prompt,), None, origin)
-        )
-    return variants
-
-
-def subagents_active(context: Any, family_tools: Sequence[str] | None) -> bool:
-    """Whether subagent tools are offered: subagents are enabled, this is not itself a subagent
-    run, and the family lists ``use_subagents`` (or lists no tools at all)."""
-    if not field_value(context, "subagents_enabled") or field_value(
-        context, "is_subagent_run"
-    ):
-        return False
-    tools = [str(getattr(t, "value", t)) for t in family_tools or ()]
-    return not tools or SUBAGENTS_TOOL_ID in tools
-
-
-def merge_tools(
-    static_variants: Iterable[Mapping[str, Any]],
-    subagent_variants: Iterable[Mapping[str, Any]],
-    mcp_variants: Iterable[Mapping[str, Any]],
-) -> list[Mapping[str, Any]]:
-    """Static tools, then subagent tools, then MCP tools (the modelled system's order).
-
-    When there are subagent tools, the static ``use_subagents`` is left out: they replace it.
-    The dicts themselves are passed through, not copied.
-    """
-    subagents = list(subagent_variants)
-    static = [
-        v
-        for v in static_variants
-        if not (subagents and v.get("id") == SUBAGENTS_TOOL_ID)
-    ]
-    return static + subagents + list(mcp_variants)

@@ -10,8 +10,10 @@ used, so build-time and run-time output can never differ.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
+from .formats import DESCRIPTION, FORMATS, JSON_SCHEMA, NAME, PARAMETERS, STRICT
 from .schema_common import (
     MAX_NESTING,
     DialectError,
@@ -19,34 +21,26 @@ from .schema_common import (
     extras_lead,
     nesting_depth,
 )
-from .schema_dialects import tool_entry
-from .schema_json import _JsonSchemaWalker
+from .schema_dialects import convert_with, lay_out, tool_entry
 
 __all__ = [
     "DESCRIPTION_PATH",
     "PROPERTIES_PATH",
     "NativeToolsUnavailable",
-    "parameters_schema",
-    "materialize",
-    "runtime_entry",
-    "gemini_json_schema_entry",
     "fast_copy",
+    "gemini_json_schema_entry",
+    "json_schema_entry",
+    "materialize",
+    "parameters_schema",
+    "runtime_entry",
 ]
 
-# Where each dialect keeps the tool description and the parameter properties.
+# Where each dialect keeps the tool description and the parameter properties (from the records).
 DESCRIPTION_PATH: dict[str, tuple[str, ...]] = {
-    "anthropic": ("description",),
-    "openai-chat": ("function", "description"),
-    "openai-responses": ("description",),
-    "gemini": ("description",),
-    "bedrock-converse": ("toolSpec", "description"),
+    name: rec.description_path for name, rec in FORMATS.items()
 }
 PROPERTIES_PATH: dict[str, tuple[str, ...]] = {
-    "anthropic": ("input_schema", "properties"),
-    "openai-chat": ("function", "parameters", "properties"),
-    "openai-responses": ("parameters", "properties"),
-    "gemini": ("parameters", "properties"),
-    "bedrock-converse": ("toolSpec", "inputSchema", "json", "properties"),
+    name: rec.properties_path for name, rec in FORMATS.items()
 }
 
 
@@ -121,7 +115,7 @@ def materialize(
     requirement), conditional ``texts`` (parameter name or None for the tool, unconditional text,
     all pieces) and whether any string holds a placeholder.
     """
-    result = fast_copy(entry)
+    result: dict[str, Any] = fast_copy(entry)
     if meta is None:
         return result
     properties = _at(result, PROPERTIES_PATH[dialect])
@@ -143,7 +137,8 @@ def materialize(
             continue
         _swap_text(holder, key, plain, text(pieces), name is not None)
     if meta["placeholders"]:
-        result = _fill(result, placeholders)
+        filled: dict[str, Any] = _fill(result, placeholders)
+        return filled
     return result
 
 
@@ -198,7 +193,9 @@ def runtime_entry(
         )
     elif nesting_depth(schema) > MAX_NESTING:
         raise DialectError((), f"input schema nests deeper than {MAX_NESTING} levels")
-    strict = bool(variant.get("strict")) and dialect.startswith("openai")
+    rec = FORMATS[dialect]
+    # Strict is asked of every format; those without a strict mode take the tool without it.
+    strict = bool(variant.get("strict")) and rec.strict is not None
     notices: list[Any] = []
     try:
         entry = tool_entry(
@@ -210,12 +207,12 @@ def runtime_entry(
             notices=notices,
         )
     except DialectError as exc:
-        if dialect != "gemini" or exc.path in (("name",), ("description",)):
+        if rec.json_schema_key is None or exc.path in (("name",), ("description",)):
             raise
         notices.append(exc)
-    if dialect == "gemini" and notices:
-        # The Schema subset refused or bent the schema: send it as full JSON Schema instead.
-        entry = gemini_json_schema_entry(variant["name"], description, schema)
+    if rec.json_schema_key is not None and notices:
+        # The format's schema subset refused or bent the schema: send full JSON Schema instead.
+        entry = json_schema_entry(dialect, variant["name"], description, schema)
     try:
         json.dumps(entry, allow_nan=False)
     except (TypeError, ValueError) as exc:
@@ -223,16 +220,33 @@ def runtime_entry(
     return entry
 
 
+def json_schema_entry(
+    dialect: str, name: str, description: str, schema: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A tool entry whose parameters are full JSON Schema, under the record's ``json_schema_key``
+    (Gemini: ``parametersJsonSchema``) instead of its subset's parameters key.
+
+    The schema is converted as for the JSON-Schema dialects (refs inlined, recursion kept in
+    ``$defs``); the name is checked against the format's rules by ``tool_entry``.
+    """
+    rec = FORMATS[dialect]
+    if rec.json_schema_key is None:
+        raise ValueError(f"{dialect} has no full JSON Schema key")
+    tool_entry(dialect, name, description, {"type": "object", "properties": {}})
+    label = f"{dialect} {rec.json_schema_key}"
+    converted = convert_with(schema, rec, JSON_SCHEMA, label).schema
+    values = {NAME: name, DESCRIPTION: description, PARAMETERS: converted}
+    entry = lay_out(rec.envelope, {**values, STRICT: False})
+    *above, key = rec.path_to(PARAMETERS)
+    holder = _at(entry, above)
+    renamed = {rec.json_schema_key if k == key else k: v for k, v in holder.items()}
+    holder.clear()
+    holder.update(renamed)
+    return entry
+
+
 def gemini_json_schema_entry(
     name: str, description: str, schema: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """A Gemini function declaration whose parameters are full JSON Schema (``parametersJsonSchema``).
-
-    The schema is converted as for the JSON-Schema dialects (refs inlined, recursion kept in
-    ``$defs``); the name is checked against Gemini's rules by ``tool_entry``.
-    """
-    tool_entry("gemini", name, description, {"type": "object", "properties": {}})
-    walker = _JsonSchemaWalker(schema)
-    walker.dialect = "gemini parametersJsonSchema"
-    converted = walker.finish(walker.node(schema, (), is_root=True))
-    return {"name": name, "description": description, "parametersJsonSchema": converted}
+    """``json_schema_entry`` for gemini (the name this module had before the records)."""
+    return json_schema_entry("gemini", name, description, schema)

@@ -9,35 +9,37 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
-DIALECTS = (
-    "anthropic",
-    "openai-chat",
-    "openai-responses",
-    "gemini",
-    "bedrock-converse",
-)
+Path = tuple[Any, ...]
+"""Keys and indices into a schema or a tool list."""
+Schema = dict[str, Any]
+Origins = dict[str, Path]
+"""Per key of a merged node: the input path it came from."""
 
-Path = tuple  # tuple[str | int, ...]
-
-#: Tool-name rules per dialect (provider documentation / API error messages).
-NAME_PATTERNS = {
-    "anthropic": re.compile(r"^[a-zA-Z0-9_-]{1,64}$"),
-    "openai-chat": re.compile(r"^[a-zA-Z0-9_-]{1,64}$"),
-    "openai-responses": re.compile(r"^[a-zA-Z0-9_-]{1,64}$"),
-    # Gemini: starts with a letter or underscore; letters, digits, _ . - ; at most 64.
-    # (Newer Gemini endpoints also take ':'; it is left out so names work on every endpoint.)
-    "gemini": re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$"),
-    "bedrock-converse": re.compile(r"^[a-zA-Z0-9_-]{1,64}$"),
+# Names derived from the format records, kept importable from here. They are looked up on
+# first use so that this module imports on its own (the generated context module needs
+# only it, and tests copy it alone).
+_FROM_RECORDS: dict[str, Callable[[Any], Any]] = {
+    "DIALECTS": lambda f: tuple(f.FORMATS),
+    "NAME_PATTERNS": lambda f: {n: r.tool_name for n, r in f.FORMATS.items()},
+    "ANTHROPIC_PROPERTY_KEY": lambda f: f.FORMATS["anthropic"].property_key,
+    "OPENAI_MAX_TOOLS": lambda f: f.FORMATS["openai-chat"].max_tools,
+    "OPENAI_MAX_DESCRIPTION": lambda f: f.FORMATS["openai-chat"].max_description,
+    "OPENAI_STRICT_MAX_DEPTH": lambda f: f.OPENAI_STRICT.max_depth,
 }
-#: Anthropic rejects top-level property keys outside this pattern.
-ANTHROPIC_PROPERTY_KEY = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")
-OPENAI_MAX_TOOLS = 128
-OPENAI_MAX_DESCRIPTION = 1024
-#: OpenAI strict mode: documented nesting limit (a notice past it, not a refusal).
-OPENAI_STRICT_MAX_DEPTH = 10
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _FROM_RECORDS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import formats
+
+    return _FROM_RECORDS[name](formats)
+
+
 #: The one nesting limit for every input toolgen reads (spec files, contexts, MCP schemas):
 #: JSON containers (objects and arrays) nested deeper than this are refused before they reach
 #: json.loads, deepcopy, the schema walkers or the meta-schema check, all of which recurse.
@@ -101,7 +103,9 @@ def json_brackets(text: str) -> Iterator[tuple[re.Match[str], int]]:
 
 
 # A string literal (skipped) or one bracket (group 1); an unterminated string runs to the end.
-_BRACKETS_OUTSIDE_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\Z)|([\[\]{}])', re.S)
+_BRACKETS_OUTSIDE_STRINGS = re.compile(
+    r'"(?:[^"\\]|\\.)*(?:"|\Z)|([\[\]{}])', re.DOTALL
+)
 
 _JSON_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
 
@@ -123,24 +127,6 @@ _SCHEMA_ONE = (
 )
 _SCHEMA_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
 _SCHEMA_MAP = ("properties", "patternProperties", "dependentSchemas")
-# Keywords no description text can stand in for (they shape which values validate).
-_LOGIC = (
-    "not",
-    "if",
-    "then",
-    "else",
-    "patternProperties",
-    "dependentSchemas",
-    "prefixItems",
-    "contains",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "additionalItems",
-    "dependencies",
-    "minContains",
-    "maxContains",
-    "$dynamicRef",
-)
 
 
 class DialectError(Exception):
@@ -174,8 +160,8 @@ class Notice:
 class Conversion:
     """Result of :func:`convert`: the converted parameters schema and the notices raised."""
 
-    schema: dict
-    notices: tuple = field(default_factory=tuple)
+    schema: Schema
+    notices: tuple[Notice, ...] = field(default_factory=tuple)
 
 
 # --------------------------------------------------------------------------------------------
@@ -186,7 +172,7 @@ def _render(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def _render_list(values: list) -> str:
+def _render_list(values: list[Any]) -> str:
     return ", ".join(_render(v) for v in values)
 
 
@@ -221,7 +207,7 @@ def _join_descriptions(outer: Any, inner: Any) -> Any:
 _ORDER_FIRST = ("type", "description", "properties", "required", "additionalProperties")
 
 
-def _ordered(d: dict) -> dict:
+def _ordered(d: Schema) -> Schema:
     out = {k: d[k] for k in _ORDER_FIRST if k in d}
     for k, v in d.items():
         if k not in out and k != "$defs":
@@ -253,38 +239,38 @@ def _json_type_of(value: Any) -> str | None:
     return None
 
 
+#: Description text for a moved keyword: a template for the rendered value ...
+_SENTENCE = {
+    "default": "Default: {}.",
+    "minLength": "Minimum length: {}.",
+    "maxLength": "Maximum length: {}.",
+    "exclusiveMinimum": "Must be greater than {}.",
+    "exclusiveMaximum": "Must be less than {}.",
+    "multipleOf": "Must be a multiple of {}.",
+    "minProperties": "At least {} properties.",
+    "maxProperties": "At most {} properties.",
+    "propertyNames": "Property names must match the schema {}.",
+}
+#: ... or, for a flag, the sentences for true and for false.
+_FLAG_SENTENCES = {
+    "uniqueItems": ("Items must be unique.", "Items need not be unique."),
+    "deprecated": ("Deprecated.", "Not deprecated."),
+    "readOnly": ("Read-only.", "Not read-only."),
+    "writeOnly": ("Write-only.", "Not write-only."),
+}
+
+
 def _extra_sentence(key: str, value: Any) -> str:
     """The description text standing in for a keyword the dialect cannot take."""
-    if key == "enum" or key == "const":
+    if key in _SENTENCE:
+        return _SENTENCE[key].format(_render(value))
+    if key in _FLAG_SENTENCES:
+        return _FLAG_SENTENCES[key][0 if value else 1]
+    if key in ("enum", "const"):
         return f"Allowed values: {_render_list(value if key == 'enum' else [value])}."
-    if key == "default":
-        return f"Default: {_render(value)}."
     if key == "examples":
-        return f"Examples: {_render_list(value) if isinstance(value, list) else _render(value)}."
+        shown = _render_list(value) if isinstance(value, list) else _render(value)
+        return f"Examples: {shown}."
     if key == "format":
         return f"Format: {value}."
-    if key == "minLength":
-        return f"Minimum length: {_render(value)}."
-    if key == "maxLength":
-        return f"Maximum length: {_render(value)}."
-    if key == "exclusiveMinimum":
-        return f"Must be greater than {_render(value)}."
-    if key == "exclusiveMaximum":
-        return f"Must be less than {_render(value)}."
-    if key == "multipleOf":
-        return f"Must be a multiple of {_render(value)}."
-    if key == "uniqueItems":
-        return "Items must be unique." if value else "Items need not be unique."
-    if key == "minProperties":
-        return f"At least {_render(value)} properties."
-    if key == "maxProperties":
-        return f"At most {_render(value)} properties."
-    if key == "propertyNames":
-        return f"Property names must match the schema {_render(value)}."
-    if key == "deprecated":
-        return "Deprecated." if value else "Not deprecated."
-    if key == "readOnly":
-        return "Read-only." if value else "Not read-only."
-    if key == "writeOnly":
-        return "Write-only." if value else "Not write-only."
     return f"{key}: {_render(value)}."

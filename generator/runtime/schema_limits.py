@@ -6,75 +6,46 @@ imports only) and is also imported by the generator at build time.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from .schema_common import (
-    _SCHEMA_ONE,
-    ANTHROPIC_PROPERTY_KEY,
-    DIALECTS,
-    NAME_PATTERNS,
-    OPENAI_MAX_DESCRIPTION,
-    OPENAI_MAX_TOOLS,
-    DialectError,
-    Notice,
-    Path,
-)
-from .schema_gemini import _GEMINI_TYPES, GEMINI_PROPERTY_KEY
+from .formats import DESCRIPTION, NAME, PARAMETERS, STRICT, FormatRecord, Slot
+from .formats import record as _record
+from .schema_common import _SCHEMA_ONE, DialectError, Notice, Path, Schema
 
 
-def _unpack(dialect: str, tool: Any, i: int) -> tuple[Any, Any, Any, Any, Path]:
-    """(name, description, parameters, strict, path to parameters) of a tool dict."""
+def _read(rec: FormatRecord, tool: Schema, slot: Slot, strict: bool) -> Any:
+    """The value at ``slot`` of ``tool``'s envelope; None when its own key is missing.
+
+    A missing level above it raises KeyError (a malformed entry), as does a missing name.
+    """
+    *above, last = rec.path_to(slot)
+    holder: Any = tool
+    for key in above:
+        holder = holder[key]
+    return holder[last] if strict else holder.get(last)
+
+
+def _unpack(rec: FormatRecord, tool: Any, i: int) -> tuple[Any, Any, Any, Any]:
+    """(name, description, parameters, strict) of a tool dict, read through the envelope."""
     if not isinstance(tool, dict):
         raise DialectError((i,), "tool entry is not an object")
     try:
-        if dialect == "anthropic":
-            return (
-                tool["name"],
-                tool.get("description", ""),
-                tool["input_schema"],
-                False,
-                (i, "input_schema"),
-            )
-        if dialect == "openai-chat":
-            f = tool["function"]
-            return (
-                f["name"],
-                f.get("description", ""),
-                f.get("parameters"),
-                f.get("strict"),
-                (i, "function", "parameters"),
-            )
-        if dialect == "openai-responses":
-            return (
-                tool["name"],
-                tool.get("description", ""),
-                tool.get("parameters"),
-                tool.get("strict"),
-                (i, "parameters"),
-            )
-        if dialect == "gemini":
-            return (
-                tool["name"],
-                tool.get("description", ""),
-                tool.get("parameters"),
-                False,
-                (i, "parameters"),
-            )
-        spec = tool["toolSpec"]
         return (
-            spec["name"],
-            spec.get("description"),
-            spec["inputSchema"]["json"],
-            False,
-            (i, "toolSpec", "inputSchema", "json"),
+            _read(rec, tool, NAME, True),
+            _read(rec, tool, DESCRIPTION, False) or "",
+            _read(rec, tool, PARAMETERS, False),
+            rec.strict is not None and _read(rec, tool, STRICT, False),
         )
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, AttributeError) as exc:
         raise DialectError(
-            (i,), f"{dialect}: malformed tool entry (missing {exc})"
+            (i,), f"{rec.name}: malformed tool entry (missing {exc})"
         ) from None
 
 
-def _walk_schemas(schema: Any, path: Path, visit: Callable[[dict, Path], None]) -> None:
+def _walk_schemas(
+    schema: Any, path: Path, visit: Callable[[Schema, Path], None]
+) -> None:
     if not isinstance(schema, dict):
         return
     visit(schema, path)
@@ -94,35 +65,58 @@ def _walk_schemas(schema: Any, path: Path, visit: Callable[[dict, Path], None]) 
             _walk_schemas(v, path + (k,), visit)
 
 
-def check_limits(dialect: str, tools: list[dict]) -> list[Notice]:
+def check_name(rec: FormatRecord, name: Any, at: Path) -> None:
+    """Refuses a tool name outside the format's rules (``at``: path of the name)."""
+    if not isinstance(name, str) or not rec.tool_name.fullmatch(name):
+        raise DialectError(
+            at,
+            f"{rec.name}: tool name {name!r} is not allowed",
+            f"names must match {rec.tool_name.pattern}",
+        )
+
+
+def refuse_empty_description(rec: FormatRecord, description: Any, at: Path) -> None:
+    """Refuses an empty description where the format requires one."""
+    if rec.description_required and not description:
+        raise DialectError(
+            at,
+            f"{rec.name}: the tool description must not be empty",
+            "write a one-line description of what the tool does",
+        )
+
+
+def check_property_keys(rec: FormatRecord, schema: Schema, at: Path) -> None:
+    """Refuses property names of ``schema`` outside the format's rule (``at``: its path)."""
+    properties = schema.get("properties")
+    if rec.property_key is None or not isinstance(properties, dict):
+        return  # properties that are not a map are refused where they are converted
+    for key in properties:
+        if not isinstance(key, str) or not rec.property_key.fullmatch(key):
+            raise DialectError(
+                at + ("properties", key),
+                f"{rec.name}: " + rec.property_key_message.format(name=key),
+                rec.property_key_hint,
+            )
+
+
+def check_limits(dialect: str, tools: list[Schema]) -> list[Notice]:
     """Checks request-ready tool dicts (as :func:`tool_entry` builds them) against ``dialect``.
 
     Raises :class:`DialectError` (path ``(index, ...)``) for hard errors: a tool name outside
-    the dialect's rules, duplicate names, a parameters root that is not an object, anthropic
-    top-level property keys outside ``^[a-zA-Z0-9_.-]{1,64}$``, gemini property names and
-    non-string enums, OpenAI strict tools breaking strict invariants, an empty bedrock
-    description. Returns notices for soft limits: OpenAI more than 128 tools in one request
-    and descriptions longer than 1024 characters.
+    the dialect's rules, duplicate names, a parameters root that is not an object, property
+    keys outside the format's rule (anthropic: top level, gemini: every level), gemini
+    non-string enums, strict tools breaking strict invariants, an empty description where the
+    format requires one. Returns notices for the soft limits of the record (OpenAI: more than
+    128 tools in one request, descriptions longer than 1024 characters).
     """
-    if dialect not in DIALECTS:
-        raise ValueError(
-            f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}"
-        )
+    rec = _record(dialect)
     notices: list[Notice] = []
-    seen: dict = {}
-    root_type = "OBJECT" if dialect == "gemini" else "object"
+    seen: dict[str, int] = {}
+    root_type = rec.schema.root_type
     for i, tool in enumerate(tools):
-        name, description, params, strict, ppath = _unpack(dialect, tool, i)
-        npath = {
-            "openai-chat": (i, "function", "name"),
-            "bedrock-converse": (i, "toolSpec", "name"),
-        }.get(dialect, (i, "name"))
-        if not isinstance(name, str) or not NAME_PATTERNS[dialect].fullmatch(name):
-            raise DialectError(
-                npath,
-                f"{dialect}: tool name {name!r} is not allowed",
-                f"names must match {NAME_PATTERNS[dialect].pattern}",
-            )
+        name, description, params, strict = _unpack(rec, tool, i)
+        npath = (i,) + rec.path_to(NAME)
+        check_name(rec, name, npath)
         if name in seen:
             raise DialectError(
                 npath,
@@ -130,27 +124,24 @@ def check_limits(dialect: str, tools: list[dict]) -> list[Notice]:
                 "give every tool a distinct name",
             )
         seen[name] = i
-        dpath = npath[:-1] + ("description",)
-        if dialect == "bedrock-converse" and not description:
-            raise DialectError(
-                dpath,
-                "bedrock-converse: the tool description must not be empty",
-                "write a one-line description of what the tool does",
-            )
+        dpath = (i,) + rec.path_to(DESCRIPTION)
+        refuse_empty_description(rec, description, dpath)
+        limit = rec.max_description
         if (
-            dialect.startswith("openai")
+            limit is not None
             and isinstance(description, str)
-            and len(description) > OPENAI_MAX_DESCRIPTION
+            and len(description) > limit
         ):
             notices.append(
                 Notice(
                     dpath,
                     f"{dialect}: description of {name!r} has {len(description)} "
-                    f"characters (more than {OPENAI_MAX_DESCRIPTION})",
+                    f"characters (more than {limit})",
                 )
             )
-        if params is None and dialect.startswith("openai"):
+        if params is None and rec.parameters_optional:
             continue
+        ppath = (i,) + rec.path_to(PARAMETERS)
         if not isinstance(params, dict) or params.get("type") != root_type:
             raise DialectError(
                 ppath,
@@ -158,55 +149,51 @@ def check_limits(dialect: str, tools: list[dict]) -> list[Notice]:
                 f"(type {root_type!r})",
                 "wrap the value in an object property",
             )
-        if dialect == "anthropic":
-            for key in params.get("properties", {}) or {}:
-                if not ANTHROPIC_PROPERTY_KEY.fullmatch(str(key)):
-                    raise DialectError(
-                        ppath + ("properties", key),
-                        f"anthropic: property key {key!r} is not allowed",
-                        "top-level property keys must match ^[a-zA-Z0-9_.-]{1,64}$",
-                    )
-        if dialect == "gemini":
-            _walk_schemas(params, ppath, _check_gemini_node)
+        if rec.property_key_everywhere or rec.schema.types:
+            _walk_schemas(params, ppath, _node_check(rec))
+        else:
+            check_property_keys(rec, params, ppath)
         if strict is True:
             _walk_schemas(params, ppath, _check_strict_node)
-    if dialect.startswith("openai") and len(tools) > OPENAI_MAX_TOOLS:
+    if rec.max_tools is not None and len(tools) > rec.max_tools:
         notices.append(
             Notice(
                 (),
                 f"{dialect}: {len(tools)} tools in one request "
-                f"(more than {OPENAI_MAX_TOOLS})",
+                f"(more than {rec.max_tools})",
             )
         )
     return notices
 
 
-def _check_gemini_node(schema: dict, path: Path) -> None:
-    for name in schema.get("properties", {}) or {}:
-        if not GEMINI_PROPERTY_KEY.fullmatch(str(name)):
+def _node_check(rec: FormatRecord) -> Callable[[Schema, Path], None]:
+    """Checks every schema node: property keys, and for a format with its own type names
+    (Gemini) those types and string-only enums."""
+    types = tuple(rec.schema.types.values())
+
+    def check(schema: Schema, path: Path) -> None:
+        check_property_keys(rec, schema, path)
+        if not types:
+            return
+        enum = schema.get("enum")
+        if enum is not None and not all(isinstance(e, str) for e in enum):
             raise DialectError(
-                path + ("properties", name),
-                f"gemini: property name {name!r} is not allowed",
-                "property names must start with a letter or underscore and use only "
-                "letters, digits, _ . - (at most 64 characters)",
+                path + ("enum",),
+                f"{rec.name}: enum values must be strings",
+                "convert_parameters moves non-string enums into the description",
             )
-    enum = schema.get("enum")
-    if enum is not None and not all(isinstance(e, str) for e in enum):
-        raise DialectError(
-            path + ("enum",),
-            "gemini: enum values must be strings",
-            "convert_parameters moves non-string enums into the description",
-        )
-    t = schema.get("type")
-    if t is not None and t not in _GEMINI_TYPES.values():
-        raise DialectError(
-            path + ("type",),
-            f"gemini: type {t!r} is not a Gemini type",
-            "use STRING, NUMBER, INTEGER, BOOLEAN, ARRAY or OBJECT",
-        )
+        t = schema.get("type")
+        if t is not None and t not in types:
+            raise DialectError(
+                path + ("type",),
+                f"{rec.name}: type {t!r} is not one of its types",
+                "use one of " + ", ".join(types),
+            )
+
+    return check
 
 
-def _check_strict_node(schema: dict, path: Path) -> None:
+def _check_strict_node(schema: Schema, path: Path) -> None:
     t = schema.get("type")
     types = t if isinstance(t, list) else [t]
     if "object" in types:

@@ -1,7 +1,8 @@
 """The walker every dialect shares: ``$ref`` resolution, ``allOf`` merging, normalization.
 
-``_Walker`` walks an input JSON Schema and hands each normalized node to the dialect's ``emit``
-hook (schema_json: the JSON-Schema dialects, schema_gemini: Gemini).
+``_Walker`` walks an input JSON Schema and emits each normalized node as the format's keyword
+table (formats.py) says; the format's CUSTOM keywords go to its hooks (schema_json: the
+JSON-Schema dialects and OpenAI strict mode, schema_gemini: Gemini).
 
 Standard library only: this module is copied verbatim into the generated package (relative
 imports only) and is also imported by the generator at build time.
@@ -11,9 +12,11 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
 from urllib.parse import unquote
 
+from .formats import CUSTOM, DESCRIBE, KEEP, RENAME, FormatRecord, SchemaPolicy
 from .schema_common import (
     _DEF_CONTAINERS,
     _JSON_TYPES,
@@ -23,10 +26,14 @@ from .schema_common import (
     _SCHEMA_ONE,
     DialectError,
     Notice,
+    Origins,
     Path,
+    Schema,
+    _extra_sentence,
     _join_descriptions,
     _ordered,
     _render,
+    _with_extras,
 )
 
 
@@ -41,23 +48,65 @@ def _decode_pointer(fragment: str) -> list[str]:
     ]
 
 
-class _Walker:
-    """Walks an input schema and emits one dialect's schema.
+@dataclass
+class NodeWork:
+    """One schema node being emitted: the normalized input, where it is, and the output so far."""
 
-    Subclasses override the hooks: ``merge_all_of`` (flatten ``allOf``), ``one_of_as_any_of``,
-    ``recursive_refs`` (keep recursive refs as ``$ref``), ``emit`` (dialect-specific keyword
-    handling of one already normalized node).
+    n: Schema
+    at: Path
+    origins: Origins
+    is_root: bool
+    out: Schema = field(default_factory=dict)
+    extras: list[str] = field(default_factory=list)
+    """Sentences for keywords moved into the description (appended by the hooks' complete)."""
+    state: Any = None
+    """Whatever the policy's hooks computed for this node in ``prepare``."""
+
+
+class Hooks:
+    """The code behind one policy's CUSTOM keywords and the per-node steps around the loop."""
+
+    def prepare(self, w: _Walker, node: NodeWork) -> None:
+        """Runs before the keyword loop; may rewrite ``node.n`` and set ``node.state``."""
+
+    def keyword(self, w: _Walker, node: NodeWork, key: str, value: Any) -> None:
+        """Emits one keyword the policy marks CUSTOM."""
+        w.refuse(node, key)
+
+    def complete(self, w: _Walker, node: NodeWork) -> None:
+        """Runs after the keyword loop: defaults, closing checks, the moved-keyword text."""
+        if node.extras:
+            node.out["description"] = _with_extras(
+                node.out.get("description"), node.extras
+            )
+
+
+class _Walker:
+    """Walks an input schema and emits it as one format's policy says.
+
+    The policy (formats.SchemaPolicy) gives the walker's switches (flatten ``allOf``, read
+    ``oneOf`` as ``anyOf``, keep recursive refs as ``$ref``) and each keyword's action; the
+    hooks carry the format's own code for the keywords it marks CUSTOM.
     """
 
-    dialect = ""
-    merge_all_of = False
-    one_of_as_any_of = False
-    recursive_refs = True
-
-    def __init__(self, root: Any) -> None:
+    def __init__(
+        self,
+        root: Any,
+        record: FormatRecord,
+        policy: SchemaPolicy,
+        hooks: Hooks,
+        label: str | None = None,
+    ) -> None:
         self.root = root
+        self.record = record
+        self.policy = policy
+        self.hooks = hooks
+        self.dialect = record.name + policy.label if label is None else label
+        self.merge_all_of = policy.merge_all_of
+        self.one_of_as_any_of = policy.one_of_as_any_of
+        self.recursive_refs = policy.recursive_refs
         self.notices: list[Notice] = []
-        self._reach_cache: dict[Path, frozenset] = {}
+        self._reach_cache: dict[Path, frozenset[Path]] = {}
         self._def_names: dict[Path, str] = {}
         self._def_order: list[Path] = []
 
@@ -80,7 +129,7 @@ class _Walker:
                 "use a JSON pointer such as '#/$defs/<name>'",
             ) from None
         node: Any = self.root
-        path: list = []
+        path: list[Any] = []
         for part in parts:
             if isinstance(node, dict) and part in node:
                 node = node[part]
@@ -127,11 +176,11 @@ class _Walker:
         visit(node, at)
         return found
 
-    def _reachable(self, target: Path) -> frozenset:
+    def _reachable(self, target: Path) -> frozenset[Path]:
         """Every ref target reachable from ``target`` by following refs (depth-first)."""
         if target in self._reach_cache:
             return self._reach_cache[target]
-        seen: set = set()
+        seen: set[Path] = set()
         stack = [target]
         while stack:
             t = stack.pop()
@@ -164,8 +213,8 @@ class _Walker:
     # ---- normalization --------------------------------------------------------------------
 
     def _deref(
-        self, node: Any, at: Path, origins: dict | None = None
-    ) -> tuple[dict, Path, dict]:
+        self, node: Any, at: Path, origins: Origins | None = None
+    ) -> tuple[Schema, Path, Origins]:
         """Follows non-recursive refs; returns (schema, base path, per-key origin paths)."""
         origins = dict(origins or {})
         hops = 0
@@ -183,8 +232,8 @@ class _Walker:
                 raise DialectError(
                     at + ("$ref",), f"$ref {node['$ref']!r} does not point to a schema"
                 )
-            merged: dict = {}
-            new_origins: dict = {}
+            merged: Schema = {}
+            new_origins: Origins = {}
             for k, v in resolved.items():
                 merged[k] = v
                 new_origins[k] = target
@@ -200,10 +249,12 @@ class _Walker:
             # the target's own keys now resolve relative to the target
         return node, at, origins
 
-    def _child(self, key: str, at: Path, origins: dict) -> Path:
+    def _child(self, key: str, at: Path, origins: Origins) -> Path:
         return origins.get(key, at) + (key,)
 
-    def _merge_all_of(self, node: dict, at: Path, origins: dict) -> tuple[dict, dict]:
+    def _merge_all_of(
+        self, node: Schema, at: Path, origins: Origins
+    ) -> tuple[Schema, Origins]:
         members = node["allOf"]
         base_path = self._child("allOf", at, origins)
         out = {k: v for k, v in node.items() if k != "allOf"}
@@ -256,10 +307,10 @@ class _Walker:
         self,
         schema: Any,
         at: Path,
-        origins: dict | None = None,
+        origins: Origins | None = None,
         *,
         is_root: bool = False,
-    ) -> dict:
+    ) -> Schema:
         """Converts one schema. ``at``: its input path; ``origins``: input paths of merged keys."""
         if schema is True:
             schema = {}
@@ -274,7 +325,7 @@ class _Walker:
             return self.recursive_ref(schema, at, origins)
         if "allOf" in schema and self.merge_all_of:
             schema, origins = self._merge_all_of(schema, at, origins)
-        n: dict = {}
+        n: Schema = {}
         for k, v in schema.items():
             if k in _METADATA or k in _DEF_CONTAINERS:
                 continue
@@ -298,7 +349,7 @@ class _Walker:
         out = self.emit(n, at, origins, is_root=is_root)
         return _ordered(out)
 
-    def _normalize_common(self, n: dict, at: Path, origins: dict) -> None:
+    def _normalize_common(self, n: Schema, at: Path, origins: Origins) -> None:
         """Dialect-independent rewrites, in place on the (already copied) node dict."""
         for key, bound in (
             ("exclusiveMinimum", "minimum"),
@@ -307,7 +358,7 @@ class _Walker:
             if isinstance(n.get(key), bool):
                 if n[key] and bound in n:
                     # draft-4: the bound itself is exclusive
-                    rebuilt: dict = {}
+                    rebuilt: Schema = {}
                     for k, v in n.items():
                         if k == bound:
                             rebuilt[key] = v
@@ -345,7 +396,7 @@ class _Walker:
                 self._child("nullable", at, origins), "nullable must be a boolean"
             )
 
-    def _check_root(self, n: dict, at: Path) -> None:
+    def _check_root(self, n: Schema, at: Path) -> None:
         t = n.get("type")
         if (
             t is None
@@ -367,7 +418,7 @@ class _Walker:
 
     # ---- hooks ----------------------------------------------------------------------------
 
-    def recursive_ref(self, schema: dict, at: Path, origins: dict) -> dict:
+    def recursive_ref(self, schema: Schema, at: Path, origins: Origins) -> Schema:
         target = self._target(schema["$ref"], at)
         if not self.recursive_refs:
             raise DialectError(
@@ -377,7 +428,7 @@ class _Walker:
                 "recursive part as a JSON string",
             )
         ref = "#" if target == () else "#/$defs/" + self._def_name(target)
-        out: dict = {"$ref": ref}
+        out: Schema = {"$ref": ref}
         for k, v in schema.items():
             if k == "$ref" or k in _METADATA:
                 continue
@@ -391,14 +442,39 @@ class _Walker:
                 )
         return out
 
-    def emit(self, n: dict, at: Path, origins: dict, *, is_root: bool) -> dict:
-        raise NotImplementedError
+    def emit(self, n: Schema, at: Path, origins: Origins, *, is_root: bool) -> Schema:
+        """One normalized node in the format: each keyword as the policy's table says."""
+        node = NodeWork(n, at, origins, is_root)
+        self.hooks.prepare(self, node)
+        table, default = self.policy.keywords, self.policy.default
+        for k, v in node.n.items():
+            action = table.get(k, default)
+            if action == KEEP:
+                node.out[k] = self._children(k, v, at, origins)
+            elif action == DESCRIBE:
+                node.extras.append(_extra_sentence(k, v))
+            elif action == CUSTOM:
+                self.hooks.keyword(self, node, k, v)
+            elif action.startswith(RENAME):
+                node.out[action[len(RENAME) :]] = self._children(k, v, at, origins)
+            else:
+                self.refuse(node, k)
+        self.hooks.complete(self, node)
+        return node.out
 
-    def finish(self, root_out: dict) -> dict:
+    def refuse(self, node: NodeWork, key: str) -> NoReturn:
+        """Refuses ``key`` with the policy's wording."""
+        raise DialectError(
+            self._child(key, node.at, node.origins),
+            f"{self.dialect}: keyword {key!r} {self.policy.refuse_message}",
+            self.policy.refuse_hint,
+        )
+
+    def finish(self, root_out: Schema) -> Schema:
         """Adds the ``$defs`` of recursive targets to the root output."""
         if not self._def_order:
             return root_out
-        defs: dict = {}
+        defs: Schema = {}
         i = 0
         while i < len(self._def_order):  # converting one def may register more
             target = self._def_order[i]
@@ -410,7 +486,7 @@ class _Walker:
 
     # ---- shared pieces --------------------------------------------------------------------
 
-    def _children(self, key: str, value: Any, at: Path, origins: dict) -> Any:
+    def _children(self, key: str, value: Any, at: Path, origins: Origins) -> Any:
         """Converts the sub-schemas under ``key``."""
         path = self._child(key, at, origins)
         if key in _SCHEMA_ONE:

@@ -1,29 +1,28 @@
 """Build a request's native ``tools`` list from a provider module's precomputed entries.
 
-Standard library only; shipped in the generated package, where it reads the catalog (so, unlike
-native.py, the generator itself never imports it). Every provider module delegates to
-``build_tools`` with its own tables, so the five formats share one implementation.
+Standard library only. Every generated provider module delegates to ``build_tools`` with the
+package's Catalog and its own tables, so the five formats share one implementation.
 """
 
 from __future__ import annotations
 
 import marshal
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-from .catalog import FAMILIES, assemble, holds, resolve_placeholders, resolve_text
-from .context import Context, as_context
-from .dynamic_tools import skip_record
+from .catalog import Catalog
+from .formats import FORMATS
 from .native import NativeToolsUnavailable, materialize, runtime_entry
-from .predicates import truthy
+from .predicates import family_name, truthy
+from .variants import skip_record
 
 __all__ = ["build_tools"]
 
 
-# Results per (format, family, context, options): contexts repeat across requests, so most calls
-# only rebuild a finished list. Each cached result is a small compiled function that builds fresh
-# dicts and lists (callers may mutate them) around the shared, immutable strings and numbers.
-_RESULTS: dict[tuple[Any, ...], Callable[[], list[dict[str, Any]]]] = {}
-_RESULTS_LIMIT = 256
+# Results per (format, family, context, options) are kept in the catalog's ``tool_lists`` cache:
+# contexts repeat across requests, so most calls only rebuild a finished list. Each cached result
+# is a small compiled function that builds fresh dicts and lists (callers may mutate them) around
+# the shared, immutable strings and numbers.
 
 
 def _builder(value: Any) -> Callable[[], Any]:
@@ -52,18 +51,20 @@ def _builder(value: Any) -> Callable[[], Any]:
 
     try:
         code = compile("lambda: " + source(value), "<tool list>", "eval")
-        return eval(code, {"__builtins__": {}, "_s": tuple(scalars)})
+        made: Callable[[], Any] = eval(code, {"__builtins__": {}, "_s": tuple(scalars)})
+        return made
     except (RecursionError, SyntaxError, MemoryError, ValueError):
         blob = marshal.dumps(value)
         return lambda: marshal.loads(blob)
 
 
 def build_tools(
+    catalog: Catalog,
     dialect: str,
     entries: Mapping[str, Mapping[str, Any] | None],
     meta: Mapping[str, Mapping[str, Any] | None],
-    family: str,
-    context: Context | Mapping[str, Any] | None = None,
+    family: Any,
+    context: Any = None,
     *,
     extra_variants: Sequence[Mapping[str, Any]] = (),
     cache_control: bool = False,
@@ -78,11 +79,11 @@ def build_tools(
     Raises NativeToolsUnavailable when the family does not use native tools or the context has
     native tool calls off: the caller should then use the text-path prompt.
     """
-    if cache_control and dialect != "anthropic":
+    if cache_control and not FORMATS[dialect].cache_control:
         raise ValueError("cache_control is an Anthropic option")
-    name = str(getattr(family, "value", family))
-    ctx = as_context(context)
-    if not FAMILIES[name]["use_native_tools"]:
+    name = family_name(family)
+    ctx = catalog.as_context(context)
+    if not catalog.families[name]["use_native_tools"]:
         raise NativeToolsUnavailable(
             f"family {name!r} does not use native tool calling"
         )
@@ -93,47 +94,42 @@ def build_tools(
         )
     key = None if extra_variants else (dialect, name, ctx, cache_control, id(entries))
     if key is not None:
-        # A Context built with a list value is not hashable: such calls are not cached.
-        try:
-            cached = _RESULTS.get(key)
-        except TypeError:
-            cached = key = None
+        cached = catalog.tool_lists.get(key)
         if cached is not None:
             return cached()
-    result = _build(dialect, entries, meta, name, ctx, extra_variants, skipped)
+    result = _build(catalog, dialect, entries, meta, name, ctx, extra_variants, skipped)
     if cache_control and result:
         result[-1]["cache_control"] = {"type": "ephemeral"}
     if key is not None:
-        if len(_RESULTS) >= _RESULTS_LIMIT:
-            _RESULTS.pop(next(iter(_RESULTS)))
-        _RESULTS[key] = _builder(result)
+        catalog.tool_lists.put(key, _builder(result))
     return result
 
 
 def _build(
+    catalog: Catalog,
     dialect: str,
     entries: Mapping[str, Mapping[str, Any] | None],
     meta: Mapping[str, Mapping[str, Any] | None],
     family: str,
-    ctx: Context,
+    ctx: Any,
     extra_variants: Sequence[Mapping[str, Any]],
     skipped: list[dict[str, Any]] | None,
 ) -> list[dict[str, Any]]:
     def requirement(predicate: Any) -> bool:
-        return holds(predicate, ctx)
+        return catalog.holds(predicate, ctx)
 
     def text(pieces: Sequence[Any]) -> str:
-        return resolve_text(pieces, ctx)
+        return catalog.resolve_text(pieces, ctx)
 
     def server_text(pieces: Sequence[Any]) -> str:
         # MCP and subagent text comes from servers and users: never fill placeholders in it.
-        return resolve_text(pieces, ctx, placeholders=False)
+        return catalog.resolve_text(pieces, ctx, placeholders=False)
 
     def placeholders(value: str) -> str:
-        return resolve_placeholders(value, ctx)
+        return catalog.resolve_placeholders(value, ctx)
 
     result = []
-    for variant in assemble(family, ctx, extra_variants):
+    for variant in catalog.assemble(family, ctx, extra_variants):
         if variant.get("spec") is None:  # a run-time tool
             try:
                 built = runtime_entry(dialect, variant, server_text)

@@ -120,24 +120,23 @@ def scrub(value: Any, replacements: list[tuple[str, str]]) -> Any:
 async def list_all_tools(params: StdioServerParameters) -> list[dict[str, Any]]:
     """Start one server, follow ``tools/list`` pagination, return dumped tools."""
     tools: list[dict[str, Any]] = []
-    async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
-            await session.initialize()
-            cursor: str | None = None
-            while True:
-                if cursor is None:
-                    result = await session.list_tools()
-                else:
-                    result = await session.list_tools(
-                        params=PaginatedRequestParams(cursor=cursor)
-                    )
-                for tool in result.tools:
-                    tools.append(
-                        tool.model_dump(mode="json", exclude_none=True, by_alias=True)
-                    )
-                cursor = result.next_cursor
-                if not cursor:
-                    break
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        cursor: str | None = None
+        while True:
+            if cursor is None:
+                result = await session.list_tools()
+            else:
+                result = await session.list_tools(
+                    params=PaginatedRequestParams(cursor=cursor)
+                )
+            for tool in result.tools:
+                tools.append(
+                    tool.model_dump(mode="json", exclude_none=True, by_alias=True)
+                )
+            cursor = result.next_cursor
+            if not cursor:
+                break
     return tools
 
 

@@ -41,11 +41,12 @@ Rules common to every dialect
 * Key order of each emitted schema: ``type``, ``description``, ``properties``, ``required``,
   ``additionalProperties``, then the other keywords in input order, ``$defs`` last.
 
-The implementation is split over the ``schema_*`` modules: ``schema_common`` (dialect names,
-limits, errors, text helpers), ``schema_walk`` (ref resolution, ``allOf`` merging, the shared
-walker), ``schema_json`` (anthropic, bedrock-converse, OpenAI and OpenAI strict mode),
-``schema_gemini`` (Gemini) and ``schema_limits`` (``check_limits``). This module keeps the
-entry points.
+Per format, ``formats.FORMATS`` holds the record: the tool-entry envelope, name rules, limits
+and the keyword table of each policy (plain and strict). The implementation is split over
+``schema_common`` (errors, text helpers, the nesting limit), ``schema_walk`` (ref resolution,
+``allOf`` merging, the one table-driven walker), ``schema_json`` (hooks of the JSON-Schema
+policies and OpenAI strict mode), ``schema_gemini`` (hooks of the Gemini policy) and
+``schema_limits`` (``check_limits``). This module keeps the entry points.
 """
 
 from __future__ import annotations
@@ -53,95 +54,104 @@ from __future__ import annotations
 from typing import Any
 
 # Some of these are only re-exported: every public name stays importable from this module.
+from .formats import (
+    DESCRIPTION,
+    FORMATS,
+    NAME,
+    PARAMETERS,
+    STRICT,
+    Envelope,
+    FormatRecord,
+    SchemaPolicy,
+)
+from .formats import record as _record
 from .schema_common import (
-    ANTHROPIC_PROPERTY_KEY,
     DIALECTS,
     NAME_PATTERNS,
     OPENAI_MAX_DESCRIPTION,
     OPENAI_MAX_TOOLS,
-    OPENAI_STRICT_MAX_DEPTH,
     Conversion,
     DialectError,
     Notice,
-    Path,
+    Schema,
 )
-from .schema_gemini import GEMINI_PROPERTY_KEY, _GeminiWalker
-from .schema_json import _JsonSchemaWalker, _OpenAIStrictWalker, _OpenAIWalker
-from .schema_limits import check_limits
-from .schema_walk import _Walker
+from .schema_gemini import GeminiHooks
+from .schema_json import JsonHooks, StrictHooks
+from .schema_limits import (
+    check_limits,
+    check_name,
+    check_property_keys,
+    refuse_empty_description,
+)
+from .schema_walk import Hooks, _Walker
 
 __all__ = [
     "DIALECTS",
+    "NAME_PATTERNS",
+    "OPENAI_MAX_DESCRIPTION",
+    "OPENAI_MAX_TOOLS",
+    "Conversion",
     "DialectError",
     "Notice",
-    "Conversion",
+    "check_limits",
     "convert",
     "convert_parameters",
+    "convert_with",
     "tool_entry",
-    "check_limits",
-    "NAME_PATTERNS",
-    "OPENAI_MAX_TOOLS",
-    "OPENAI_MAX_DESCRIPTION",
 ]
 
+#: The code behind each policy's CUSTOM keywords (``SchemaPolicy.hooks``).
+HOOKS: dict[str, Hooks] = {
+    "json": JsonHooks(),
+    "openai-strict": StrictHooks(),
+    "gemini": GeminiHooks(),
+}
 
-def _walker(dialect: str, strict: bool, schema: Any) -> _Walker:
-    if dialect not in DIALECTS:
-        raise ValueError(
-            f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}"
-        )
-    if strict and not dialect.startswith("openai"):
+
+def _policy(rec: FormatRecord, strict: bool) -> SchemaPolicy:
+    if not strict:
+        return rec.schema
+    if rec.strict is None:
+        modelled = ", ".join(name for name, r in FORMATS.items() if r.strict)
         raise DialectError(
             (),
-            f"{dialect}: strict mode is only modelled for the OpenAI dialects",
+            f"{rec.name}: strict mode is only modelled for {modelled}",
             "pass strict=False",
         )
-    if dialect == "gemini":
-        return _GeminiWalker(schema)
-    if dialect.startswith("openai"):
-        if strict:
-            return _OpenAIStrictWalker(schema, dialect)
-        w = _OpenAIWalker(schema)
-    else:
-        w = _JsonSchemaWalker(schema)
-    w.dialect = dialect
-    return w
+    return rec.strict
 
 
-def convert(schema: dict, dialect: str, *, strict: bool = False) -> Conversion:
-    """Converts a parameters JSON Schema for ``dialect``; returns the schema and notices."""
-    walker = _walker(dialect, strict, schema)
-    if dialect == "anthropic" and isinstance(schema, dict):
-        props = schema.get("properties")
-        if isinstance(props, dict):
-            for name in props:
-                if not isinstance(name, str) or not ANTHROPIC_PROPERTY_KEY.fullmatch(
-                    name
-                ):
-                    raise DialectError(
-                        ("properties", name),
-                        f"anthropic: property key {name!r} is not allowed",
-                        "top-level property keys must match ^[a-zA-Z0-9_.-]{1,64}$",
-                    )
+def convert_with(
+    schema: Any, rec: FormatRecord, policy: SchemaPolicy, label: str | None = None
+) -> Conversion:
+    """Converts ``schema`` with ``policy`` for the format ``rec`` (messages name ``label``)."""
+    walker = _Walker(schema, rec, policy, HOOKS[policy.hooks], label)
+    if not rec.property_key_everywhere and isinstance(schema, dict):
+        check_property_keys(rec, schema, ())  # top level only; the walker sees the rest
     out = walker.finish(walker.node(schema, (), is_root=True))
-    if strict:
-        depth = _depth(out)
-        if depth > OPENAI_STRICT_MAX_DEPTH:
-            walker.notices.append(
-                Notice(
-                    (),
-                    f"{dialect} strict: {depth} levels of object nesting "
-                    f"(documented limit {OPENAI_STRICT_MAX_DEPTH})",
-                )
+    depth = _depth(out) if policy.max_depth is not None else 0
+    if policy.max_depth is not None and depth > policy.max_depth:
+        walker.notices.append(
+            Notice(
+                (),
+                f"{walker.dialect}: {depth} levels of object nesting "
+                f"(documented limit {policy.max_depth})",
             )
+        )
     return Conversion(out, tuple(walker.notices))
 
 
-def convert_parameters(schema: dict, dialect: str, *, strict: bool = False) -> dict:
+def convert(schema: Schema, dialect: str, *, strict: bool = False) -> Conversion:
+    """Converts a parameters JSON Schema for ``dialect``; returns the schema and notices."""
+    rec = _record(dialect)
+    return convert_with(schema, rec, _policy(rec, strict))
+
+
+def convert_parameters(schema: Schema, dialect: str, *, strict: bool = False) -> Schema:
     """The dialect's parameter schema for a tool whose parameters are the JSON Schema ``schema``.
 
     Raises :class:`DialectError` for what the dialect cannot express (see the module docstring
-    and the dialect walkers for the rules); use :func:`convert` to also get the notices.
+    and formats.py for the rules); use :func:`convert` to also get the notices.
     """
     return convert(schema, dialect, strict=strict).schema
 
@@ -160,82 +170,58 @@ def _depth(schema: Any, level: int = 0) -> int:
     return best
 
 
+def lay_out(envelope: Envelope, values: dict[Any, Any]) -> dict[str, Any]:
+    """A tool entry from its envelope: each Slot replaced by ``values[slot]``."""
+    return {
+        key: (
+            lay_out(part, values) if isinstance(part, tuple) else values.get(part, part)
+        )
+        for key, part in envelope
+    }
+
+
 def tool_entry(
     dialect: str,
     name: str,
     description: str,
-    parameters: dict,
+    parameters: Schema,
     *,
     strict: bool = False,
     cache_control: bool = False,
-    notices: list | None = None,
-) -> dict:
+    notices: list[Any] | None = None,
+) -> Schema:
     """The request-ready tool dict for ``dialect``.
 
     ``parameters`` is the input JSON Schema; this function converts it with
     :func:`convert_parameters`. Conversion notices are appended to ``notices`` when a list is
-    given. ``strict`` is for the OpenAI dialects only, ``cache_control`` (adds
+    given. ``strict`` is for the formats with a strict mode (OpenAI), ``cache_control`` (adds
     ``cache_control: {"type": "ephemeral"}`` as the last key) for anthropic only; asking either
     of another dialect raises :class:`DialectError`, as do a tool name outside the dialect's
     rules and (bedrock-converse) an empty description.
     """
-    if dialect not in DIALECTS:
-        raise ValueError(
-            f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}"
-        )
-    if cache_control and dialect != "anthropic":
+    rec = _record(dialect)
+    if cache_control and not rec.cache_control:
         raise DialectError(
             (),
             f"{dialect}: cache_control is only modelled for anthropic",
             "pass cache_control=False",
         )
-    if not isinstance(name, str) or not NAME_PATTERNS[dialect].fullmatch(name):
-        raise DialectError(
-            ("name",),
-            f"{dialect}: tool name {name!r} is not allowed",
-            f"names must match {NAME_PATTERNS[dialect].pattern}",
-        )
+    check_name(rec, name, ("name",))
     if not isinstance(description, str):
         raise DialectError(("description",), "description must be a string")
-    if dialect == "bedrock-converse" and not description:
-        raise DialectError(
-            ("description",),
-            "bedrock-converse: the tool description must not be empty",
-            "write a one-line description of what the tool does",
-        )
+    refuse_empty_description(rec, description, ("description",))
     result = convert(parameters, dialect, strict=strict)
     if notices is not None:
         notices.extend(result.notices)
-    params = result.schema
-    if dialect == "anthropic":
-        entry: dict = {"name": name, "description": description, "input_schema": params}
-        if cache_control:
-            entry["cache_control"] = {"type": "ephemeral"}
-        return entry
-    if dialect == "openai-chat":
-        return {
-            "type": "function",
-            "function": {
-                "name": name,
-                "description": description,
-                "strict": bool(strict),
-                "parameters": params,
-            },
-        }
-    if dialect == "openai-responses":
-        return {
-            "type": "function",
-            "name": name,
-            "description": description,
-            "parameters": params,
-            "strict": bool(strict),
-        }
-    if dialect == "gemini":
-        return {"name": name, "description": description, "parameters": params}
-    return {
-        "toolSpec": {
-            "name": name,
-            "description": description,
-            "inputSchema": {"json": params},
-        }
-    }
+    entry = lay_out(
+        rec.envelope,
+        {
+            NAME: name,
+            DESCRIPTION: description,
+            PARAMETERS: result.schema,
+            STRICT: bool(strict),
+        },
+    )
+    if cache_control:
+        entry["cache_control"] = {"type": "ephemeral"}
+    return entry

@@ -8,7 +8,8 @@ the same functions for the review files in generated/prompts/, so both can never
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 __all__ = [
     "PLACEHOLDER_RE",

@@ -10,14 +10,16 @@ JavaScript-like truthiness, and a provider test on a missing provider that fails
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 __all__ = [
     "JS_WHITESPACE",
     "MatcherError",
-    "field_value",
     "SelectionData",
     "evaluate",
+    "family_name",
+    "field_value",
     "normalize",
     "select",
     "truthy",
@@ -36,6 +38,11 @@ class MatcherError(Exception):
 
 def normalize(value: str) -> str:
     return value.strip(JS_WHITESPACE).lower()
+
+
+def family_name(family: Any) -> str:
+    """A family (or tool id) as its plain name: enum members give their value."""
+    return str(getattr(family, "value", family))
 
 
 def truthy(value: Any) -> bool:
@@ -132,7 +139,8 @@ def evaluate(
     if "field" in pred:
         value = field_value(context, pred["field"])
         if "truthy" in pred:
-            return truthy(value) == pred["truthy"]
+            same: bool = truthy(value) == pred["truthy"]
+            return same
         if "equals" in pred:
             return _same(value, pred["equals"])
         if "in" in pred:

@@ -7,10 +7,10 @@ generated package, so the generator and vendoring projects use the same definiti
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
-__all__ = ["ToolUse", "ToolResult"]
+__all__ = ["ToolResult", "ToolUse"]
 
 
 @dataclass(frozen=True)
@@ -39,13 +39,13 @@ class ToolResult:
     denied: bool = False
 
     @classmethod
-    def ok(cls, content: str) -> "ToolResult":
+    def ok(cls, content: str) -> ToolResult:
         return cls(content)
 
     @classmethod
-    def error(cls, message: str) -> "ToolResult":
+    def error(cls, message: str) -> ToolResult:
         return cls(message, is_error=True)
 
     @classmethod
-    def deny(cls, message: str = "The user denied this operation.") -> "ToolResult":
+    def deny(cls, message: str = "The user denied this operation.") -> ToolResult:
         return cls(message, denied=True)

@@ -1,0 +1,47 @@
+"""A small least-recently-used cache for results computed per context.
+
+Contexts repeat across requests, so tool lists and prompt sections are kept for the most recent
+few hundred keys. A key that cannot be hashed (a Context built with a list value) is simply not
+cached: the caller computes the result again.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import Generic, TypeVar
+
+__all__ = ["LRU"]
+
+V = TypeVar("V")
+
+
+class LRU(Generic[V]):
+    """At most ``limit`` values; the least recently used one goes first."""
+
+    def __init__(self, limit: int = 256) -> None:
+        self.limit = limit
+        self._items: OrderedDict[Hashable, V] = OrderedDict()
+
+    def get(self, key: Hashable) -> V | None:
+        """The value stored under ``key``, or None (also when ``key`` is unhashable)."""
+        try:
+            value = self._items.get(key)
+        except TypeError:
+            return None
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def put(self, key: Hashable, value: V) -> None:
+        """Store ``value`` under ``key`` unless ``key`` is unhashable."""
+        try:
+            self._items[key] = value
+        except TypeError:
+            return
+        self._items.move_to_end(key)
+        while len(self._items) > self.limit:
+            self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)

@@ -33,10 +33,11 @@ test: $(STAMP)
 # once TYPED_PATHS covers generator/ and generated/ (it then changes nothing).
 LINT_PATHS  ?= handlers tests generator/semantics generator/load.py generator/validate.py generator/specfiles.py \
 	generator/diagnostics.py generator/model.py generator/resolve.py generator/show.py generator/__init__.py \
-	generator/__main__.py
+	generator/__main__.py generator/write.py generator/pipeline.py generator/fastpath.py generator/render.py \
+	generator/pyfmt.py benchmarks/memory.py
 TYPED_PATHS ?= handlers generator/semantics generator/load.py generator/validate.py generator/specfiles.py \
 	generator/diagnostics.py generator/model.py generator/resolve.py generator/show.py generator/pyfmt.py \
-	generator/lower/core.py
+	generator/lower/core.py generator/write.py generator/pipeline.py generator/fastpath.py generator/render.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)

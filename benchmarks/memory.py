@@ -19,9 +19,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-import synth
-
-from generator import pipeline, write
+import synth  # noqa: E402
+from generator import pipeline, write  # noqa: E402
 
 
 def resident_mb() -> tuple[int, int]:

@@ -49,7 +49,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Collection, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -211,10 +211,8 @@ def locked(out: Path, timeout: float | None = None) -> Iterator[None]:
         yield
     finally:
         if fd is not None:
-            try:
+            with suppress(OSError):
                 os.unlink(path)  # while still held: see the docstring
-            except OSError:
-                pass
             os.close(fd)
 
 
@@ -368,10 +366,8 @@ class Staging:
             return
         _rmtree_quietly(self.folder)
         if self.folder.parent.name.startswith("toolgen-check-"):
-            try:
+            with suppress(OSError):
                 self.folder.parent.rmdir()
-            except OSError:
-                pass
 
 
 @dataclass
@@ -494,10 +490,8 @@ def _complete(staging: Path, real: Path, entries: dict[str, str], carried: set[s
         elif kind == LINK:
             os.symlink(os.readlink(src), target)
             info = os.lstat(src)
-            try:
+            with suppress(NotImplementedError, OSError):
                 os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns), follow_symlinks=False)
-            except (NotImplementedError, OSError):
-                pass
         else:
             try:
                 os.link(src, target, follow_symlinks=False)
@@ -670,14 +664,10 @@ def _replace(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        try:
+        with suppress(FileNotFoundError):
             os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
-        except FileNotFoundError:
-            pass
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise

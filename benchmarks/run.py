@@ -118,7 +118,10 @@ def log(message: str) -> None:
 
 
 def black_skeleton_seconds(cache: Path) -> float:
-    """What the cold run paid black: re-format every skeleton it cached (black costs about the same on its own output)."""
+    """What the cold run paid black: re-format every skeleton it cached.
+
+    black costs about the same on its own output, so this stands for the cold run's black time.
+    """
     total = 0.0
     for path in sorted((cache / "black").rglob("*")):
         if path.is_file() and not path.name.endswith(".tmp"):
@@ -242,7 +245,7 @@ def machine() -> dict[str, Any]:
 
 
 def evaluate(results: dict[str, Any]) -> dict[str, Any]:
-    values: dict[str, float | None] = {k: None for k in TARGETS}
+    values: dict[str, float | None] = dict.fromkeys(TARGETS)
     cats = {c["name"]: c for c in results["catalogs"]}
     bundled = cats.get("bundled")
     if bundled:
@@ -274,7 +277,10 @@ def print_report(results: dict[str, Any]) -> None:
     print(
         f"\ntoolgen benchmarks: {m['cores']} cores, Python {m['python']}, black {m['black']}, load {m['load_average']}"
     )
-    header = f"{'catalog':<16}{'tools':>6}{'cold s':>9}{'no-op s':>9}{'check s':>9}{'black skel s':>13}{'naive s':>9}{'peak MB':>9}{'out MB':>8}"
+    header = (
+        f"{'catalog':<16}{'tools':>6}{'cold s':>9}{'no-op s':>9}{'check s':>9}{'black skel s':>13}"
+        f"{'naive s':>9}{'peak MB':>9}{'out MB':>8}"
+    )
     print(header)
     print("-" * len(header))
     for c in results["catalogs"]:
@@ -282,16 +288,19 @@ def print_report(results: dict[str, Any]) -> None:
         naive += "*" if c["black_all_files"]["extrapolated"] else ""
         skel = "n/a" if c["black_skeleton_s"] is None else f"{c['black_skeleton_s']:.2f}"
         print(
-            f"{c['name']:<16}{c['tools']:>6}{c['cold_generate_s']:>9.2f}{c['noop_generate_s']:>9.3f}{c['check_s']:>9.3f}"
-            f"{skel:>13}{naive:>9}{c['cold_generate_peak_rss_mb']:>9.0f}{c['output_bytes'] / 1e6:>8.1f}"
+            f"{c['name']:<16}{c['tools']:>6}{c['cold_generate_s']:>9.2f}{c['noop_generate_s']:>9.3f}"
+            f"{c['check_s']:>9.3f}{skel:>13}{naive:>9}{c['cold_generate_peak_rss_mb']:>9.0f}"
+            f"{c['output_bytes'] / 1e6:>8.1f}"
         )
     print("(* naive = pipeline without black + black over every .py file, extrapolated past the time cap)")
     for c in results["catalogs"]:
         if "import" in c:
             i = c["import"]
             print(
-                f"import [{c['name']}]: generated {i['import_generated_ms']:.1f} ms (first, compiling: {i['import_generated_first_ms']:.0f} ms); "
-                f"full API {i['import_full_api_ms']:.1f} ms; wall minus startup {i['import_generated_wall_minus_startup_ms']:.1f} ms"
+                f"import [{c['name']}]: generated {i['import_generated_ms']:.1f} ms"
+                f" (first, compiling: {i['import_generated_first_ms']:.0f} ms);"
+                f" full API {i['import_full_api_ms']:.1f} ms;"
+                f" wall minus startup {i['import_generated_wall_minus_startup_ms']:.1f} ms"
             )
     percall = results.get("percall")
     if percall:

@@ -46,17 +46,87 @@ FAMILY_ENUM = [name for name, _ in FAMILIES] + ["legacy", "experimental"]
 NATIVE_MAX_TOOLS = 120
 FEATURES = ["feature_a", "feature_b", "feature_c", "feature_d"]
 
-_WORDS = (
-    "file workspace command result value entry record index buffer option request response "
-    "change branch commit query filter range page token session project module resource "
-    "report summary snippet pattern target source output input config setting message "
-    "status label owner scope window limit offset cursor handle channel stream batch"
-).split()
-_VERBS = (
-    "read write list find fetch apply create delete update merge split sort render check "
-    "scan sync load store move copy link open close start stop watch parse build explain"
-).split()
-_ADVERBS = "quickly carefully exactly safely only always never directly lazily".split()
+_WORDS = [
+    "file",
+    "workspace",
+    "command",
+    "result",
+    "value",
+    "entry",
+    "record",
+    "index",
+    "buffer",
+    "option",
+    "request",
+    "response",
+    "change",
+    "branch",
+    "commit",
+    "query",
+    "filter",
+    "range",
+    "page",
+    "token",
+    "session",
+    "project",
+    "module",
+    "resource",
+    "report",
+    "summary",
+    "snippet",
+    "pattern",
+    "target",
+    "source",
+    "output",
+    "input",
+    "config",
+    "setting",
+    "message",
+    "status",
+    "label",
+    "owner",
+    "scope",
+    "window",
+    "limit",
+    "offset",
+    "cursor",
+    "handle",
+    "channel",
+    "stream",
+    "batch",
+]
+_VERBS = [
+    "read",
+    "write",
+    "list",
+    "find",
+    "fetch",
+    "apply",
+    "create",
+    "delete",
+    "update",
+    "merge",
+    "split",
+    "sort",
+    "render",
+    "check",
+    "scan",
+    "sync",
+    "load",
+    "store",
+    "move",
+    "copy",
+    "link",
+    "open",
+    "close",
+    "start",
+    "stop",
+    "watch",
+    "parse",
+    "build",
+    "explain",
+]
+_ADVERBS = ["quickly", "carefully", "exactly", "safely", "only", "always", "never", "directly", "lazily"]
 
 
 def _sentence(rng: random.Random, words: int) -> str:

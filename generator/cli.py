@@ -10,8 +10,9 @@ import errno
 import os
 import stat
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .diagnostics import Diagnostics, printable
@@ -24,12 +25,6 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_DRIFT, EXIT_INVALID, EXIT_INTERNAL = 0, 1, 2, 123
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse exits 2 on usage errors, as we want
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_INVALID, f"{self.prog}: error: {message}\n")
-
-
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--specs", type=Path, default=Path("specs"), help="spec folder (default: specs/)")
@@ -37,9 +32,9 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument(
         "--error-format", choices=("text", "github", "json"), default="text", help="how diagnostics are printed"
     )
-    parser = _Parser(prog="toolgen", description="Generate tool-calling code from YAML tool specs.")
+    parser = argparse.ArgumentParser(prog="toolgen", description="Generate tool-calling code from YAML tool specs.")
     parser.add_argument("--version", action="version", version=f"toolgen {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("generate", parents=[common], help="write generated/ (and docs/catalog.md) from specs/")
     sub.add_parser("check", parents=[common], help="exit 1 with a diff when generated/ is out of date")
     sub.add_parser("validate", parents=[common], help="check the specs only")

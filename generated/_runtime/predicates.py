@@ -21,6 +21,7 @@ __all__ = [
     "family_name",
     "field_value",
     "normalize",
+    "read_fields",
     "select",
     "truthy",
 ]
@@ -173,6 +174,26 @@ def evaluate(
             raise MatcherError("model_raw_contains needs a model id")
         return pred["model_raw_contains"] in model
     raise MatcherError(f"unknown predicate {dict(pred)!r}")
+
+
+def read_fields(pred: Mapping[str, Any] | None) -> set[str]:
+    """The context fields ``evaluate`` may read for ``pred`` (a cache key needs no others)."""
+    found: set[str] = set()
+    pending = [pred]
+    while pending:
+        node = pending.pop()
+        if not isinstance(node, Mapping):
+            continue
+        pending += [*node.get("all", ()), *node.get("any", ())]
+        if "not" in node:
+            pending.append(node["not"])
+        if "field" in node:
+            found.add(node["field"])
+        if "provider_in" in node:
+            found.add("provider_id")
+        if "model_matches" in node or "model_raw_contains" in node:
+            found.add("model_id")
+    return found
 
 
 def select(

@@ -9,29 +9,94 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from .catalog import Catalog
 from .formats import FORMATS
-from .native import NativeToolsUnavailable, materialize, runtime_entry
-from .predicates import family_name, truthy
+from .native import (
+    NativeToolsUnavailable,
+    adapt,
+    fast_copy,
+    materialize,
+    runtime_entry,
+)
+from .predicates import family_name, field_value, truthy
 from .variants import skip_record
 
 __all__ = ["build_tools"]
 
 
-# Results per (format, family, context, options) are kept in the catalog's ``tool_lists`` cache:
-# contexts repeat across requests, so most calls only rebuild a finished list. Each cached result
-# is a small compiled function that builds fresh dicts and lists (callers may mutate them) around
-# the shared, immutable strings and numbers.
+# Results are kept in the catalog's ``tool_lists`` LRU, keyed only on the context fields
+# the family's list depends on (its ``context_fields``, computed at generation time), so a
+# context that differs in anything else (open editor tabs, say) is a hit. Each result is
+# stored as a marshal blob that gives fresh dicts and lists per call (callers may mutate
+# them); a result reused twice is compiled into a function that builds them faster. A miss
+# adapts only the entries that depend on the context; the others are copied from per-entry
+# blobs prepared once per (format, family) in a ``_Plan``.
+
+
+class _Plan:
+    """A family's static entries for one format: (requirement, copier, meta) per variant."""
+
+    __slots__ = ("entries", "meta", "steps")
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        family: str,
+        entries: Mapping[str, Mapping[str, Any] | None],
+        meta: Mapping[str, Mapping[str, Any] | None],
+    ) -> None:
+        # Held so that their ids, part of the plan's key, stay theirs while the plan lives.
+        self.entries = entries
+        self.meta = meta
+        steps = []
+        for variant in catalog.variants[family]:
+            key = variant["spec"] + "/" + variant["id"]
+            entry = entries[key]
+            if entry is not None:
+                steps.append((variant["requires"], _copier(entry), meta[key]))
+        self.steps: tuple[tuple[Any, Callable[[], Any], Any], ...] = tuple(steps)
+
+
+def _copier(value: Any) -> Callable[[], Any]:
+    """A function returning a fresh copy of JSON-like ``value`` (marshal is C: cheap to make)."""
+    try:
+        return partial(marshal.loads, marshal.dumps(value))
+    except (
+        ValueError
+    ):  # not marshal data (a hand-made entry): copy a private copy each time
+        return partial(fast_copy, fast_copy(value))
+
+
+class _Cached:
+    """A cached tool list: fresh copies from marshal, compiled on its second reuse."""
+
+    __slots__ = ("load", "make", "uses")
+
+    def __init__(self, value: list[dict[str, Any]]) -> None:
+        self.load = _copier(value)
+        self.make: Callable[[], Any] | None = None
+        self.uses = 0
+
+    def __call__(self) -> list[dict[str, Any]]:
+        if self.make is not None:
+            made: list[dict[str, Any]] = self.make()
+            return made
+        value: list[dict[str, Any]] = self.load()
+        self.uses += 1
+        if self.uses >= 2:
+            self.make = _builder(value)
+        return value
 
 
 def _builder(value: Any) -> Callable[[], Any]:
     """A function returning a fresh copy of JSON-like ``value`` (containers new, scalars shared).
 
     The compiled expression holds only container syntax and indexes into a tuple of the
-    scalars, so no text from specs or servers ever becomes source code. Falls back to marshal
-    for shapes the compiler cannot take (extreme nesting).
+    scalars, so no text from specs or servers ever becomes source code. Falls back to a
+    plain copier for shapes the compiler cannot take (extreme nesting).
     """
     scalars: list[Any] = []
 
@@ -55,8 +120,7 @@ def _builder(value: Any) -> Callable[[], Any]:
         made: Callable[[], Any] = eval(code, {"__builtins__": {}, "_s": tuple(scalars)})
         return made
     except (RecursionError, SyntaxError, MemoryError, ValueError):
-        blob = marshal.dumps(value)
-        return lambda: marshal.loads(blob)
+        return _copier(value)
 
 
 def build_tools(
@@ -77,6 +141,8 @@ def build_tools(
     run-time tools (``extra_variants``: subagents, MCP) are converted now with the same converter.
     A run-time tool the dialect cannot take is left out, never failing the list; when a
     ``skipped`` list is given, it gets one ``{server, uid, tool, name, reason}`` per such tool.
+    The family's ``context_fields`` (catalog data) name every context field its list depends
+    on: they are the cache key; a catalog without them keys on the whole context.
     Raises NativeToolsUnavailable when the family does not use native tools or the context has
     native tool calls off: the caller should then use the text-path prompt.
     """
@@ -93,16 +159,61 @@ def build_tools(
         raise NativeToolsUnavailable(
             "native tool calls are off in this context (enable_native_tool_calls)"
         )
-    key = None if extra_variants else (dialect, name, ctx, cache_control, id(entries))
-    if key is not None:
-        cached = catalog.tool_lists.get(key)
-        if cached is not None:
-            return cached()
-    result = _build(catalog, dialect, entries, meta, name, ctx, extra_variants, skipped)
+    if extra_variants:  # run-time tools differ per request: never cached
+        result = _build(
+            catalog, dialect, entries, meta, name, ctx, extra_variants, skipped
+        )
+        return _mark_last(result, cache_control)
+    plan_key = (dialect, name, id(entries), id(meta))
+    plan = catalog.plans.get(plan_key)
+    if plan is None or plan.entries is not entries or plan.meta is not meta:
+        plan = catalog.plans[plan_key] = _Plan(catalog, name, entries, meta)
+    read = catalog.families[name].get("context_fields")
+    if read is None:
+        key: Any = (plan, cache_control, ctx)
+    else:
+        values = tuple([field_value(ctx, field) for field in read])
+        # Types too: True == 1, but a requirement may tell them apart.
+        key = (plan, cache_control, values, tuple(map(type, values)))
+    cached = catalog.tool_lists.get(key)
+    if cached is not None:
+        return cached()
+    result = _mark_last(_materialize_plan(catalog, dialect, plan, ctx), cache_control)
+    catalog.tool_lists.put(key, _Cached(result))
+    return result
+
+
+def _mark_last(
+    result: list[dict[str, Any]], cache_control: bool
+) -> list[dict[str, Any]]:
+    """``result`` with its last tool marked as a prompt-cache breakpoint if asked."""
     if cache_control and result:
         result[-1]["cache_control"] = {"type": "ephemeral"}
-    if key is not None:
-        catalog.tool_lists.put(key, _builder(result))
+    return result
+
+
+def _materialize_plan(
+    catalog: Catalog, dialect: str, plan: _Plan, ctx: Any
+) -> list[dict[str, Any]]:
+    """The static tools of ``plan`` in ``ctx``: copies, adapted only where META says so."""
+
+    def requirement(predicate: Any) -> bool:
+        return catalog.holds(predicate, ctx)
+
+    def text(pieces: Sequence[Any]) -> str:
+        return catalog.resolve_text(pieces, ctx)
+
+    def placeholders(value: str) -> str:
+        return catalog.resolve_placeholders(value, ctx)
+
+    result = []
+    for requires, copy, meta in plan.steps:
+        if requires is not None and not requirement(requires):
+            continue
+        built = copy()
+        if meta is not None:
+            built = adapt(dialect, built, meta, requirement, text, placeholders)
+        result.append(built)
     return result
 
 

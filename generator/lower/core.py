@@ -9,6 +9,7 @@ from ..model import Catalog, Parameter, Text, ToolVariant
 from ..pyfmt import Code
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
+from ..runtime.predicates import read_fields
 from ..semantics import member_name
 
 ALL_SPECS = ("specs/toolgen.yaml", "specs/tools/*.yaml", "specs/variants/*.yaml")
@@ -22,6 +23,26 @@ def spec_sources(catalog: Catalog) -> tuple[str, ...]:
 def text_data(text: Text) -> tuple[Any, ...]:
     """Text pieces as data: a plain string for unconditional pieces, (text, predicate) otherwise."""
     return tuple(p.text if p.when is None else (p.text, p.when) for p in text)
+
+
+def family_fields(variants: tuple[ToolVariant, ...], placeholder_fields: set[str]) -> tuple[str, ...]:
+    """The context fields a family's native lists depend on: the key of their run-time cache.
+
+    Requirements of variants and parameters, conditions of text pieces, the fields behind
+    placeholders (all of them when any text holds one: a filled value may hold another), and
+    the switch the runtime reads itself.
+    """
+    fields = {"enable_native_tool_calls"}
+    texts: list[Text] = []
+    for variant in variants:
+        fields |= read_fields(variant.requires)
+        fields.update(*(read_fields(p.requires) for p in variant.parameters))
+        texts += [variant.description, *(p.instruction for p in variant.parameters)]
+    for piece in (piece for text in texts for piece in text):
+        fields |= read_fields(piece.when)
+        if "{{" in piece.text:
+            fields |= placeholder_fields
+    return tuple(sorted(fields))
 
 
 def param_data(param: Parameter) -> dict[str, Any]:
@@ -105,6 +126,7 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, st
                     "labels": dict(r.family.labels),
                     "tools": r.family.tools,
                     "use_native_tools": r.family.use_native_tools,
+                    "context_fields": family_fields(r.variants, {p.field for p in project.placeholders}),
                 }
                 for r in families
             },

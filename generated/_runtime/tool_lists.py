@@ -10,6 +10,7 @@ from __future__ import annotations
 import marshal
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
+from operator import attrgetter
 from typing import Any
 
 from .catalog import Catalog
@@ -39,7 +40,7 @@ __all__ = ["build_tools"]
 class _Plan:
     """A family's static entries for one format: (requirement, copier, meta) per variant."""
 
-    __slots__ = ("entries", "meta", "steps")
+    __slots__ = ("entries", "meta", "steps", "fields", "read")
 
     def __init__(
         self,
@@ -58,6 +59,23 @@ class _Plan:
             if entry is not None:
                 steps.append((variant["requires"], _copier(entry), meta[key]))
         self.steps: tuple[tuple[Any, Callable[[], Any], Any], ...] = tuple(steps)
+        fields = catalog.families[family].get("context_fields")
+        self.fields: tuple[str, ...] | None = None if fields is None else tuple(fields)
+        # One C call reads them all from a Context (a tuple even for one field).
+        self.read = attrgetter(*self.fields, "__class__") if self.fields else None
+
+    def key_values(self, ctx: Any) -> Any:
+        """The values (and their types: True == 1) of the fields the family depends on."""
+        if self.fields is None:
+            return ctx
+        if self.read is not None and not isinstance(ctx, Mapping):
+            try:
+                values = self.read(ctx)[:-1]
+            except AttributeError:  # a Context class without some of the fields
+                values = tuple([field_value(ctx, field) for field in self.fields])
+        else:
+            values = tuple([field_value(ctx, field) for field in self.fields])
+        return values, tuple(map(type, values))
 
 
 def _copier(value: Any) -> Callable[[], Any]:
@@ -168,13 +186,7 @@ def build_tools(
     plan = catalog.plans.get(plan_key)
     if plan is None or plan.entries is not entries or plan.meta is not meta:
         plan = catalog.plans[plan_key] = _Plan(catalog, name, entries, meta)
-    read = catalog.families[name].get("context_fields")
-    if read is None:
-        key: Any = (plan, cache_control, ctx)
-    else:
-        values = tuple([field_value(ctx, field) for field in read])
-        # Types too: True == 1, but a requirement may tell them apart.
-        key = (plan, cache_control, values, tuple(map(type, values)))
+    key = (plan, cache_control, plan.key_values(ctx))
     cached = catalog.tool_lists.get(key)
     if cached is not None:
         return cached()

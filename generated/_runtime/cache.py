@@ -48,7 +48,7 @@ class LRU(Generic[V]):
         """Forget every value (benchmarks use it to time misses)."""
         self._items.clear()
 
-    def keys(self) -> list[Hashable]:
+    def in_use_order(self) -> list[Hashable]:
         """The keys, least recently used first."""
         return list(self._items)
 

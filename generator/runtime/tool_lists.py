@@ -39,7 +39,7 @@ __all__ = ["build_tools"]
 class _Plan:
     """A family's static entries for one format: (requirement, copier, meta) per variant."""
 
-    __slots__ = ("entries", "meta", "steps", "fields", "read")
+    __slots__ = ("entries", "fields", "meta", "read", "steps")
 
     def __init__(
         self,

@@ -57,7 +57,7 @@ class _Plan:
             key = variant["spec"] + "/" + variant["id"]
             entry = entries[key]
             if entry is not None:
-                steps.append((variant["requires"], _copier(entry), meta[key]))
+                steps.append((variant["requires"], _Copy(entry), meta[key]))
         self.steps: tuple[tuple[Any, Callable[[], Any], Any], ...] = tuple(steps)
         fields = catalog.families[family].get("context_fields")
         self.fields: tuple[str, ...] | None = None if fields is None else tuple(fields)
@@ -88,25 +88,39 @@ def _copier(value: Any) -> Callable[[], Any]:
         return partial(fast_copy, fast_copy(value))
 
 
-class _Cached:
-    """A cached tool list: fresh copies from marshal, compiled on its second reuse."""
+class _Copy:
+    """Fresh copies of one value: from marshal at first, compiled (faster) on its second reuse.
+
+    Compiling costs about as much as a hundred marshal copies, so only values that keep being
+    asked for (a family's entries, a context's list) pay it.
+    """
 
     __slots__ = ("load", "make", "uses")
 
-    def __init__(self, value: list[dict[str, Any]]) -> None:
+    def __init__(self, value: Any) -> None:
         self.load = _copier(value)
         self.make: Callable[[], Any] | None = None
         self.uses = 0
 
-    def __call__(self) -> list[dict[str, Any]]:
+    def __call__(self) -> Any:
         if self.make is not None:
-            made: list[dict[str, Any]] = self.make()
-            return made
-        value: list[dict[str, Any]] = self.load()
+            return self.make()
+        value = self.load()
         self.uses += 1
         if self.uses >= 2:
             self.make = _builder(value)
         return value
+
+
+class _Cached(_Copy):
+    """A cached tool list, first built from its entries' copiers (no copy of the whole list)."""
+
+    __slots__ = ()
+
+    def __init__(self, copiers: list[Callable[[], Any]]) -> None:
+        self.load = lambda: [copy() for copy in copiers]
+        self.make = None
+        self.uses = 0
 
 
 def _builder(value: Any) -> Callable[[], Any]:
@@ -190,8 +204,11 @@ def build_tools(
     cached = catalog.tool_lists.get(key)
     if cached is not None:
         return cached()
-    result = _mark_last(_materialize_plan(catalog, dialect, plan, ctx), cache_control)
-    catalog.tool_lists.put(key, _Cached(result))
+    result, copiers = _materialize_plan(catalog, dialect, plan, ctx)
+    if cache_control and result:
+        _mark_last(result, cache_control)
+        copiers[-1] = _copier(result[-1])
+    catalog.tool_lists.put(key, _Cached(copiers))
     return result
 
 
@@ -206,27 +223,43 @@ def _mark_last(
 
 def _materialize_plan(
     catalog: Catalog, dialect: str, plan: _Plan, ctx: Any
-) -> list[dict[str, Any]]:
-    """The static tools of ``plan`` in ``ctx``: copies, adapted only where META says so."""
+) -> tuple[list[dict[str, Any]], list[Callable[[], Any]]]:
+    """The static tools of ``plan`` in ``ctx``, and a copier for each of them.
+
+    Entries that do not depend on the context are copies of the plan's, and keep its copier;
+    only those META marks are adapted (and frozen for the cache). Requirements and
+    placeholder values repeat across a family's tools, so each is worked out once per call.
+    """
+    checked: dict[int, bool] = {}
+    filled: dict[str, str] = {}
 
     def requirement(predicate: Any) -> bool:
-        return catalog.holds(predicate, ctx)
+        known = checked.get(id(predicate))
+        if known is None:
+            known = checked[id(predicate)] = catalog.holds(predicate, ctx)
+        return known
 
     def text(pieces: Sequence[Any]) -> str:
         return catalog.resolve_text(pieces, ctx)
 
     def placeholders(value: str) -> str:
-        return catalog.resolve_placeholders(value, ctx)
+        done = filled.get(value)
+        if done is None:
+            done = filled[value] = catalog.resolve_placeholders(value, ctx)
+        return done
 
     result = []
+    copiers = []
     for requires, copy, meta in plan.steps:
         if requires is not None and not requirement(requires):
             continue
         built = copy()
         if meta is not None:
             built = adapt(dialect, built, meta, requirement, text, placeholders)
+            copy = _copier(built)
         result.append(built)
-    return result
+        copiers.append(copy)
+    return result, copiers
 
 
 def _build(

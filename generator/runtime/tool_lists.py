@@ -81,9 +81,7 @@ def _copier(value: Any) -> Callable[[], Any]:
     """A function returning a fresh copy of JSON-like ``value`` (marshal is C: cheap to make)."""
     try:
         return partial(marshal.loads, marshal.dumps(value))
-    except (
-        ValueError
-    ):  # not marshal data (a hand-made entry): copy a private copy each time
+    except ValueError:  # not marshal data (a hand-made entry): copy a private copy
         return partial(fast_copy, fast_copy(value))
 
 
@@ -198,7 +196,8 @@ def build_tools(
     plan_key = (dialect, name, id(entries), id(meta))
     plan = catalog.plans.get(plan_key)
     if plan is None or plan.entries is not entries or plan.meta is not meta:
-        plan = catalog.plans[plan_key] = _Plan(catalog, name, entries, meta)
+        plan = _Plan(catalog, name, entries, meta)
+        catalog.plans.put(plan_key, plan)
     key = (plan, cache_control, plan.key_values(ctx))
     cached = catalog.tool_lists.get(key)
     if cached is not None:

@@ -37,7 +37,7 @@ OTHER: dict[str, list[Any]] = {
     "string": ["/srv/{{cwd}}", "", "x" * 40],
     "integer": [1, 4096],
     "boolean": [False, True],
-    "string_list": [(), ("a.ipynb", "b.md"), ("{{cwd}}",)],
+    "string_list": [(), ("a.ipynb", "b.md"), ("{{cwd}}",), ("src/other.py",)],
 }
 
 
@@ -59,25 +59,29 @@ def _uncached(family: str, ctx: Context, fmt: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("family", NATIVE)
 def test_fields_outside_the_key_never_change_the_output(family: str) -> None:
+    """A field out of ``context_fields`` changes the list only where a ``context_tests`` outcome changes."""
     fields = set(FAMILIES[family]["context_fields"])
+    tests = FAMILIES[family]["context_tests"]
     outside = [name for name in FIELD_TYPES if name not in fields]
     assert "custom_prompt" in outside  # the text path's concern, never the tool list's
     for fmt in FORMATS:
-        base = _uncached(family, _ctx(), fmt)
-        for name in outside:
-            for value in OTHER[FIELD_TYPES[name][0]]:
-                assert _uncached(family, _ctx(**{name: value}), fmt) == base, (fmt, name, value)
+        seen: dict[tuple[bool, ...], list[dict[str, Any]]] = {}
+        for ctx in [_ctx()] + [_ctx(**{n: v}) for n in outside for v in OTHER[FIELD_TYPES[n][0]]]:
+            outcomes = tuple(CATALOG.holds(test, ctx) for test in tests)
+            assert seen.setdefault(outcomes, _uncached(family, ctx, fmt)) == _uncached(family, ctx, fmt), (fmt, ctx)
+        assert len(seen) > 1 or not tests
 
 
-def test_an_unrelated_field_is_a_hit() -> None:
-    # Open editor tabs change as the user works; gpt-5-native has no text that depends on them
-    # (native-next-gen has: a notebook sentence in replace_in_file).
-    assert "editor_tabs" not in FAMILIES["gpt-5-native"]["context_fields"]
-    first = providers.native_tools("gpt-5-native", _ctx(), format="anthropic")
+def test_editor_tabs_are_keyed_on_what_the_specs_ask_of_them() -> None:
+    # Open editor tabs change as the user works; the specs only ask whether one is a notebook.
+    assert "editor_tabs" not in FAMILIES["native-next-gen"]["context_fields"]
+    first = providers.native_tools("native-next-gen", _ctx(), format="anthropic")
     keys = CATALOG.tool_lists.in_use_order()
-    again = providers.native_tools("gpt-5-native", _ctx(editor_tabs=("other.py",)), format="anthropic")
+    again = providers.native_tools("native-next-gen", _ctx(editor_tabs=("other.py", "b.md")), format="anthropic")
     assert again == first and again is not first
     assert CATALOG.tool_lists.in_use_order() == keys  # no new entry: the second call was served from it
+    notebook = providers.native_tools("native-next-gen", _ctx(editor_tabs=("n.ipynb",)), format="anthropic")
+    assert len(CATALOG.tool_lists) == 2 and notebook != first
 
 
 def test_a_relevant_field_is_a_new_key() -> None:

@@ -39,7 +39,7 @@ __all__ = ["build_tools"]
 class _Plan:
     """A family's static entries for one format: (requirement, copier, meta) per variant."""
 
-    __slots__ = ("entries", "fields", "meta", "read", "steps")
+    __slots__ = ("catalog", "entries", "fields", "meta", "read", "steps", "tests")
 
     def __init__(
         self,
@@ -62,9 +62,12 @@ class _Plan:
         self.fields: tuple[str, ...] | None = None if fields is None else tuple(fields)
         # One C call reads them all from a Context (a tuple even for one field).
         self.read = attrgetter(*self.fields, "__class__") if self.fields else None
+        self.tests = tuple(catalog.families[family].get("context_tests", ()))
+        self.catalog = catalog
 
     def key_values(self, ctx: Any) -> Any:
-        """The values (and their types: True == 1) of the fields the family depends on."""
+        """The values (and their types: True == 1) of the fields the family depends on, and
+        the outcomes of its tests of list fields (keyed on those, not on the lists)."""
         if self.fields is None:
             return ctx
         if self.read is not None and not isinstance(ctx, Mapping):
@@ -74,7 +77,8 @@ class _Plan:
                 values = tuple([field_value(ctx, field) for field in self.fields])
         else:
             values = tuple([field_value(ctx, field) for field in self.fields])
-        return values, tuple(map(type, values))
+        outcomes = tuple([self.catalog.holds(test, ctx) for test in self.tests])
+        return values, tuple(map(type, values)), outcomes
 
 
 def _copier(value: Any) -> Callable[[], Any]:

@@ -76,7 +76,7 @@ class Catalog:
         self.tool_lists: LRU[Callable[[], list[dict[str, Any]]]] = LRU()
         self.sections: LRU[str] = LRU()
         # Per (format, family, entries, meta): the family's entries ready to copy (tool_lists).
-        self.plans: LRU[Any] = LRU()
+        self.plans: dict[tuple[str, str, int, int], Any] = {}
 
     def known_family(self, family: Any) -> str:
         """A known prompt family's name (enum members are accepted); raises KeyError."""

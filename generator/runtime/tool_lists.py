@@ -26,6 +26,8 @@ from .variants import skip_record
 
 __all__ = ["build_tools"]
 
+CACHE_LIMIT = 256
+
 
 # Results are kept in the catalog's ``tool_lists`` LRU, keyed only on the context fields
 # the family's list depends on (its ``context_fields``, computed at generation time), so a
@@ -39,7 +41,17 @@ __all__ = ["build_tools"]
 class _Plan:
     """A family's static entries for one format: (requirement, copier, meta) per variant."""
 
-    __slots__ = ("catalog", "entries", "fields", "meta", "read", "steps", "tests")
+    __slots__ = (
+        "catalog",
+        "entries",
+        "fields",
+        "meta",
+        "outcomes",
+        "read",
+        "steps",
+        "tested",
+        "tests",
+    )
 
     def __init__(
         self,
@@ -58,11 +70,15 @@ class _Plan:
             if entry is not None:
                 steps.append((variant["requires"], _Copy(entry), meta[key]))
         self.steps: tuple[tuple[Any, Callable[[], Any], Any], ...] = tuple(steps)
-        fields = catalog.families[family].get("context_fields")
+        data = catalog.families[family]
+        fields = data.get("context_fields")
         self.fields: tuple[str, ...] | None = None if fields is None else tuple(fields)
+        self.tests = tuple(data.get("context_tests", ()))
+        self.tested = tuple(sorted({test["field"] for test in self.tests}))
         # One C call reads them all from a Context (a tuple even for one field).
-        self.read = attrgetter(*self.fields, "__class__") if self.fields else None
-        self.tests = tuple(catalog.families[family].get("context_tests", ()))
+        self.read = attrgetter(*(fields or ()), *self.tested, "__class__")
+        # Outcomes of the tests per value of the tested fields (lists repeat across calls).
+        self.outcomes: dict[Any, tuple[bool, ...]] = {}
         self.catalog = catalog
 
     def key_values(self, ctx: Any) -> Any:
@@ -70,15 +86,39 @@ class _Plan:
         the outcomes of its tests of list fields (keyed on those, not on the lists)."""
         if self.fields is None:
             return ctx
-        if self.read is not None and not isinstance(ctx, Mapping):
-            try:
-                values = self.read(ctx)[:-1]
-            except AttributeError:  # a Context class without some of the fields
-                values = tuple([field_value(ctx, field) for field in self.fields])
-        else:
-            values = tuple([field_value(ctx, field) for field in self.fields])
-        outcomes = tuple([self.catalog.holds(test, ctx) for test in self.tests])
+        try:
+            if isinstance(ctx, Mapping):
+                raise AttributeError
+            got = self.read(ctx)[:-1]
+        except (
+            AttributeError
+        ):  # a mapping, or a Context class without some of the fields
+            got = tuple([field_value(ctx, f) for f in (*self.fields, *self.tested)])
+        values = got[: len(self.fields)]
+        if not self.tests:
+            return values, tuple(map(type, values))
+        tested = got[len(self.fields) :]
+        outcomes = _remember(self.outcomes, tested)
+        if outcomes is None:
+            outcomes = tuple([self.catalog.holds(test, ctx) for test in self.tests])
+            _remember(self.outcomes, tested, outcomes)
         return values, tuple(map(type, values)), outcomes
+
+
+def _remember(memo: dict[Any, Any], key: Any, value: Any = None) -> Any:
+    """``memo[key]`` (None if absent or unhashable); with ``value``, store it first.
+
+    For small tables that repeat (plans, test outcomes): cheaper than an LRU, and emptied
+    when they pass CACHE_LIMIT entries.
+    """
+    try:
+        if value is not None:
+            if len(memo) >= CACHE_LIMIT:
+                memo.clear()
+            memo[key] = value
+        return memo.get(key)
+    except TypeError:
+        return value
 
 
 def _copier(value: Any) -> Callable[[], Any]:
@@ -149,7 +189,7 @@ def _builder(value: Any) -> Callable[[], Any]:
         return f"_s[{len(scalars) - 1}]"
 
     try:
-        code = compile("lambda: " + source(value), "<tool list>", "eval")
+        code = compile("lambda _s=_s: " + source(value), "<tool list>", "eval")
         made: Callable[[], Any] = eval(code, {"__builtins__": {}, "_s": tuple(scalars)})
         return made
     except (RecursionError, SyntaxError, MemoryError, ValueError):
@@ -198,10 +238,9 @@ def build_tools(
         )
         return _mark_last(result, cache_control)
     plan_key = (dialect, name, id(entries), id(meta))
-    plan = catalog.plans.get(plan_key)
+    plan = _remember(catalog.plans, plan_key)
     if plan is None or plan.entries is not entries or plan.meta is not meta:
-        plan = _Plan(catalog, name, entries, meta)
-        catalog.plans.put(plan_key, plan)
+        plan = _remember(catalog.plans, plan_key, _Plan(catalog, name, entries, meta))
     key = (plan, cache_control, plan.key_values(ctx))
     cached = catalog.tool_lists.get(key)
     if cached is not None:

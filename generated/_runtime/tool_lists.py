@@ -154,15 +154,26 @@ class _Copy:
         return value
 
 
-class _Cached(_Copy):
-    """A cached tool list, first built from its entries' copiers (no copy of the whole list)."""
+class _Cached:
+    """A cached tool list: one copier per tool; on its second reuse each is swapped for its
+    compiled function (compiling only the tools adapted to this context: the family's other
+    entries are compiled once per process, in their plan)."""
 
-    __slots__ = ()
+    __slots__ = ("parts", "uses")
 
-    def __init__(self, copiers: list[Callable[[], Any]]) -> None:
-        self.load = lambda: [copy() for copy in copiers]
-        self.make = None
+    def __init__(self, parts: list[Callable[[], Any]]) -> None:
+        self.parts = parts
         self.uses = 0
+
+    def __call__(self) -> list[dict[str, Any]]:
+        value = [part() for part in self.parts]
+        if self.uses < 2:
+            self.uses += 1
+            if self.uses == 2:
+                self.parts = [
+                    getattr(part, "make", None) or part for part in self.parts
+                ]
+        return value
 
 
 def _builder(value: Any) -> Callable[[], Any]:
@@ -249,7 +260,7 @@ def build_tools(
     result, copiers = _materialize_plan(catalog, dialect, plan, ctx)
     if cache_control and result:
         _mark_last(result, cache_control)
-        copiers[-1] = _copier(result[-1])
+        copiers[-1] = _Copy(result[-1])
     catalog.tool_lists.put(key, _Cached(copiers))
     return result
 
@@ -298,7 +309,7 @@ def _materialize_plan(
         built = copy()
         if meta is not None:
             built = adapt(dialect, built, meta, requirement, text, placeholders)
-            copy = _copier(built)
+            copy = _Copy(built)
         result.append(built)
         copiers.append(copy)
     return result, copiers

@@ -29,13 +29,13 @@ __all__ = ["build_tools"]
 CACHE_LIMIT = 256
 
 
-# Results are kept in the catalog's ``tool_lists`` LRU, keyed only on the context fields
-# the family's list depends on (its ``context_fields``, computed at generation time), so a
-# context that differs in anything else (open editor tabs, say) is a hit. Each result is
-# stored as a marshal blob that gives fresh dicts and lists per call (callers may mutate
-# them); a result reused twice is compiled into a function that builds them faster. A miss
-# adapts only the entries that depend on the context; the others are copied from per-entry
-# blobs prepared once per (format, family) in a ``_Plan``.
+# Results are kept in the catalog's ``tool_lists`` LRU, keyed only on what the family's list
+# depends on (its ``context_fields`` and the outcomes of its ``context_tests``, computed at
+# generation time), so a context that differs in anything else is a hit. A ``_Plan`` per
+# (format, family) holds a copier per entry; a miss copies the entries whose requirements
+# hold and adapts only those META marks (gates, conditional text, placeholder paths). Every
+# call returns fresh dicts and lists (callers may mutate them): copies come from marshal at
+# first and from compiled functions once a value is reused (``_Copy``).
 
 
 class _Plan:

@@ -225,8 +225,8 @@ def build_tools(
     run-time tools (``extra_variants``: subagents, MCP) are converted now with the same converter.
     A run-time tool the dialect cannot take is left out, never failing the list; when a
     ``skipped`` list is given, it gets one ``{server, uid, tool, name, reason}`` per such tool.
-    The family's ``context_fields`` (catalog data) name every context field its list depends
-    on: they are the cache key; a catalog without them keys on the whole context.
+    The family's ``context_fields`` and ``context_tests`` (catalog data) say what its list
+    depends on: they are the cache key; a catalog without them keys on the whole context.
     Raises NativeToolsUnavailable when the family does not use native tools or the context has
     native tool calls off: the caller should then use the text-path prompt.
     """

@@ -9,6 +9,12 @@ holds the generated package) and prints one JSON object:
   ``schema_dialects.tool_entry`` for each variant ``assemble`` returns, parameters filtered by their
   context requirements. ``same_output`` says whether both give identical lists.
 * ``prompt``: per family the median seconds per ``prompt_section(family, ctx)`` call.
+* ``calls``: per format, for ``native-next-gen`` (14 tools) and ``gemini3`` (the family with the
+  most entries holding placeholders), the median seconds of a ``native_tools`` call on a cache
+  miss (the result cache emptied before each call: a context seen for the first time), on a hit
+  (the same context again), and of the very first call in a process for that family and format.
+
+``python benchmarks/percall.py ROOT --calls`` prints only the ``calls`` table, in microseconds.
 """
 
 from __future__ import annotations
@@ -28,6 +34,59 @@ def _per_call(func: Callable[[], Any], repeats: int, budget: float) -> float:
     number, elapsed = timer.autorange()
     number = max(1, int(number * budget / max(elapsed, 1e-9)))
     return statistics.median(t / number for t in timer.repeat(repeat=repeats, number=number))
+
+
+#: Families timed for misses and hits: the peers' comparison family, and one rich in placeholders.
+CALL_FAMILIES = ("native-next-gen", "gemini3")
+
+
+def _calls(ctx: Any, repeats: int, budget: float) -> list[dict[str, Any]]:
+    """Miss, hit and first-call medians of ``native_tools`` per format for CALL_FAMILIES."""
+    from generated import providers
+    from generated.catalog import CATALOG
+
+    results: list[dict[str, Any]] = []
+    cache = CATALOG.tool_lists
+    # Older packages have neither LRU.clear nor per-format plans.
+    forget = getattr(cache, "clear", None) or cache._items.clear
+    plans = getattr(CATALOG, "plans", None)
+    for family in CALL_FAMILIES:
+        for fmt in providers.FORMATS:
+
+            def call(family: str = family, fmt: str = fmt) -> Any:
+                return providers.native_tools(family, ctx, format=fmt)
+
+            def miss() -> Any:
+                forget()
+                return call()
+
+            def first() -> Any:
+                forget()
+                if plans is not None:
+                    plans.clear()
+                return call()
+
+            results.append(
+                {
+                    "family": family,
+                    "format": fmt,
+                    "tools": len(call()),
+                    "miss_s": _per_call(miss, repeats, budget),
+                    "hit_s": _per_call(call, repeats, budget),
+                    "first_s": _per_call(first, repeats, budget),
+                }
+            )
+    return results
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    lines = [f"{'family / format':<36}{'tools':>6}{'miss us':>10}{'hit us':>9}{'first us':>10}"]
+    for r in rows:
+        lines.append(
+            f"{r['family'] + ' / ' + r['format']:<36}{r['tools']:>6}{r['miss_s'] * 1e6:>10.1f}"
+            f"{r['hit_s'] * 1e6:>9.1f}{r['first_s'] * 1e6:>10.1f}"
+        )
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -58,6 +117,10 @@ def main() -> None:
     }
     names = set(Context.__dataclass_fields__)
     ctx = Context.from_mapping({k: v for k, v in wanted.items() if k in names})
+    calls = _calls(ctx, repeats, budget)
+    if "--calls" in sys.argv[2:]:
+        print(_table(calls))
+        return
 
     def convert_at_call(family: str, dialect: str) -> list[dict[str, Any]]:
         def text(pieces: Any) -> str:
@@ -107,7 +170,7 @@ def main() -> None:
         }
         for family in text_families
     ]
-    print(json.dumps({"native": native, "prompt": prompt}))
+    print(json.dumps({"native": native, "prompt": prompt, "calls": calls}))
 
 
 if __name__ == "__main__":

@@ -1011,6 +1011,7 @@ META: dict[str, dict[str, Any] | None] = {
         "gates": (("timeout", {"field": "yolo_mode", "truthy": True}),),
         "texts": (),
         "placeholders": True,
+        "paths": (("toolSpec", "description"),),
     },
     "gpt-5-native/execute_command": None,
     "native-next-gen/execute_command": None,
@@ -1031,6 +1032,9 @@ META: dict[str, dict[str, Any] | None] = {
             ),
         ),
         "placeholders": True,
+        "paths": (
+            ("toolSpec", "inputSchema", "json", "properties", "path", "description"),
+        ),
     },
     "native-next-gen/replace_in_file": {
         "gates": (),
@@ -1048,6 +1052,7 @@ META: dict[str, dict[str, Any] | None] = {
             ),
         ),
         "placeholders": False,
+        "paths": (),
     },
     "gpt-5-native/replace_in_file": {
         "gates": (),
@@ -1065,36 +1070,132 @@ META: dict[str, dict[str, Any] | None] = {
             ),
         ),
         "placeholders": False,
+        "paths": (),
     },
-    "generic/read_file": {"gates": (), "texts": (), "placeholders": True},
-    "native-next-gen/read_file": {"gates": (), "texts": (), "placeholders": True},
-    "gpt-5-native/read_file": {"gates": (), "texts": (), "placeholders": True},
-    "generic/write_to_file": {"gates": (), "texts": (), "placeholders": True},
+    "generic/read_file": {
+        "gates": (),
+        "texts": (),
+        "placeholders": True,
+        "paths": (
+            ("toolSpec", "inputSchema", "json", "properties", "path", "description"),
+        ),
+    },
+    "native-next-gen/read_file": {
+        "gates": (),
+        "texts": (),
+        "placeholders": True,
+        "paths": (
+            ("toolSpec", "inputSchema", "json", "properties", "path", "description"),
+        ),
+    },
+    "gpt-5-native/read_file": {
+        "gates": (),
+        "texts": (),
+        "placeholders": True,
+        "paths": (
+            ("toolSpec", "inputSchema", "json", "properties", "path", "description"),
+        ),
+    },
+    "generic/write_to_file": {
+        "gates": (),
+        "texts": (),
+        "placeholders": True,
+        "paths": (
+            ("toolSpec", "inputSchema", "json", "properties", "path", "description"),
+        ),
+    },
     "native-next-gen/write_to_file": None,
     "gpt-5-native/write_to_file": None,
-    "generic/search_files": {"gates": (), "texts": (), "placeholders": True},
-    "gpt-5-native/search_files": {"gates": (), "texts": (), "placeholders": True},
-    "native-next-gen/search_files": {"gates": (), "texts": (), "placeholders": True},
-    "generic/list_files": {"gates": (), "texts": (), "placeholders": True},
+    "generic/search_files": {
+        "gates": (),
+        "texts": (),
+        "placeholders": True,
+        "paths": (
+            ("toolSpec", "inputSchema", "json", "properties", "path", "description"),
+        ),
+    },
+    "gpt-5-native/search_files": {
+        "gates": (),
+        "texts": (),
+        "placeholders": True,
+        "paths": (
+            ("toolSpec", "inputSchema", "json", "properties", "path", "description"),
+        ),
+    },
+    "native-next-gen/search_files": {
+        "gates": (),
+        "texts": (),
+        "placeholders": True,
+        "paths": (
+            ("toolSpec", "inputSchema", "json", "properties", "path", "description"),
+        ),
+    },
+    "generic/list_files": {
+        "gates": (),
+        "texts": (),
+        "placeholders": True,
+        "paths": (
+            ("toolSpec", "inputSchema", "json", "properties", "path", "description"),
+        ),
+    },
     "gpt-5-native/list_files": None,
     "native-next-gen/list_files": None,
     "generic/list_code_definition_names": {
         "gates": (),
         "texts": (),
         "placeholders": True,
+        "paths": (
+            ("toolSpec", "inputSchema", "json", "properties", "path", "description"),
+        ),
     },
     "gpt-5-native/list_code_definition_names": {
         "gates": (),
         "texts": (),
         "placeholders": True,
+        "paths": (
+            ("toolSpec", "inputSchema", "json", "properties", "path", "description"),
+        ),
     },
     "native-next-gen/list_code_definition_names": {
         "gates": (),
         "texts": (),
         "placeholders": True,
+        "paths": (
+            ("toolSpec", "inputSchema", "json", "properties", "path", "description"),
+        ),
     },
-    "generic/browser_action": {"gates": (), "texts": (), "placeholders": True},
-    "native-next-gen/browser_action": {"gates": (), "texts": (), "placeholders": True},
+    "generic/browser_action": {
+        "gates": (),
+        "texts": (),
+        "placeholders": True,
+        "paths": (
+            ("toolSpec", "description"),
+            (
+                "toolSpec",
+                "inputSchema",
+                "json",
+                "properties",
+                "coordinate",
+                "description",
+            ),
+        ),
+    },
+    "native-next-gen/browser_action": {
+        "gates": (),
+        "texts": (),
+        "placeholders": True,
+        "paths": (
+            ("toolSpec", "description"),
+            (
+                "toolSpec",
+                "inputSchema",
+                "json",
+                "properties",
+                "coordinate",
+                "description",
+            ),
+        ),
+    },
     "generic/use_mcp_tool": None,
     "generic/access_mcp_resource": None,
     "next-gen/access_mcp_resource": None,

@@ -44,5 +44,13 @@ class LRU(Generic[V]):
         while len(self._items) > self.limit:
             self._items.popitem(last=False)
 
+    def clear(self) -> None:
+        """Forget every value (benchmarks use it to time misses)."""
+        self._items.clear()
+
+    def in_use_order(self) -> list[Hashable]:
+        """The keys, least recently used first."""
+        return list(self._items)
+
     def __len__(self) -> int:
         return len(self._items)

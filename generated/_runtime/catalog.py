@@ -75,6 +75,8 @@ class Catalog:
         # Results per context, for tool_lists and prompt (see cache.LRU).
         self.tool_lists: LRU[Callable[[], list[dict[str, Any]]]] = LRU()
         self.sections: LRU[str] = LRU()
+        # Per (format, family, entries, meta): the family's entries ready to copy (tool_lists).
+        self.plans: dict[tuple[str, str, int, int], Any] = {}
 
     def known_family(self, family: Any) -> str:
         """A known prompt family's name (enum members are accepted); raises KeyError."""

@@ -9,29 +9,179 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from operator import attrgetter
 from typing import Any
 
 from .catalog import Catalog
 from .formats import FORMATS
-from .native import NativeToolsUnavailable, materialize, runtime_entry
-from .predicates import family_name, truthy
+from .native import (
+    NativeToolsUnavailable,
+    adapt,
+    fast_copy,
+    materialize,
+    runtime_entry,
+)
+from .predicates import family_name, field_value, truthy
 from .variants import skip_record
 
 __all__ = ["build_tools"]
 
+CACHE_LIMIT = 256
 
-# Results per (format, family, context, options) are kept in the catalog's ``tool_lists`` cache:
-# contexts repeat across requests, so most calls only rebuild a finished list. Each cached result
-# is a small compiled function that builds fresh dicts and lists (callers may mutate them) around
-# the shared, immutable strings and numbers.
+
+# Results are kept in the catalog's ``tool_lists`` LRU, keyed only on what the family's list
+# depends on (its ``context_fields`` and the outcomes of its ``context_tests``, computed at
+# generation time), so a context that differs in anything else is a hit. A ``_Plan`` per
+# (format, family) holds a copier per entry; a miss copies the entries whose requirements
+# hold and adapts only those META marks (gates, conditional text, placeholder paths). Every
+# call returns fresh dicts and lists (callers may mutate them): copies come from marshal at
+# first and from compiled functions once a value is reused (``_Copy``).
+
+
+class _Plan:
+    """A family's static entries for one format: (requirement, copier, meta) per variant."""
+
+    __slots__ = (
+        "catalog",
+        "entries",
+        "fields",
+        "meta",
+        "outcomes",
+        "read",
+        "steps",
+        "tested",
+        "tests",
+    )
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        family: str,
+        entries: Mapping[str, Mapping[str, Any] | None],
+        meta: Mapping[str, Mapping[str, Any] | None],
+    ) -> None:
+        # Held so that their ids, part of the plan's key, stay theirs while the plan lives.
+        self.entries = entries
+        self.meta = meta
+        steps = []
+        for variant in catalog.variants[family]:
+            key = variant["spec"] + "/" + variant["id"]
+            entry = entries[key]
+            if entry is not None:
+                steps.append((variant["requires"], _Copy(entry), meta[key]))
+        self.steps: tuple[tuple[Any, Callable[[], Any], Any], ...] = tuple(steps)
+        data = catalog.families[family]
+        fields = data.get("context_fields")
+        self.fields: tuple[str, ...] | None = None if fields is None else tuple(fields)
+        self.tests = tuple(data.get("context_tests", ()))
+        self.tested = tuple(sorted({test["field"] for test in self.tests}))
+        # One C call reads them all from a Context (a tuple even for one field).
+        self.read = attrgetter(*(fields or ()), *self.tested, "__class__")
+        # Outcomes of the tests per value of the tested fields (lists repeat across calls).
+        self.outcomes: dict[Any, tuple[bool, ...]] = {}
+        self.catalog = catalog
+
+    def key_values(self, ctx: Any) -> Any:
+        """The values (and their types: True == 1) of the fields the family depends on, and
+        the outcomes of its tests of list fields (keyed on those, not on the lists)."""
+        if self.fields is None:
+            return ctx
+        try:
+            if isinstance(ctx, Mapping):
+                raise AttributeError
+            got = self.read(ctx)[:-1]
+        except (
+            AttributeError
+        ):  # a mapping, or a Context class without some of the fields
+            got = tuple([field_value(ctx, f) for f in (*self.fields, *self.tested)])
+        values = got[: len(self.fields)]
+        if not self.tests:
+            return values, tuple(map(type, values))
+        tested = got[len(self.fields) :]
+        outcomes = _remember(self.outcomes, tested)
+        if outcomes is None:
+            outcomes = tuple([self.catalog.holds(test, ctx) for test in self.tests])
+            _remember(self.outcomes, tested, outcomes)
+        return values, tuple(map(type, values)), outcomes
+
+
+def _remember(memo: dict[Any, Any], key: Any, value: Any = None) -> Any:
+    """``memo[key]`` (None if absent or unhashable); with ``value``, store it first.
+
+    For small tables that repeat (plans, test outcomes): cheaper than an LRU, and emptied
+    when they pass CACHE_LIMIT entries.
+    """
+    try:
+        if value is not None:
+            if len(memo) >= CACHE_LIMIT:
+                memo.clear()
+            memo[key] = value
+        return memo.get(key)
+    except TypeError:
+        return value
+
+
+def _copier(value: Any) -> Callable[[], Any]:
+    """A function returning a fresh copy of JSON-like ``value`` (marshal is C: cheap to make)."""
+    try:
+        return partial(marshal.loads, marshal.dumps(value))
+    except ValueError:  # not marshal data (a hand-made entry): copy a private copy
+        return partial(fast_copy, fast_copy(value))
+
+
+class _Copy:
+    """Fresh copies of one value: from marshal at first, compiled (faster) on its second reuse.
+
+    Compiling costs about as much as a hundred marshal copies, so only values that keep being
+    asked for (a family's entries, a context's list) pay it.
+    """
+
+    __slots__ = ("load", "make", "uses")
+
+    def __init__(self, value: Any) -> None:
+        self.load = _copier(value)
+        self.make: Callable[[], Any] | None = None
+        self.uses = 0
+
+    def __call__(self) -> Any:
+        if self.make is not None:
+            return self.make()
+        value = self.load()
+        self.uses += 1
+        if self.uses >= 2:
+            self.make = _builder(value)
+        return value
+
+
+class _Cached:
+    """A cached tool list: one copier per tool; on its second reuse each is swapped for its
+    compiled function (compiling only the tools adapted to this context: the family's other
+    entries are compiled once per process, in their plan)."""
+
+    __slots__ = ("parts", "uses")
+
+    def __init__(self, parts: list[Callable[[], Any]]) -> None:
+        self.parts = parts
+        self.uses = 0
+
+    def __call__(self) -> list[dict[str, Any]]:
+        value = [part() for part in self.parts]
+        if self.uses < 2:
+            self.uses += 1
+            if self.uses == 2:
+                self.parts = [
+                    getattr(part, "make", None) or part for part in self.parts
+                ]
+        return value
 
 
 def _builder(value: Any) -> Callable[[], Any]:
     """A function returning a fresh copy of JSON-like ``value`` (containers new, scalars shared).
 
     The compiled expression holds only container syntax and indexes into a tuple of the
-    scalars, so no text from specs or servers ever becomes source code. Falls back to marshal
-    for shapes the compiler cannot take (extreme nesting).
+    scalars, so no text from specs or servers ever becomes source code. Falls back to a
+    plain copier for shapes the compiler cannot take (extreme nesting).
     """
     scalars: list[Any] = []
 
@@ -51,12 +201,11 @@ def _builder(value: Any) -> Callable[[], Any]:
         return f"_s[{len(scalars) - 1}]"
 
     try:
-        code = compile("lambda: " + source(value), "<tool list>", "eval")
+        code = compile("lambda _s=_s: " + source(value), "<tool list>", "eval")
         made: Callable[[], Any] = eval(code, {"__builtins__": {}, "_s": tuple(scalars)})
         return made
     except (RecursionError, SyntaxError, MemoryError, ValueError):
-        blob = marshal.dumps(value)
-        return lambda: marshal.loads(blob)
+        return _copier(value)
 
 
 def build_tools(
@@ -77,6 +226,8 @@ def build_tools(
     run-time tools (``extra_variants``: subagents, MCP) are converted now with the same converter.
     A run-time tool the dialect cannot take is left out, never failing the list; when a
     ``skipped`` list is given, it gets one ``{server, uid, tool, name, reason}`` per such tool.
+    The family's ``context_fields`` and ``context_tests`` (catalog data) say what its list
+    depends on: they are the cache key; a catalog without them keys on the whole context.
     Raises NativeToolsUnavailable when the family does not use native tools or the context has
     native tool calls off: the caller should then use the text-path prompt.
     """
@@ -93,17 +244,75 @@ def build_tools(
         raise NativeToolsUnavailable(
             "native tool calls are off in this context (enable_native_tool_calls)"
         )
-    key = None if extra_variants else (dialect, name, ctx, cache_control, id(entries))
-    if key is not None:
-        cached = catalog.tool_lists.get(key)
-        if cached is not None:
-            return cached()
-    result = _build(catalog, dialect, entries, meta, name, ctx, extra_variants, skipped)
+    if extra_variants:  # run-time tools differ per request: never cached
+        result = _build(
+            catalog, dialect, entries, meta, name, ctx, extra_variants, skipped
+        )
+        return _mark_last(result, cache_control)
+    plan_key = (dialect, name, id(entries), id(meta))
+    plan = _remember(catalog.plans, plan_key)
+    if plan is None or plan.entries is not entries or plan.meta is not meta:
+        plan = _remember(catalog.plans, plan_key, _Plan(catalog, name, entries, meta))
+    key = (plan, cache_control, plan.key_values(ctx))
+    cached = catalog.tool_lists.get(key)
+    if cached is not None:
+        return cached()
+    result, copiers = _materialize_plan(catalog, dialect, plan, ctx)
+    if cache_control and result:
+        _mark_last(result, cache_control)
+        copiers[-1] = _Copy(result[-1])
+    catalog.tool_lists.put(key, _Cached(copiers))
+    return result
+
+
+def _mark_last(
+    result: list[dict[str, Any]], cache_control: bool
+) -> list[dict[str, Any]]:
+    """``result`` with its last tool marked as a prompt-cache breakpoint if asked."""
     if cache_control and result:
         result[-1]["cache_control"] = {"type": "ephemeral"}
-    if key is not None:
-        catalog.tool_lists.put(key, _builder(result))
     return result
+
+
+def _materialize_plan(
+    catalog: Catalog, dialect: str, plan: _Plan, ctx: Any
+) -> tuple[list[dict[str, Any]], list[Callable[[], Any]]]:
+    """The static tools of ``plan`` in ``ctx``, and a copier for each of them.
+
+    Entries that do not depend on the context are copies of the plan's, and keep its copier;
+    only those META marks are adapted (and frozen for the cache). Requirements and
+    placeholder values repeat across a family's tools, so each is worked out once per call.
+    """
+    checked: dict[int, bool] = {}
+    filled: dict[str, str] = {}
+
+    def requirement(predicate: Any) -> bool:
+        known = checked.get(id(predicate))
+        if known is None:
+            known = checked[id(predicate)] = catalog.holds(predicate, ctx)
+        return known
+
+    def text(pieces: Sequence[Any]) -> str:
+        return catalog.resolve_text(pieces, ctx)
+
+    def placeholders(value: str) -> str:
+        done = filled.get(value)
+        if done is None:
+            done = filled[value] = catalog.resolve_placeholders(value, ctx)
+        return done
+
+    result = []
+    copiers = []
+    for requires, copy, meta in plan.steps:
+        if requires is not None and not requirement(requires):
+            continue
+        built = copy()
+        if meta is not None:
+            built = adapt(dialect, built, meta, requirement, text, placeholders)
+            copy = _Copy(built)
+        result.append(built)
+        copiers.append(copy)
+    return result, copiers
 
 
 def _build(

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Any
 
-from ..model import Catalog, Parameter, Text, ToolVariant
+from ..model import Catalog, Parameter, Project, Text, ToolVariant
 from ..pyfmt import Code
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
+from ..runtime.predicates import field_tests, read_fields
 from ..semantics import member_name
 
 ALL_SPECS = ("specs/toolgen.yaml", "specs/tools/*.yaml", "specs/variants/*.yaml")
@@ -22,6 +24,32 @@ def spec_sources(catalog: Catalog) -> tuple[str, ...]:
 def text_data(text: Text) -> tuple[Any, ...]:
     """Text pieces as data: a plain string for unconditional pieces, (text, predicate) otherwise."""
     return tuple(p.text if p.when is None else (p.text, p.when) for p in text)
+
+
+def family_key(
+    variants: tuple[ToolVariant, ...], project: Project
+) -> tuple[tuple[str, ...], tuple[Mapping[str, Any], ...]]:
+    """What a family's native lists depend on: the key of their run-time cache.
+
+    Fields read by requirements of variants and parameters and by conditions of text pieces,
+    the fields behind placeholders (all of them when any text holds one: a filled value may
+    hold another), and the switch the runtime reads itself. A list field read only by
+    requirements (open editor tabs, which change as the user works) is keyed on the outcome
+    of those tests instead of its value. Returns (fields, tests).
+    """
+    predicates: list[Any] = []
+    held = False
+    for variant in variants:
+        predicates += [variant.requires, *(p.requires for p in variant.parameters)]
+        for text in (variant.description, *(p.instruction for p in variant.parameters)):
+            predicates += [piece.when for piece in text]
+            held = held or any("{{" in piece.text for piece in text)
+    fields = {"enable_native_tool_calls"}.union(*map(read_fields, predicates))
+    filled = {p.field for p in project.placeholders} if held else set()
+    lists = {f.name for f in project.context if f.type == "string_list"}
+    tested = (fields & lists) - filled
+    tests = {repr(t): t for pred in predicates for t in field_tests(pred) if t["field"] in tested}
+    return tuple(sorted((fields | filled) - tested)), tuple(tests[k] for k in sorted(tests))
 
 
 def param_data(param: Parameter) -> dict[str, Any]:
@@ -73,6 +101,7 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, st
     tool_members = [(member_name(t), t) for t in project.tool_order]
     family_members = [(member_name(f), f) for f in project.family_enum]
     specs, shared = _shared_parameters([v for t in catalog.tools for v in t.variants])
+    keys = {r.family.name: family_key(r.variants, project) for r in families}
     files = {
         "ids.py": render_python(
             "ids.py.j2",
@@ -105,6 +134,8 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, st
                     "labels": dict(r.family.labels),
                     "tools": r.family.tools,
                     "use_native_tools": r.family.use_native_tools,
+                    "context_fields": keys[r.family.name][0],
+                    "context_tests": keys[r.family.name][1],
                 }
                 for r in families
             },

@@ -17,7 +17,7 @@ from ..pyfmt import Code
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
 from ..runtime.formats import FORMATS, FormatRecord
-from ..runtime.native import fast_copy, parameters_schema
+from ..runtime.native import fast_copy, parameters_schema, placeholder_paths
 from ..runtime.schema_dialects import DialectError, check_limits, tool_entry
 from .core import text_data
 
@@ -26,8 +26,12 @@ def _has_condition(text: Text) -> bool:
     return any(piece.when is not None for piece in text)
 
 
-def _meta(variant: ToolVariant) -> dict[str, Any] | None:
-    """What of this variant's entry depends on the context (None: nothing)."""
+def _meta(variant: ToolVariant, built: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What of this variant's entry depends on the context (None: nothing).
+
+    ``paths`` lists where the converted entry ``built`` holds placeholders, so that run time
+    fills only those values.
+    """
     gates = tuple((p.name, p.requires) for p in variant.parameters if p.requires is not None)
     texts: list[tuple[Any, ...]] = []
     if _has_condition(variant.description):
@@ -39,7 +43,8 @@ def _meta(variant: ToolVariant) -> dict[str, Any] | None:
     has_placeholder = any("{{" in piece.text for t in all_text for piece in t)
     if not gates and not texts and not has_placeholder:
         return None
-    return {"gates": gates, "texts": tuple(texts), "placeholders": has_placeholder}
+    paths = placeholder_paths(built) if has_placeholder and built is not None else ()
+    return {"gates": gates, "texts": tuple(texts), "placeholders": has_placeholder, "paths": paths}
 
 
 def entry(dialect: str, variant: ToolVariant) -> dict[str, Any] | None:
@@ -85,7 +90,7 @@ def emit(
                 )
                 built = None
             entries[variant.key] = built
-            metas[variant.key] = _meta(variant)
+            metas[variant.key] = _meta(variant, built)
             if built is None:
                 tools[variant.key] = None
                 continue

@@ -27,11 +27,13 @@ __all__ = [
     "DESCRIPTION_PATH",
     "PROPERTIES_PATH",
     "NativeToolsUnavailable",
+    "adapt",
     "fast_copy",
     "gemini_json_schema_entry",
     "json_schema_entry",
     "materialize",
     "parameters_schema",
+    "placeholder_paths",
     "runtime_entry",
 ]
 
@@ -101,6 +103,35 @@ def _fill(value: Any, resolve: Callable[[str], str]) -> Any:
     return value
 
 
+def placeholder_paths(entry: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
+    """Paths (dict keys only) to every value of ``entry`` holding a ``{{`` string.
+
+    A path ends at a string, or at the first list on the way (the whole list is filled then),
+    so removing a gated name from a ``required`` list cannot shift a path. Computed at
+    generation time (META ``paths``) so that filling placeholders touches only these values.
+    """
+    found: list[tuple[str, ...]] = []
+    pending: list[tuple[Mapping[str, Any], tuple[str, ...]]] = [(entry, ())]
+    while pending:
+        holder, path = pending.pop()
+        for key, value in holder.items():
+            if isinstance(value, Mapping):
+                pending.append((value, (*path, key)))
+            elif _has_braces(value):
+                found.append((*path, key))
+    return tuple(sorted(found))
+
+
+def _has_braces(value: Any) -> bool:
+    if isinstance(value, str):
+        return "{{" in value
+    if isinstance(value, (list, tuple)):
+        return any(_has_braces(v) for v in value)
+    if isinstance(value, Mapping):
+        return any(_has_braces(v) for v in value.values())
+    return False
+
+
 def materialize(
     dialect: str,
     entry: Mapping[str, Any],
@@ -109,15 +140,28 @@ def materialize(
     text: Callable[[Sequence[Any]], str],
     placeholders: Callable[[str], str],
 ) -> dict[str, Any]:
-    """A fresh copy of ``entry`` adapted to the context.
-
-    ``meta`` (None when nothing depends on the context) lists parameter ``gates`` (name,
-    requirement), conditional ``texts`` (parameter name or None for the tool, unconditional text,
-    all pieces) and whether any string holds a placeholder.
-    """
+    """A fresh copy of ``entry`` adapted to the context (see ``adapt``)."""
     result: dict[str, Any] = fast_copy(entry)
     if meta is None:
         return result
+    return adapt(dialect, result, meta, holds, text, placeholders)
+
+
+def adapt(
+    dialect: str,
+    result: dict[str, Any],
+    meta: Mapping[str, Any],
+    holds: Callable[[Any], bool],
+    text: Callable[[Sequence[Any]], str],
+    placeholders: Callable[[str], str],
+) -> dict[str, Any]:
+    """Adapt ``result``, a private copy of an entry, to the context in place, and return it.
+
+    ``meta`` lists parameter ``gates`` (name, requirement), conditional ``texts`` (parameter
+    name or None for the tool, unconditional text, all pieces), whether any text holds a
+    placeholder and, when it does, the ``paths`` of the values to fill (``placeholder_paths``;
+    without them every string is searched).
+    """
     properties = _at(result, PROPERTIES_PATH[dialect])
     parent = _at(result, PROPERTIES_PATH[dialect][:-1])
     for name, requirement in meta["gates"]:
@@ -125,6 +169,7 @@ def materialize(
             del properties[name]
             if name in parent.get("required", ()):
                 parent["required"].remove(name)
+    swapped: list[tuple[dict[str, Any], str]] = []
     for name, plain, pieces in meta["texts"]:
         if name is None:
             holder, key = (
@@ -136,10 +181,33 @@ def materialize(
         else:
             continue
         _swap_text(holder, key, plain, text(pieces), name is not None)
-    if meta["placeholders"]:
+        swapped.append((holder, key))
+    if not meta["placeholders"]:
+        return result
+    paths = meta.get("paths")
+    if paths is None:
         filled: dict[str, Any] = _fill(result, placeholders)
         return filled
+    # Each value once, as a fill over the whole entry would: swapped texts and stored paths.
+    done: set[tuple[int, str]] = set()
+    for path in paths:
+        holder = _find(result, path[:-1])
+        if holder is not None and path[-1] in holder:
+            swapped.append((holder, path[-1]))
+    for holder, key in swapped:
+        if (id(holder), key) not in done and key in holder:
+            done.add((id(holder), key))
+            holder[key] = _fill(holder[key], placeholders)
     return result
+
+
+def _find(entry: Any, path: Sequence[str]) -> Any:
+    """The dict at ``path`` in ``entry``, or None where a gate removed part of the path."""
+    for key in path:
+        if not isinstance(entry, dict) or key not in entry:
+            return None
+        entry = entry[key]
+    return entry if isinstance(entry, dict) else None
 
 
 def _swap_text(

@@ -9,7 +9,7 @@ JavaScript-like truthiness, and a provider test on a missing provider that fails
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 __all__ = [
@@ -18,8 +18,10 @@ __all__ = [
     "SelectionData",
     "evaluate",
     "family_name",
+    "field_tests",
     "field_value",
     "normalize",
+    "read_fields",
     "select",
     "truthy",
 ]
@@ -172,6 +174,39 @@ def evaluate(
             raise MatcherError("model_raw_contains needs a model id")
         return pred["model_raw_contains"] in model
     raise MatcherError(f"unknown predicate {dict(pred)!r}")
+
+
+def _tests(pred: Mapping[str, Any] | None) -> Iterator[Mapping[str, Any]]:
+    """The simple predicates inside ``pred`` (below any all/any/not)."""
+    pending = [pred]
+    while pending:
+        node = pending.pop()
+        if not isinstance(node, Mapping):
+            continue
+        compound = [*node.get("all", ()), *node.get("any", ())]
+        compound += [node["not"]] if "not" in node else []
+        if compound or "all" in node or "any" in node:
+            pending += compound
+        else:
+            yield node
+
+
+def read_fields(pred: Mapping[str, Any] | None) -> set[str]:
+    """The context fields ``evaluate`` may read for ``pred`` (a cache key needs no others)."""
+    found: set[str] = set()
+    for test in _tests(pred):
+        if "field" in test:
+            found.add(test["field"])
+        elif "provider_in" in test:
+            found.add("provider_id")
+        elif "model_matches" in test or "model_raw_contains" in test:
+            found.add("model_id")
+    return found
+
+
+def field_tests(pred: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
+    """The ``field`` predicates inside ``pred``: the only way it reads a field's value."""
+    return [test for test in _tests(pred) if "field" in test]
 
 
 def select(

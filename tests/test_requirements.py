@@ -118,3 +118,27 @@ def test_context_from_mapping_reports_every_problem() -> None:
     assert ctx.skills == ("a",) and ctx.yolo_mode is True
     with pytest.raises(ContextError):
         Context.from_mapping(["not", "a", "mapping"])
+
+
+def test_enabled_variants_hands_out_copies() -> None:
+    """Changing what enabled_variants returned changes nothing later calls return."""
+    from generated import Context, enabled_variants, prompt_section
+
+    before = prompt_section("generic", Context(cwd="/copies"))
+    variant = enabled_variants("generic", Context())[0]
+    variant["parameters"][0]["instruction"] = ["CHANGED BY A CALLER"]
+    assert "CHANGED BY A CALLER" not in prompt_section("generic", Context(cwd="/copies-2"))
+    assert prompt_section("generic", Context(cwd="/copies")) == before
+    assert enabled_variants("generic", Context())[0] != variant
+
+
+def test_prompt_cache_keeps_values_of_different_types_apart() -> None:
+    """True == 1 and both hash alike, but the prompt reads "true" for one and "1" for the other,
+    whichever comes first (a Context built directly is not type-checked)."""
+    from generated import Context, prompt_section
+
+    flag = Context(supports_browser_use=True, browser_viewport_width=True)  # type: ignore[arg-type]
+    number = Context(supports_browser_use=True, browser_viewport_width=1)
+    assert "truex600" in prompt_section("generic", flag)
+    assert "1x600" in prompt_section("generic", number)
+    assert "truex600" in prompt_section("generic", flag)

@@ -8,6 +8,7 @@ cached: the caller computes the result again.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Generic, TypeVar
@@ -18,35 +19,43 @@ V = TypeVar("V")
 
 
 class LRU(Generic[V]):
-    """At most ``limit`` values; the least recently used one goes first."""
+    """At most ``limit`` values; the least recently used one goes first.
+
+    Safe to share between threads: a lookup and its move to the end happen under one lock, so
+    another thread's eviction cannot fall between them.
+    """
 
     def __init__(self, limit: int = 256) -> None:
         self.limit = limit
         self._items: OrderedDict[Hashable, V] = OrderedDict()
+        self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> V | None:
         """The value stored under ``key``, or None (also when ``key`` is unhashable)."""
-        try:
-            value = self._items.get(key)
-        except TypeError:
-            return None
-        if value is not None:
-            self._items.move_to_end(key)
-        return value
+        with self._lock:
+            try:
+                value = self._items.get(key)
+            except TypeError:
+                return None
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
 
     def put(self, key: Hashable, value: V) -> None:
         """Store ``value`` under ``key`` unless ``key`` is unhashable."""
-        try:
-            self._items[key] = value
-        except TypeError:
-            return
-        self._items.move_to_end(key)
-        while len(self._items) > self.limit:
-            self._items.popitem(last=False)
+        with self._lock:
+            try:
+                self._items[key] = value
+            except TypeError:
+                return
+            self._items.move_to_end(key)
+            while len(self._items) > self.limit:
+                self._items.popitem(last=False)
 
     def clear(self) -> None:
         """Forget every value (benchmarks use it to time misses)."""
-        self._items.clear()
+        with self._lock:
+            self._items.clear()
 
     def in_use_order(self) -> list[Hashable]:
         """The keys, least recently used first."""

@@ -9,6 +9,7 @@ text into what the model sees. The generated catalog.py binds one Catalog to the
 
 from __future__ import annotations
 
+import marshal
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -106,14 +107,25 @@ class Catalog:
             return False
 
     def enabled_variants(self, family: Any, context: Any) -> tuple[Variant, ...]:
-        """The family's resolved spec variants whose context requirements hold, in prompt order."""
+        """The family's resolved spec variants whose context requirements hold, in prompt order.
+
+        Copies: a caller may change them without changing what later calls return.
+        """
+        # The catalog's variants are plain dicts, lists and scalars (catalog_data.py).
+        shared: Any = self._enabled(family, context)
+        blob = marshal.dumps(shared)
+        copied: tuple[Variant, ...] = marshal.loads(blob)
+        return copied
+
+    def _enabled(self, family: Any, context: Any) -> tuple[Variant, ...]:
+        """enabled_variants without the copy: the catalog's own data, for reading only."""
         context = self.as_context(context)
         variants = self.variants[self.known_family(family)]
         return tuple(v for v in variants if self.holds(v["requires"], context))
 
     def enabled_tools(self, family: Any, context: Any) -> tuple[str, ...]:
         """The tool ids a family offers in this context, in prompt order."""
-        return tuple(v["id"] for v in self.enabled_variants(family, context))
+        return tuple(v["id"] for v in self._enabled(family, context))
 
     def dynamic_variants(
         self,
@@ -160,8 +172,10 @@ class Catalog:
         """Static enabled tools, then subagent tools, then MCP tools (the modelled system's order).
 
         When dynamic subagent tools are present, the static use_subagents tool is left out.
+        The static variants are the catalog's own data, shared for speed: read them only
+        (``enabled_variants`` hands out copies).
         """
-        static = self.enabled_variants(family, context)
+        static = self._enabled(family, context)
         subagent = [v for v in extra_variants if v.get("input_schema") is None]
         mcp = [v for v in extra_variants if v.get("input_schema") is not None]
         return tuple(merge_tools(static, subagent, mcp))

@@ -76,8 +76,17 @@ class TextPath:
         """
         catalog = self.catalog
         context = catalog.as_context(context)
-        # Sections per (family, context): strings are immutable, so a repeat costs a lookup.
-        key = None if extra_variants else (family_name(family), context)
+        # Sections per (family, context, the types of its values: True == 1 but reads "true"):
+        # strings are immutable, so a repeat costs a lookup.
+        key = (
+            None
+            if extra_variants
+            else (
+                family_name(family),
+                context,
+                tuple(map(type, vars(context).values())),
+            )
+        )
         cached = catalog.sections.get(key) if key is not None else None
         if cached is not None:
             return cached

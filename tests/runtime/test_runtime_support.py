@@ -75,3 +75,34 @@ def test_context_rejects_nan_deep_json_and_non_objects() -> None:
         Numbers.from_json("{")
     with pytest.raises(ContextError, match="expected JSON text, got int"):
         Numbers.from_json(3)  # type: ignore[arg-type]
+
+
+def test_lru_is_consistent_under_threads() -> None:
+    """A lookup and its move to the end are one step: another thread's eviction cannot land
+    between them (that raised KeyError before the lock)."""
+    import sys
+    import threading
+
+    cache: LRU[int] = LRU(limit=8)
+    errors: list[BaseException] = []
+
+    def work(offset: int) -> None:
+        try:
+            for i in range(3000):
+                key = (i * 7 + offset) % 40
+                if cache.get(key) is None:
+                    cache.put(key, key)
+        except BaseException as exc:
+            errors.append(exc)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == [] and len(cache) <= 8

@@ -52,3 +52,4 @@ def test_build_tools_refuses_a_family_without_native_tools() -> None:
         build_tools(catalog, "anthropic", {}, {}, "plain", {"enable_native_tool_calls": False})
     with pytest.raises(ValueError, match="Anthropic option"):
         build_tools(catalog, "gemini", {}, {}, "plain", {}, cache_control=True)
+

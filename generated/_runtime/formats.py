@@ -4,11 +4,13 @@
 Standard library only: this module is copied verbatim into the generated package and is also
 imported by the generator at build time. It holds data only; the code that reads it is the
 schema walker (``schema_walk``/``schema_json``/``schema_gemini``), the request envelope and
-limits (``schema_dialects``/``schema_limits``), the run-time tool lists (``native``) and the
+limits (``schema_dialects``/``schema_limits``), the run-time tool lists (``native``), the
+return path (``replies``: calls read from a response, the tool-result messages) and the
 generator's native emitter (``generator/lower/native.py``).
 
 Adding a format is one :class:`FormatRecord` in :data:`FORMATS` plus its tests; the record says
-how a tool entry is laid out, what names and limits the API enforces, and per JSON-Schema keyword
+how a tool entry is laid out, where the calls are in a response and how a result goes back,
+what names and limits the API enforces, and per JSON-Schema keyword
 whether the format keeps, renames, describes (moves into the description text), refuses it or
 leaves it to the format's custom hooks (``SchemaPolicy.hooks``).
 """

@@ -29,6 +29,7 @@ Rules of :func:`read_calls`:
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -97,14 +98,20 @@ def _plain(value: Any) -> Any:
     return value
 
 
+@functools.cache
+def _spellings(key: str) -> tuple[str, ...]:
+    """``key`` as the JSON body spells it, then in snake_case as SDK objects do."""
+    snake = _SNAKE.sub("_", key).lower()
+    return (key,) if snake == key else (key, snake)
+
+
 def _field(node: Any, key: str | int) -> Any:
     """``node[key]`` for dicts and lists, the attribute for objects; _MISSING if absent."""
     if isinstance(key, int):
         if isinstance(node, (list, tuple)) and -len(node) <= key < len(node):
             return node[key]
         return _MISSING
-    names = (key, _SNAKE.sub("_", key).lower())
-    for name in names:
+    for name in _spellings(key):
         if isinstance(node, Mapping):
             if name in node:
                 return node[name]
@@ -149,8 +156,9 @@ def _call_list(response: Any, path: tuple[str | int, ...], problems: list[str]) 
         return ()
     for i in range(start, len(path)):
         key = path[i]
-        if isinstance(key, int) and isinstance(node, (list, tuple)) and not node:
-            problems.append(f"the response has no {_spell(path[: i + 1])}")
+        if isinstance(key, int) and not (isinstance(node, (list, tuple)) and node):
+            kind = "empty" if isinstance(node, (list, tuple)) else type(node).__name__
+            problems.append(f"the response has no {_spell(path[: i + 1])} ({kind})")
             return ()
         node = _field(node, key)
         if node is None or node is _MISSING:

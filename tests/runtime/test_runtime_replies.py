@@ -103,7 +103,8 @@ def test_openai_text_reply_with_null_tool_calls() -> None:
     "response, fmt, expected",
     [
         ({"foo": 1}, "gemini", "unknown response shape: dict without candidates[0].content.parts"),
-        ({"candidates": []}, "gemini", "the response has no candidates[0]"),
+        ({"candidates": []}, "gemini", "the response has no candidates[0] (empty)"),
+        ({"choices": {"0": {}}}, "openai-chat", "the response has no choices[0] (dict)"),
         ({"choices": [{"message": {"tool_calls": {"id": 1}}}]}, "openai-chat", "is a dict, not a list"),
         ("just text", "anthropic", "unknown response shape: str without content"),
         (None, "bedrock-converse", "unknown response shape: NoneType"),

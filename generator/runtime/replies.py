@@ -429,6 +429,9 @@ _PREVIEW_ALWAYS = 16_384
 they have grown by a quarter since the last preview, so a long stream costs linear time."""
 _STRING_RUN = re.compile(r'[^"\\]*')
 _HEX = frozenset("0123456789abcdefABCDEF")
+# A string's text ending in the first half of a surrogate pair (an escaped backslash before
+# it does not count): the preview waits for the second half instead of showing half a char.
+_HIGH_SURROGATE_END = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}\Z")
 
 
 class _PartialJSON:
@@ -550,6 +553,8 @@ class _PartialJSON:
             # drop an unfinished escape sequence (\\ or \\u12) before closing the string
             pending = 1 if self.escape == 1 else (7 - self.escape if self.escape else 0)
             cut = self.length - pending
+            if _HIGH_SURROGATE_END.search(text, max(cut - 16, 0), cut):
+                cut -= 6
             candidates.append(text[:cut] + '"' + self._closers())
         elif self.in_scalar:
             candidates.append(text + self._closers())

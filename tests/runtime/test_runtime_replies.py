@@ -7,6 +7,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from generator.runtime import formats
 from generator.runtime.replies import (
@@ -417,3 +419,27 @@ def test_result_messages_group_where_the_format_does() -> None:
 def test_every_record_has_the_return_path() -> None:
     for rec in formats.FORMATS.values():
         assert rec.call_path and rec.call_fields is not None and rec.result_envelope is not None
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@example(args={"a": 'x\U0001f600y\\"z'}, ascii_only=True, size=1)  # a surrogate pair is never split
+@given(
+    args=st.dictionaries(st.text(max_size=4), _JSON_VALUES, max_size=4),
+    ascii_only=st.booleans(),
+    size=st.integers(1, 7),
+)
+def test_stream_previews_are_prefixes_of_the_final_arguments(args: dict[str, Any], ascii_only: bool, size: int) -> None:
+    """Any object, cut anywhere: every preview shows part of the final value, and the end is exact."""
+    text = json.dumps(args, ensure_ascii=ascii_only)
+    stream = AnthropicStream()
+    for event in anthropic_events([("t1", "w", text)], size=size):
+        for use in stream.feed(event):
+            _assert_prefix(use.params, args)
+    assert stream.calls == [ToolUse("w", args, id="t1")]

@@ -271,10 +271,11 @@ def _make_use(
         call_id = f"{SYNTHETIC_ID_PREFIX}{position}"
         if not ids_optional:
             reason = "the reply gave it no call id"
-    params, bad_args = decode_arguments(arguments, max_chars)
     if not name:
         reason = "the reply names no tool"
-    reason = reason or bad_args
+    params: dict[str, Any] = {}
+    if reason is None:
+        params, reason = decode_arguments(arguments, max_chars)
     if reason is not None:
         return ToolUse(name, {}, id=call_id, error=_refusal(name, reason))
     return ToolUse(name, params, id=call_id)
@@ -282,11 +283,13 @@ def _make_use(
 
 def _mark_duplicate(use: ToolUse, seen: set[str]) -> ToolUse:
     """``use`` as an error when an earlier call of the reply had the same id."""
-    if use.id in seen and use.error is None:
-        reason = f"another call of the reply already has the id {use.id!r}"
-        return ToolUse(use.name, {}, id=use.id, error=_refusal(use.name, reason))
-    seen.add(use.id)
-    return use
+    if use.id not in seen:
+        seen.add(use.id)
+        return use
+    if use.error is not None:
+        return use
+    reason = f"another call of the reply already has the id {use.id!r}"
+    return ToolUse(use.name, {}, id=use.id, error=_refusal(use.name, reason))
 
 
 def _as_call(item: Any, fields: CallFields) -> Any:
@@ -317,11 +320,10 @@ def read_calls(
     """
     rec, fields = _calls_record(format)
     found: list[str] = []
+    # a hostile object (properties that raise) is reported, never raised
     try:
         items = _call_list(response, rec.call_path, found)
-    except (
-        Exception
-    ) as exc:  # a hostile object (properties that raise): report, never raise
+    except Exception as exc:
         found.append(f"the response could not be read: {type(exc).__name__}: {exc}")
         items = ()
     uses: list[ToolUse] = []

@@ -193,6 +193,11 @@ def test_missing_name_and_duplicate_ids(fmt: str) -> None:
     assert uses[2].id == "c2" and "already has the id 'c2'" in (uses[2].error or "") and uses[2].params == {}
 
 
+def test_an_id_reused_after_a_broken_call_is_still_a_duplicate() -> None:
+    uses = read_calls(reply("openai-chat", [("c1", "a", "{bad"), ("c1", "b", "{}")]), "openai-chat")
+    assert "not valid JSON" in (uses[0].error or "") and "already has the id 'c1'" in (uses[1].error or "")
+
+
 def test_a_custom_openai_tool_call_is_answered_with_an_error() -> None:
     data = reply("openai-chat")
     data["choices"][0]["message"]["tool_calls"].append({"id": "c9", "type": "custom", "custom": {"name": "x"}})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import shutil
 from pathlib import Path
@@ -45,3 +47,56 @@ def test_a_matching_runtime_imports(tmp_path: Path) -> None:
     for name in GENERATED_MODULES:
         submodule(package, name)
     assert package.select_family({}) == "generic"
+
+
+# --------------------------------------------------------------------------- the version is bumped
+
+
+INTERFACE_RECORD = Path(__file__).parent / "data" / "runtime" / "interface.json"
+
+
+def _runtime_interface() -> dict[str, str]:
+    """Every runtime name the generated modules import, with its call signature (classes: the
+    signatures of their public methods): what a generated module expects of its _runtime."""
+    import importlib
+    import inspect
+
+    used: set[tuple[str, str]] = set()
+    for path in sorted(BUNDLED_OUT.glob("*.py")):
+        text = path.read_text("utf-8")
+        for module, names in re.findall(r"from \._runtime\.(\w+) import \(?([\w\s,]+?)\)?\n(?!\s)", text):
+            used.update((module, n.strip().split(" as ")[0]) for n in names.split(",") if n.strip())
+        used.update(re.findall(r"\b_runtime\.(\w+)\.(\w+)\b", text))
+    interface: dict[str, str] = {}
+    for module, name in sorted(used):
+        value = getattr(importlib.import_module(f"generator.runtime.{module}"), name)
+        if inspect.isclass(value):
+            members = {
+                attr: str(inspect.signature(member))
+                for attr, member in sorted(vars(value).items())
+                if callable(member) and (not attr.startswith("_") or attr == "__init__")
+            }
+            interface[f"{module}.{name}"] = json.dumps(members, sort_keys=True)
+        elif callable(value):
+            interface[f"{module}.{name}"] = str(inspect.signature(value))
+        else:
+            interface[f"{module}.{name}"] = type(value).__name__
+    return interface
+
+
+def test_runtime_interface_changes_come_with_a_new_version() -> None:
+    """The interface generated modules use is recorded per RUNTIME_VERSION in tests/data/runtime/.
+
+    When this fails, the runtime's interface changed: bump RUNTIME_VERSION in
+    generator/runtime/__init__.py, regenerate, and record the new interface under the new
+    version (``python -c 'import tests...'`` is not needed: the assertion message prints it).
+    Recording a changed interface under an old version is a mistake a reviewer should refuse.
+    """
+    current = _runtime_interface()
+    digest = hashlib.sha256(json.dumps(current, sort_keys=True).encode()).hexdigest()
+    recorded = json.loads(INTERFACE_RECORD.read_text("utf-8"))
+    assert str(RUNTIME_VERSION) in recorded, f"record version {RUNTIME_VERSION}: {digest}"
+    assert recorded[str(RUNTIME_VERSION)]["sha256"] == digest, (
+        f"the runtime interface changed under version {RUNTIME_VERSION}: bump RUNTIME_VERSION and "
+        f"record {digest} for the new version in {INTERFACE_RECORD.name}; names: {sorted(current)}"
+    )

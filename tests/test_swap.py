@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURE_SPECS, copy_specs, edit, run_cli
-from generator import write
+from generator import swap, write
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="kills with SIGKILL and makes symlinks")
 
@@ -37,7 +37,7 @@ def _exchange_works() -> bool:
         a, b = Path(tmp, "a"), Path(tmp, "b")
         a.mkdir()
         b.mkdir()
-        return write._exchange(a, b)
+        return swap._exchange(a, b)
 
 
 HAS_EXCHANGE = _exchange_works()
@@ -48,9 +48,9 @@ OLD_TEXT, NEW_TEXT = "Ask the user a question.", "Ask the user something."
 # Runs the CLI; "fallback" as first argument disables the atomic exchange, as on macOS or Windows.
 BOOT = (
     "import sys\n"
-    "from generator import cli, write\n"
+    "from generator import cli, swap\n"
     "if sys.argv[1] == 'fallback':\n"
-    "    write._exchange = lambda a, b: False\n"
+    "    swap._exchange = lambda a, b: False\n"
     "sys.exit(cli.main(sys.argv[2:]))\n"
 )
 
@@ -190,10 +190,10 @@ def test_exchange_swaps_two_folders_and_reports_real_errors(tmp_path: Path) -> N
     a.mkdir()
     b.mkdir()
     (a / "in_a").touch()
-    assert write._exchange(a, b)
+    assert swap._exchange(a, b)
     assert os.listdir(b) == ["in_a"] and os.listdir(a) == []
     with pytest.raises(FileNotFoundError):
-        write._exchange(a, tmp_path / "missing")
+        swap._exchange(a, tmp_path / "missing")
 
 
 @pytest.mark.parametrize("code", [errno.EINVAL, errno.EPERM])
@@ -205,8 +205,8 @@ def test_filesystem_without_exchange_falls_back(capsys, scene, monkeypatch: pyte
         return -1
 
     specs, out, _, new = scene(with_old_tree=True)
-    monkeypatch.setattr(write, "_renameat2", lambda: unsupported)
-    assert not write._exchange(out, out)
+    monkeypatch.setattr(swap, "_renameat2", lambda: unsupported)
+    assert not swap._exchange(out, out)
     assert_recovers(capsys, specs, out, new)
 
 

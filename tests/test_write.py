@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BUNDLED_OUT, BUNDLED_SPECS, edit, read_tree, run_cli
-from generator import pipeline, write
+from generator import pipeline, swap, write
 
 
 def generate(capsys, specs: Path, out: Path) -> str:
@@ -94,9 +94,9 @@ def test_interrupted_write_via_cli_reports_the_os_error(
         real_rename(src, dst)
 
     if broken == "exchange":
-        monkeypatch.setattr(write, "_exchange", fail)
+        monkeypatch.setattr(swap, "_exchange", fail)
     else:  # the two-rename fallback
-        monkeypatch.setattr(write, "_exchange", lambda a, b: False)
+        monkeypatch.setattr(swap, "_exchange", lambda a, b: False)
         monkeypatch.setattr(write.os, "rename", rename)
     rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
     monkeypatch.undo()
@@ -522,7 +522,7 @@ def test_cli_rewrites_own_stale_doc(capsys, specs: Path, tmp_path: Path) -> None
 
 def test_cli_waits_for_the_lock_then_gives_up(capsys, specs: Path, tmp_path: Path, monkeypatch) -> None:
     out = tmp_path / "generated"
-    monkeypatch.setattr(write, "LOCK_TIMEOUT", 0.2)
+    monkeypatch.setattr(swap, "LOCK_TIMEOUT", 0.2)
     with write.locked(out):
         rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
     assert rc == 2

@@ -503,3 +503,16 @@ def test_streamed_open_value_is_read_on_demand_and_survives_later_feeds_and_rese
     parser.feed("<write_to_file><path>b</path><content>other")
     assert last.params["content"] == "line one\nline two"  # still the first stream's text
     assert handed_out[3][-1].params == parse_tool_calls(text[:28], tools)[-1].params
+
+
+def test_streamed_open_params_have_dict_keys_and_order_when_a_parameter_repeats() -> None:
+    """A repeated parameter keeps its first place and takes the later value, as in a dict."""
+    from generator.runtime.xml_calls import StreamingParser, parse_tool_calls
+
+    tools = {"read_file": ["path", "mode"]}
+    text = "<read_file><path>a</path><mode>r</mode><path>b"
+    streamed = StreamingParser(tools).feed(text)[-1].params
+    eager = parse_tool_calls(text, tools)[-1].params
+    assert list(streamed) == list(eager) == ["path", "mode"]
+    assert len(streamed) == 2 and streamed["path"] == "b" and dict(streamed) == dict(eager)
+    assert json.loads(json.dumps(dict(streamed))) == {"path": "b", "mode": "r"}

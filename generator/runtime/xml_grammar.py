@@ -161,7 +161,10 @@ class _OpenParams(Mapping[str, str]):
     """The parameters of a call still arriving; the last one's value is read on demand.
 
     The streamed text only grows by appending (until a reset, which starts a new buffer),
-    so the value's bounds stay valid after later feeds: it is sliced when first read.
+    so the value's bounds stay valid after later feeds: it is sliced when first read. Keys
+    and their order are those a dict would have (a repeated parameter keeps its first
+    place and takes the later value). It is a read-only Mapping, not a dict: ``dict(params)``
+    gives a plain copy (for ``json.dumps``, say).
     """
 
     __slots__ = ("_buffer", "_done", "_name", "_start", "_stop", "_value")
@@ -185,10 +188,11 @@ class _OpenParams(Mapping[str, str]):
 
     def __iter__(self) -> Iterator[str]:
         yield from self._done
-        yield self._name
+        if self._name not in self._done:
+            yield self._name
 
     def __len__(self) -> int:
-        return len(self._done) + 1
+        return len(self._done) + (self._name not in self._done)
 
     def __contains__(self, key: object) -> bool:
         return key == self._name or key in self._done

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import _runtime
 
-_runtime.check_version(1, __name__)
+_runtime.check_version(2, __name__)
 
 from ._runtime.tool_types import ToolResult, ToolUse
 from .catalog import enabled_tools, enabled_variants, resolve_text, route, select_family
@@ -27,18 +27,25 @@ _LAZY = {
     "MissingHandlersError": "dispatch",
     "SharedToolHandler": "dispatch",
     "NativeToolsUnavailable": "_runtime.native",
+    "AnthropicStream": "_runtime.replies",
+    "OpenAIChatStream": "_runtime.replies",
+    "read_calls": "_runtime.replies",
+    "result_message": "_runtime.replies",
+    "result_messages": "_runtime.replies",
     "native_tools": "providers",
     "parse_calls": "prompt",
     "prompt_section": "prompt",
 }
 
 __all__ = [
+    "AnthropicStream",
     "Context",
     "ContextError",
     "Coordinator",
     "Family",
     "MissingHandlersError",
     "NativeToolsUnavailable",
+    "OpenAIChatStream",
     "PromptFamily",
     "SharedToolHandler",
     "TOOL_USE_NAMES",
@@ -50,7 +57,10 @@ __all__ = [
     "native_tools",
     "parse_calls",
     "prompt_section",
+    "read_calls",
     "resolve_text",
+    "result_message",
+    "result_messages",
     "route",
     "select_family",
 ]

@@ -26,6 +26,7 @@ __all__ = [
     "validate_gemini",
     "validate_openai_chat",
     "validate_openai_responses",
+    "validate_result_messages",
     "validate_tool",
 ]
 
@@ -180,5 +181,60 @@ def validate_tool(dialect: str, tool: dict) -> None:
         validate_gemini(tool)
     elif dialect == "bedrock-converse":
         validate_bedrock([tool])
+    else:
+        raise ValueError(f"unknown dialect {dialect!r}")
+
+
+def validate_result_messages(dialect: str, messages: list, assistant: dict | None = None) -> None:
+    """The conversation messages ``result_messages`` built, checked with the provider SDK's own types.
+
+    ``assistant`` is the assistant turn holding the calls (Bedrock: checked with the results, as
+    botocore validates whole requests).
+    """
+    if dialect == "anthropic":
+        import anthropic.types
+
+        # newer SDKs make MessageParam a union of one TypedDict per role
+        td = getattr(anthropic.types, "UserMessageParam", None) or anthropic.types.MessageParam
+        for message in messages:
+            _validate_typeddict(td, message)
+            # the block union also holds lenient response models: check each result block closed
+            for block in message["content"]:
+                _validate_typeddict(anthropic.types.ToolResultBlockParam, block)
+    elif dialect == "openai-chat":
+        from openai.types.chat import ChatCompletionToolMessageParam
+
+        for message in messages:
+            _validate_typeddict(ChatCompletionToolMessageParam, message)
+    elif dialect == "openai-responses":
+        from openai.types.responses.response_input_param import FunctionCallOutput
+
+        for item in messages:
+            _validate_typeddict(FunctionCallOutput, item)
+    elif dialect == "gemini":
+        from google.genai import types
+
+        for message in messages:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                dumped = types.Content.model_validate(message).model_dump(mode="json", by_alias=True, exclude_none=True)
+            if dumped != message:
+                raise ValueError(f"gemini: the SDK model does not round-trip the content:\n{dumped!r}\n!=\n{message!r}")
+    elif dialect == "bedrock-converse":
+        from botocore.validate import ParamValidator
+
+        shape = _converse_shape()
+        turns = [{"role": "user", "content": [{"text": "hi"}]}] + ([assistant] if assistant else []) + messages
+        report = ParamValidator().validate({"modelId": "m", "messages": turns}, shape)
+        if report.has_errors():
+            raise ValueError(report.generate_report())
+        # botocore does not check enums: apply the model's status values
+        block = shape.members["messages"].member.members["content"].member
+        statuses = block.members["toolResult"].members["status"].enum
+        for message in messages:
+            for item in message["content"]:
+                status = item.get("toolResult", {}).get("status")
+                if status is not None and status not in statuses:
+                    raise ValueError(f"bedrock: toolResult.status {status!r} is not one of {statuses}")
     else:
         raise ValueError(f"unknown dialect {dialect!r}")

@@ -294,7 +294,11 @@ class Coordinator:
         A partial (still streaming) block goes to the handler's ``handle_partial_block`` when it
         has one, and the result is None. A complete block returns the handler's result, an error
         result for an unknown name, or an error result naming the tool and the exception it raised.
+        A block that could not be read from the reply (``block.error``, see _runtime/replies.py)
+        never reaches a handler: its error is the result.
         """
+        if block.error is not None:
+            return None if block.partial else ToolResult.error(block.error)
         try:
             handler = self.get_handler(block.name)
         except Exception as exc:

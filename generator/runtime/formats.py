@@ -3,11 +3,13 @@
 Standard library only: this module is copied verbatim into the generated package and is also
 imported by the generator at build time. It holds data only; the code that reads it is the
 schema walker (``schema_walk``/``schema_json``/``schema_gemini``), the request envelope and
-limits (``schema_dialects``/``schema_limits``), the run-time tool lists (``native``) and the
+limits (``schema_dialects``/``schema_limits``), the run-time tool lists (``native``), the
+return path (``replies``: calls read from a response, the tool-result messages) and the
 generator's native emitter (``generator/lower/native.py``).
 
 Adding a format is one :class:`FormatRecord` in :data:`FORMATS` plus its tests; the record says
-how a tool entry is laid out, what names and limits the API enforces, and per JSON-Schema keyword
+how a tool entry is laid out, where the calls are in a response and how a result goes back,
+what names and limits the API enforces, and per JSON-Schema keyword
 whether the format keeps, renames, describes (moves into the description text), refuses it or
 leaves it to the format's custom hooks (``SchemaPolicy.hooks``).
 """
@@ -21,19 +23,29 @@ from types import MappingProxyType
 from typing import Any
 
 __all__ = [
+    "CALL_ID",
+    "CALL_ID_IF_GIVEN",
+    "CALL_NAME",
+    "CONTENT",
     "CUSTOM",
     "DESCRIBE",
     "DESCRIPTION",
     "FORMATS",
+    "IS_ERROR",
     "KEEP",
     "LOGIC_KEYWORDS",
     "NAME",
     "NAME_SAFE_CHARS",
+    "OUTCOME",
     "PARAMETERS",
     "REFUSE",
     "RENAME",
+    "RESULTS",
+    "STATUS",
     "STRICT",
+    "CallFields",
     "FormatRecord",
+    "Items",
     "SchemaPolicy",
     "Slot",
     "record",
@@ -138,6 +150,51 @@ STRICT = Slot("strict")
 #: A tool entry's layout: (key, literal value, Slot or nested layout) pairs, in output order.
 Envelope = tuple[tuple[str, Any], ...]
 
+# Slots of the tool-result layouts (``result_envelope``, ``result_group``); a slot whose value
+# is None leaves its key out.
+CALL_ID = Slot("call_id")
+"""The call id the result answers (``ToolUse.id``)."""
+CALL_ID_IF_GIVEN = Slot("call_id_if_given")
+"""The call id, left out when toolgen made it up because the reply had none (Gemini)."""
+CALL_NAME = Slot("call_name")
+CONTENT = Slot("content")
+"""``ToolResult.content``, the text for the model."""
+IS_ERROR = Slot("is_error")
+"""True when the call failed or was denied (``ToolResult.is_error or .denied``)."""
+STATUS = Slot("status")
+"""``"error"`` when the call failed or was denied, else ``"success"``."""
+OUTCOME = Slot("outcome")
+"""``{"error": content}`` when the call failed or was denied, else ``{"output": content}``."""
+RESULTS = Slot("results")
+"""In ``result_group``: the list of per-call result elements."""
+
+
+@dataclass(frozen=True)
+class Items:
+    """In a layout: a list holding one element laid out as ``layout``."""
+
+    layout: Envelope
+
+
+@dataclass(frozen=True)
+class CallFields:
+    """How one tool call is spelled in a response (see ``FormatRecord.call_path``).
+
+    An element of the call list is a call when it has the key ``wrapper`` (the call is then the
+    value under it) or, without a wrapper, when ``marker`` (key, value) matches or is None. The
+    other fields are key paths from the call; ``arguments`` may hold an object or JSON text.
+    Dict keys are written as the JSON body spells them; SDK objects are read by the same names
+    or their snake_case forms.
+    """
+
+    id: tuple[str, ...]
+    name: tuple[str, ...]
+    arguments: tuple[str, ...]
+    marker: tuple[str, str] | None = None
+    wrapper: str | None = None
+    ids_optional: bool = False
+    """Older responses of the API omit call ids: toolgen makes them up (no error)."""
+
 
 @dataclass(frozen=True)
 class FormatRecord:
@@ -175,11 +232,16 @@ class FormatRecord:
     json_schema_key: str | None = None
     """Envelope key taking full JSON Schema for run-time tools the policy cannot express
     (the PARAMETERS key is replaced by it); None: such a tool is skipped."""
-    # ---- return path: filled in when toolgen reads provider responses ---------------------
-    call_path: tuple[str, ...] | None = None
-    """Reserved: where a response lists the model's tool calls. Unused so far."""
+    # ---- return path: reading calls from a response, sending results back ----------------
+    call_path: tuple[str | int, ...] = ()
+    """Keys (and list indices) from a response to the list holding the model's tool calls."""
+    call_fields: CallFields | None = None
+    """How one call in that list is spelled; None: the format has no native calls."""
     result_envelope: Envelope | None = None
-    """Reserved: layout of the tool-result message sent back. Unused so far."""
+    """Layout of the result element answering one call (a block, a message, an item, a part)."""
+    result_group: Envelope | None = None
+    """Layout of the one message carrying every result of a reply (``RESULTS``); None: each
+    result element is itself a message of the conversation."""
 
     def path_to(self, slot: Slot) -> tuple[str, ...]:
         """Keys from the entry's top to ``slot`` (KeyError if the envelope lacks it)."""
@@ -311,6 +373,20 @@ _RECORDS = (
         property_key=re.compile(r"^[a-zA-Z0-9_.-]{1,64}$"),
         property_key_hint="top-level property keys must match ^[a-zA-Z0-9_.-]{1,64}$",
         cache_control=True,
+        call_path=("content",),
+        call_fields=CallFields(
+            id=("id",),
+            name=("name",),
+            arguments=("input",),
+            marker=("type", "tool_use"),
+        ),
+        result_envelope=(
+            ("type", "tool_result"),
+            ("tool_use_id", CALL_ID),
+            ("content", CONTENT),
+            ("is_error", IS_ERROR),
+        ),
+        result_group=(("role", "user"), ("content", RESULTS)),
     ),
     FormatRecord(
         name="openai-chat",
@@ -333,6 +409,19 @@ _RECORDS = (
         max_tools=128,
         max_description=1024,
         parameters_optional=True,
+        # Every element of tool_calls is a call; one that is not a function call has no
+        # function.name and is read as a call in error, so its id still gets an answer.
+        call_path=("choices", 0, "message", "tool_calls"),
+        call_fields=CallFields(
+            id=("id",),
+            name=("function", "name"),
+            arguments=("function", "arguments"),
+        ),
+        result_envelope=(
+            ("role", "tool"),
+            ("tool_call_id", CALL_ID),
+            ("content", CONTENT),
+        ),
     ),
     FormatRecord(
         name="openai-responses",
@@ -350,6 +439,18 @@ _RECORDS = (
         max_tools=128,
         max_description=1024,
         parameters_optional=True,
+        call_path=("output",),
+        call_fields=CallFields(
+            id=("call_id",),
+            name=("name",),
+            arguments=("arguments",),
+            marker=("type", "function_call"),
+        ),
+        result_envelope=(
+            ("type", "function_call_output"),
+            ("call_id", CALL_ID),
+            ("output", CONTENT),
+        ),
     ),
     FormatRecord(
         name="gemini",
@@ -369,6 +470,25 @@ _RECORDS = (
         property_key_hint="property names must start with a letter or underscore and use "
         "only letters, digits, _ . - (at most 64 characters)",
         json_schema_key="parametersJsonSchema",
+        call_path=("candidates", 0, "content", "parts"),
+        call_fields=CallFields(
+            id=("id",),
+            name=("name",),
+            arguments=("args",),
+            wrapper="functionCall",
+            ids_optional=True,
+        ),
+        result_envelope=(
+            (
+                "functionResponse",
+                (
+                    ("id", CALL_ID_IF_GIVEN),
+                    ("name", CALL_NAME),
+                    ("response", OUTCOME),
+                ),
+            ),
+        ),
+        result_group=(("role", "user"), ("parts", RESULTS)),
     ),
     FormatRecord(
         name="bedrock-converse",
@@ -385,6 +505,24 @@ _RECORDS = (
         ),
         schema=JSON_SCHEMA,
         description_required=True,
+        call_path=("output", "message", "content"),
+        call_fields=CallFields(
+            id=("toolUseId",),
+            name=("name",),
+            arguments=("input",),
+            wrapper="toolUse",
+        ),
+        result_envelope=(
+            (
+                "toolResult",
+                (
+                    ("toolUseId", CALL_ID),
+                    ("content", Items((("text", CONTENT),))),
+                    ("status", STATUS),
+                ),
+            ),
+        ),
+        result_group=(("role", "user"), ("content", RESULTS)),
     ),
 )
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["ToolResult", "ToolUse"]
 
@@ -16,13 +17,21 @@ __all__ = ["ToolResult", "ToolUse"]
 class ToolUse:
     """One tool call read from a model's reply (text path) or built from a native call.
 
-    ``partial`` is true while the call is still streaming: its closing tag has not arrived,
-    so parameter values may still grow.
+    ``partial`` is true while the call is still streaming: its closing tag (or the end of its
+    native content block) has not arrived, so parameter values may still grow.
+
+    Native calls (``_runtime.replies.read_calls``) also carry ``id``, the provider's call id that
+    the tool-result message must quote, and JSON values in ``params``; text-path values are
+    strings. ``error`` is set when the call could not be read (its arguments are not a JSON
+    object, are too large, or it has no name): ``params`` is then empty, no handler must run,
+    and the caller answers the call id with ``ToolResult.error(use.error)``.
     """
 
     name: str
-    params: Mapping[str, str] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)
     partial: bool = False
+    id: str = ""
+    error: str | None = None
 
 
 @dataclass(frozen=True)

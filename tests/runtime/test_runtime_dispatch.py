@@ -86,6 +86,13 @@ def test_execute_never_raises() -> None:
     assert coordinator.execute(None, ToolUse("read", {}, partial=True)) is None
 
 
+def test_a_call_that_could_not_be_read_never_reaches_its_handler() -> None:
+    coordinator = Small.from_namespace(NAMESPACE)
+    bad = ToolUse("read", {}, id="c1", error="The call to tool read was not run: bad JSON.")
+    assert coordinator.execute(None, bad) == ToolResult.error("The call to tool read was not run: bad JSON.")
+    assert coordinator.execute(None, ToolUse("read", {}, partial=True, error="x")) is None
+
+
 def test_missing_classes_are_listed_together_unless_lenient() -> None:
     with pytest.raises(MissingHandlersError) as err:
         Small.from_namespace({"Mcp": Mcp})

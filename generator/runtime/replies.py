@@ -1,0 +1,745 @@
+"""The return path: tool calls read from a provider's reply, and results sent back to it.
+
+Standard library only; copied verbatim into the generated package (``_runtime/replies.py``)
+and re-exported by ``providers``. The provider SDKs are never imported: a response is a parsed
+JSON body (dict), or an SDK object, read through ``model_dump()`` when it has one and through
+attributes otherwise (a key is tried as written, then in snake_case).
+
+What differs per format lives in its record (``formats.FormatRecord``): ``call_path`` and
+``call_fields`` say where the calls are and how one is spelled, ``result_envelope`` and
+``result_group`` how results go back. One reader and one writer serve every format.
+
+Rules of :func:`read_calls`:
+
+* every call of a reply is returned, in reply order, with its call id (``ToolUse.id``);
+* ``call_path`` may be entered anywhere along it: a whole response, or an OpenAI choice or
+  message, a Gemini candidate or content, a Bedrock output or message; a list is taken as the
+  call list itself;
+* arguments are decoded once (JSON text or an object); a call whose arguments are not a JSON
+  object, are nested deeper than ``MAX_NESTING``, or exceed ``max_argument_chars``
+  (default :data:`MAX_ARGUMENT_CHARS`) is returned with ``error`` set and empty ``params``;
+  so is a call without a tool name, and a second call reusing an id. Nothing raises;
+* a call without an id gets ``toolgen-call-<n>``, ``n`` its position among the reply's calls:
+  stable for the same reply and unique within it. Gemini's older responses carry no ids, so
+  there this is normal; the result message then leaves ``id`` out and Gemini pairs results
+  by name and order. For the other formats a missing id is also an error on that call;
+* a response of an unknown shape gives no calls and a line in ``problems``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .formats import (
+    CALL_ID,
+    CALL_ID_IF_GIVEN,
+    CALL_NAME,
+    CONTENT,
+    IS_ERROR,
+    OUTCOME,
+    RESULTS,
+    STATUS,
+    CallFields,
+    Envelope,
+    FormatRecord,
+    Items,
+    Slot,
+    record,
+)
+from .schema_common import MAX_NESTING, _json_type_of, json_text_depth, nesting_depth
+from .tool_types import ToolResult, ToolUse
+
+__all__ = [
+    "MAX_ARGUMENT_CHARS",
+    "SYNTHETIC_ID_PREFIX",
+    "AnthropicStream",
+    "OpenAIChatStream",
+    "decode_arguments",
+    "read_calls",
+    "result_message",
+    "result_messages",
+]
+
+_log = logging.getLogger(__name__)
+
+MAX_ARGUMENT_CHARS = 4_000_000
+"""The longest arguments toolgen reads, in characters of JSON text (4 million, about 8 times
+what today's largest model output limits allow). Longer arguments make the call an error
+before any parsing, so a hostile 10 MB string costs a length check, not a parse."""
+
+SYNTHETIC_ID_PREFIX = "toolgen-call-"
+"""Start of the ids made up for calls that came without one."""
+
+_MISSING = object()
+_SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+# ---- reading nested values from dicts or SDK objects ---------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """``value.model_dump()`` for an SDK object that has it (and succeeds), else ``value``."""
+    if isinstance(value, (Mapping, list, tuple, str)) or value is None:
+        return value
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        try:
+            dumped = dump()
+        except Exception:  # an SDK's serializer failing: fall back to attributes
+            return value
+        if isinstance(dumped, Mapping):
+            return dumped
+    return value
+
+
+@functools.cache
+def _spellings(key: str) -> tuple[str, ...]:
+    """``key`` as the JSON body spells it, then in snake_case as SDK objects do."""
+    snake = _SNAKE.sub("_", key).lower()
+    return (key,) if snake == key else (key, snake)
+
+
+def _field(node: Any, key: str | int) -> Any:
+    """``node[key]`` for dicts and lists, the attribute for objects; _MISSING if absent."""
+    if isinstance(key, int):
+        if isinstance(node, (list, tuple)) and -len(node) <= key < len(node):
+            return node[key]
+        return _MISSING
+    for name in _spellings(key):
+        if isinstance(node, Mapping):
+            if name in node:
+                return node[name]
+        elif not isinstance(node, (str, bytes, list, tuple)) and node is not None:
+            found = getattr(node, name, _MISSING)
+            if found is not _MISSING:
+                return found
+    return _MISSING
+
+
+def _walk(node: Any, path: Sequence[str | int]) -> Any:
+    for key in path:
+        node = _field(node, key)
+        if node is _MISSING or node is None:
+            return None
+    return node
+
+
+def _spell(path: Sequence[str | int]) -> str:
+    return "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(
+        "."
+    )
+
+
+def _call_list(response: Any, path: tuple[str | int, ...], problems: list[str]) -> Any:
+    """The call list of ``response``, entered at the first step of ``path`` it has."""
+    node = _plain(response)
+    if isinstance(node, (list, tuple)):
+        return node
+    start = next(
+        (
+            i
+            for i, key in enumerate(path)
+            if isinstance(key, str) and _field(node, key) is not _MISSING
+        ),
+        None,
+    )
+    if start is None:
+        problems.append(
+            f"unknown response shape: {type(node).__name__} without {_spell(path)}"
+        )
+        return ()
+    for i in range(start, len(path)):
+        key = path[i]
+        if isinstance(key, int) and not (isinstance(node, (list, tuple)) and node):
+            kind = "empty" if isinstance(node, (list, tuple)) else type(node).__name__
+            problems.append(f"the response has no {_spell(path[: i + 1])} ({kind})")
+            return ()
+        node = _field(node, key)
+        if node is None or node is _MISSING:
+            return ()  # e.g. a text reply: tool_calls is null or absent
+    if not isinstance(node, (list, tuple)):
+        problems.append(
+            f"unknown response shape: {_spell(path)} is a {type(node).__name__}, not a list"
+        )
+        return ()
+    return node
+
+
+# ---- arguments ----------------------------------------------------------------------------
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _size_past(value: Any, limit: int) -> bool:
+    """Whether the strings and scalars in ``value`` add up to more than ``limit`` characters."""
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            total += 2 + sum(len(str(k)) + 4 for k in item)
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            total += 2 + len(item)
+            stack.extend(item)
+        elif isinstance(item, str):
+            total += len(item) + 2
+        else:
+            total += 4
+        if total > limit:
+            return True
+    return False
+
+
+def decode_arguments(
+    value: Any, max_chars: int = MAX_ARGUMENT_CHARS
+) -> tuple[dict[str, Any], str | None]:
+    """A call's arguments as a dict, or ``({}, reason)`` when they cannot be taken.
+
+    JSON text is decoded (empty text means no arguments); an object is taken as it is. Both are
+    held to ``max_chars`` characters and ``MAX_NESTING`` levels; NaN and Infinity are refused.
+    """
+    if value is None:
+        return {}, None
+    if isinstance(value, str):
+        if len(value) > max_chars:
+            return {}, (
+                f"its arguments are {len(value)} characters long; at most {max_chars} "
+                "are read"
+            )
+        if not value.strip():
+            return {}, None
+        if json_text_depth(value) > MAX_NESTING:
+            return {}, f"its arguments are nested more than {MAX_NESTING} levels deep"
+        try:
+            value = json.loads(value, parse_constant=_reject_constant)
+        except ValueError as exc:
+            detail = getattr(exc, "msg", str(exc))
+            where = (
+                f" at line {exc.lineno} column {exc.colno}"
+                if isinstance(exc, json.JSONDecodeError)
+                else ""
+            )
+            return {}, f"its arguments are not valid JSON ({detail}{where})"
+    elif isinstance(value, Mapping):
+        if nesting_depth(value) > MAX_NESTING:
+            return {}, f"its arguments are nested more than {MAX_NESTING} levels deep"
+        if _size_past(value, max_chars):
+            return {}, f"its arguments are longer than {max_chars} characters"
+    if not isinstance(value, Mapping):
+        kind = _json_type_of(value) or type(value).__name__
+        return {}, f"its arguments are a JSON {kind}, not an object"
+    return dict(value), None
+
+
+def _refusal(name: str, reason: str) -> str:
+    """The error text for the model about a call that was not run."""
+    who = f"tool {name}" if name else "a tool without a name"
+    return f"The call to {who} was not run: {reason}. Send it again, corrected."
+
+
+# ---- reading calls ------------------------------------------------------------------------
+
+
+def _calls_record(format: str) -> tuple[FormatRecord, CallFields]:
+    rec = record(format)
+    if rec.call_fields is None:
+        raise ValueError(f"format {format!r} has no native tool calls")
+    return rec, rec.call_fields
+
+
+def _make_use(
+    name: Any,
+    call_id: Any,
+    arguments: Any,
+    *,
+    ids_optional: bool,
+    position: int,
+    max_chars: int,
+) -> ToolUse:
+    """A complete ToolUse from a call's raw fields; ``error`` set when it cannot be run."""
+    name = name if isinstance(name, str) else ""
+    reason: str | None = None
+    if not isinstance(call_id, str) or not call_id:
+        call_id = f"{SYNTHETIC_ID_PREFIX}{position}"
+        if not ids_optional:
+            reason = "the reply gave it no call id"
+    if not name:
+        reason = "the reply names no tool"
+    params: dict[str, Any] = {}
+    if reason is None:
+        params, reason = decode_arguments(arguments, max_chars)
+    if reason is not None:
+        return ToolUse(name, {}, id=call_id, error=_refusal(name, reason))
+    return ToolUse(name, params, id=call_id)
+
+
+def _mark_duplicate(use: ToolUse, seen: set[str]) -> ToolUse:
+    """``use`` as an error when an earlier call of the reply had the same id."""
+    if use.id not in seen:
+        seen.add(use.id)
+        return use
+    if use.error is not None:
+        return use
+    reason = f"another call of the reply already has the id {use.id!r}"
+    return ToolUse(use.name, {}, id=use.id, error=_refusal(use.name, reason))
+
+
+def _as_call(item: Any, fields: CallFields) -> Any:
+    """The call ``item`` holds, or None when it is not a call (text, reasoning, ...)."""
+    if fields.wrapper is not None:
+        call = _field(item, fields.wrapper)
+        return None if call is _MISSING else call
+    if fields.marker is not None:
+        key, wanted = fields.marker
+        if _field(item, key) != wanted:
+            return None
+    return item
+
+
+def read_calls(
+    response: Any,
+    format: str,
+    *,
+    problems: list[str] | None = None,
+    max_argument_chars: int = MAX_ARGUMENT_CHARS,
+) -> list[ToolUse]:
+    """Every tool call in a provider ``response`` of ``format``, in order; never raises.
+
+    ``response`` is the parsed JSON body or the SDK's response object (or a part of it along
+    the record's ``call_path``). A call that cannot be run comes back with ``error`` set: answer
+    it with ``ToolResult.error(use.error)``. An unrecognised response gives ``[]``, and a line
+    in ``problems`` when it is a list. Raises ValueError only for an unknown ``format``.
+    """
+    rec, fields = _calls_record(format)
+    found: list[str] = []
+    # a hostile object (properties that raise) is reported, never raised
+    try:
+        items = _call_list(response, rec.call_path, found)
+    except Exception as exc:
+        found.append(f"the response could not be read: {type(exc).__name__}: {exc}")
+        items = ()
+    uses: list[ToolUse] = []
+    seen: set[str] = set()
+    for number, item in enumerate(items):
+        try:
+            call = _as_call(item, fields)
+            if call is None:
+                continue
+            use = _make_use(
+                _walk(call, fields.name),
+                _walk(call, fields.id),
+                _walk(call, fields.arguments),
+                ids_optional=fields.ids_optional,
+                position=len(uses),
+                max_chars=max_argument_chars,
+            )
+        except Exception as exc:  # one hostile element costs that element only
+            found.append(f"element {number} not read: {type(exc).__name__}: {exc}")
+            continue
+        uses.append(_mark_duplicate(use, seen))
+    for line in found:
+        _log.warning("read_calls(%s): %s", format, line)
+    if problems is not None:
+        problems.extend(found)
+    return uses
+
+
+# ---- results back to the provider ---------------------------------------------------------
+
+
+def _slot_values(use: ToolUse, result: ToolResult) -> dict[str, Any]:
+    failed = result.is_error or result.denied
+    content = str(result.content)
+    given = not use.id.startswith(SYNTHETIC_ID_PREFIX)
+    return {
+        CALL_ID.name: use.id,
+        CALL_ID_IF_GIVEN.name: use.id if given else None,
+        CALL_NAME.name: use.name,
+        CONTENT.name: content,
+        IS_ERROR.name: failed,
+        STATUS.name: "error" if failed else "success",
+        OUTCOME.name: {"error" if failed else "output": content},
+    }
+
+
+def _fill(layout: Envelope, values: Mapping[str, Any]) -> dict[str, Any]:
+    """``layout`` with its slots filled from ``values``; a slot valued None is left out."""
+    out: dict[str, Any] = {}
+    for key, spec in layout:
+        if isinstance(spec, Slot):
+            value = values[spec.name]
+            if value is None:
+                continue
+        elif isinstance(spec, Items):
+            value = [_fill(spec.layout, values)]
+        elif isinstance(spec, tuple):
+            value = _fill(spec, values)
+        else:
+            value = spec
+        out[key] = value
+    return out
+
+
+def _results_record(format: str) -> tuple[FormatRecord, Envelope]:
+    rec = record(format)
+    if rec.result_envelope is None:
+        raise ValueError(f"format {format!r} has no tool-result message")
+    return rec, rec.result_envelope
+
+
+def result_message(use: ToolUse, result: ToolResult, format: str) -> dict[str, Any]:
+    """The element answering ``use`` with ``result`` in ``format``.
+
+    Anthropic: a ``tool_result`` content block; OpenAI Chat: a ``role: tool`` message;
+    OpenAI Responses: a ``function_call_output`` input item; Gemini: a ``functionResponse``
+    part; Bedrock Converse: a ``toolResult`` content block. A failed or denied result is
+    flagged where the format can say so (``is_error``, ``status``, Gemini's ``error`` key).
+    """
+    _, layout = _results_record(format)
+    return _fill(layout, _slot_values(use, result))
+
+
+def result_messages(
+    answers: Iterable[tuple[ToolUse, ToolResult]], format: str
+) -> list[dict[str, Any]]:
+    """What to append to the conversation after the assistant's reply: every answer, in order.
+
+    Formats that carry all results of a reply in one user message (Anthropic, Gemini, Bedrock)
+    get that one message; the OpenAI formats get one message or item per result.
+    """
+    rec, _ = _results_record(format)
+    elements = [result_message(use, result, format) for use, result in answers]
+    if rec.result_group is None:
+        return elements
+    if not elements:
+        return []
+    return [_fill(rec.result_group, {RESULTS.name: elements})]
+
+
+# ---- streaming ----------------------------------------------------------------------------
+
+_PREVIEW_ALWAYS = 16_384
+"""Arguments up to this length are re-read for the preview on every delta; longer ones when
+they have grown by a quarter since the last preview, so a long stream costs linear time."""
+_STRING_RUN = re.compile(r'[^"\\]*')
+_HEX = frozenset("0123456789abcdefABCDEF")
+# A string's text ending in the first half of a surrogate pair (an escaped backslash before
+# it does not count): the preview waits for the second half instead of showing half a char.
+_HIGH_SURROGATE_END = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}\Z")
+
+
+class _PartialJSON:
+    """Incrementally scanned JSON text, and the object it holds so far (for previews).
+
+    The scanner keeps the open containers and the last place where the text, cut there and
+    closed, is valid JSON; an open value string is cut at its end and closed. Each character is
+    scanned once.
+    """
+
+    def __init__(self, max_chars: int) -> None:
+        self.max_chars = max_chars
+        self.chunks: list[str] = []
+        self.length = 0
+        self.overflow = False
+        self.stack: list[str] = []
+        self.key_next: list[bool] = []
+        self.in_string = False
+        self.string_is_key = False
+        self.escape = 0  # characters of a pending escape sequence (\\ and \\uXXXX)
+        self.in_scalar = False
+        self.good: tuple[int, str] = (0, "")
+        self.valid_prefix = False  # no opener seen yet: nothing to show
+        self.preview: dict[str, Any] = {}
+        self.previewed_at = -1
+
+    def add(self, text: str) -> None:
+        if self.overflow or not text:
+            return
+        if self.length + len(text) > self.max_chars:
+            self.overflow = True
+            self.chunks = []
+            return
+        self.chunks.append(text)
+        start = self.length
+        self.length += len(text)
+        if len(self.stack) <= MAX_NESTING:
+            self._scan(text, start)
+
+    def _closers(self) -> str:
+        return "".join("}" if c == "{" else "]" for c in reversed(self.stack))
+
+    def _value_done(self, end: int) -> None:
+        self.good = (end, self._closers())
+
+    def _scan(self, text: str, offset: int) -> None:
+        i, n = 0, len(text)
+        while i < n:
+            if self.in_string:
+                if self.escape:
+                    char = text[i]
+                    if self.escape == 1 and char == "u":
+                        self.escape = 5
+                    elif self.escape > 1 and char in _HEX:
+                        self.escape -= 1
+                    else:
+                        self.escape = 0
+                    if self.escape == 1:
+                        self.escape = 0
+                    i += 1
+                    continue
+                run = _STRING_RUN.match(text, i)
+                i = run.end() if run else i
+                if i >= n:
+                    break
+                if text[i] == "\\":
+                    self.escape = 1
+                else:
+                    self.in_string = False
+                    if not self.string_is_key:
+                        self._value_done(offset + i + 1)
+                i += 1
+                continue
+            char = text[i]
+            if self.in_scalar and char in ",}] \t\r\n:":
+                self.in_scalar = False
+                self._value_done(offset + i)
+            if char == '"':
+                self.in_string = True
+                self.string_is_key = bool(self.stack and self.stack[-1] == "{") and (
+                    self.key_next[-1]
+                )
+            elif char in "{[":
+                self.stack.append(char)
+                self.key_next.append(char == "{")
+                self.valid_prefix = True
+                self._value_done(offset + i + 1)
+                if len(self.stack) > MAX_NESTING:
+                    return
+            elif char in "}]":
+                if self.stack:
+                    self.stack.pop()
+                    self.key_next.pop()
+                self._value_done(offset + i + 1)
+            elif char == ":":
+                if self.key_next:
+                    self.key_next[-1] = False
+            elif char == ",":
+                if self.key_next and self.stack[-1] == "{":
+                    self.key_next[-1] = True
+            elif char not in " \t\r\n":
+                self.in_scalar = True
+            i += 1
+
+    def text(self) -> str:
+        if len(self.chunks) > 1:
+            self.chunks = ["".join(self.chunks)]
+        return self.chunks[0] if self.chunks else ""
+
+    def partial_params(self) -> dict[str, Any]:
+        """The object so far; the last preview while re-reading would cost too much."""
+        if self.overflow or not self.valid_prefix or len(self.stack) > MAX_NESTING:
+            return self.preview
+        if self.length > _PREVIEW_ALWAYS and self.length < self.previewed_at * 1.25:
+            return self.preview
+        text = self.text()
+        candidates = []
+        if self.in_string and not self.string_is_key:
+            # drop an unfinished escape sequence (\\ or \\u12) before closing the string
+            pending = 1 if self.escape == 1 else (7 - self.escape if self.escape else 0)
+            cut = self.length - pending
+            if _HIGH_SURROGATE_END.search(text, max(cut - 16, 0), cut):
+                cut -= 6
+            candidates.append(text[:cut] + '"' + self._closers())
+        elif self.in_scalar:
+            candidates.append(text + self._closers())
+        cut, closers = self.good
+        candidates.append(text[:cut] + closers)
+        for candidate in candidates:
+            try:
+                value = json.loads(candidate, parse_constant=_reject_constant)
+            except ValueError:
+                continue
+            if isinstance(value, dict):
+                self.preview = value
+                break
+        self.previewed_at = self.length
+        return self.preview
+
+
+class _OpenCall:
+    """One call while its arguments stream in."""
+
+    def __init__(self, call_id: str, name: str, max_chars: int) -> None:
+        self.id = call_id
+        self.name = name
+        self.max_chars = max_chars
+        self.arguments = _PartialJSON(max_chars)
+        self.initial: dict[str, Any] = {}
+        """Arguments given whole at the start (Anthropic sends ``{}`` there, then deltas)."""
+
+    def partial(self) -> ToolUse:
+        params = self.arguments.partial_params() if self.arguments.length else {}
+        return ToolUse(
+            self.name, params or dict(self.initial), partial=True, id=self.id
+        )
+
+    def close(self, fields: CallFields, position: int) -> ToolUse:
+        if self.arguments.overflow:
+            reason = f"its arguments are longer than {self.max_chars} characters"
+            return ToolUse(self.name, {}, id=self.id, error=_refusal(self.name, reason))
+        text = self.arguments.text()
+        return _make_use(
+            self.name,
+            self.id,
+            text if text or not self.initial else self.initial,
+            ids_optional=fields.ids_optional,
+            position=position,
+            max_chars=self.max_chars,
+        )
+
+
+class _Stream:
+    """Shared bookkeeping of the stream accumulators: calls by stream index, in order."""
+
+    format = ""
+
+    def __init__(self, *, max_argument_chars: int = MAX_ARGUMENT_CHARS) -> None:
+        self.max_argument_chars = max_argument_chars
+        self._open: dict[int, _OpenCall] = {}
+        self._done: dict[int, ToolUse] = {}
+        self._seen: set[str] = set()
+        self.problems: list[str] = []
+
+    def feed(self, event: Any) -> list[ToolUse]:
+        """The calls ``event`` (a dict or an SDK object) changed, in order; never raises."""
+        try:
+            return self._feed(_plain(event))
+        except Exception as exc:  # a hostile event: report, never raise
+            self.problems.append(f"event not read: {type(exc).__name__}: {exc}")
+            return []
+
+    def _feed(self, event: Any) -> list[ToolUse]:
+        raise NotImplementedError
+
+    def _start(self, index: int, call_id: str, name: str) -> _OpenCall:
+        call = self._open[index] = _OpenCall(call_id, name, self.max_argument_chars)
+        return call
+
+    def _close(self, index: int) -> ToolUse | None:
+        call = self._open.pop(index, None)
+        if call is None:
+            return None
+        _, fields = _calls_record(self.format)
+        position = sum(1 for i in (*self._done, *self._open) if i < index)
+        use = _mark_duplicate(call.close(fields, position), self._seen)
+        self._done[index] = use
+        return use
+
+    @property
+    def calls(self) -> list[ToolUse]:
+        """Every call so far in stream order; open ones are ``partial``."""
+        out = dict(self._done)
+        out.update({i: c.partial() for i, c in self._open.items()})
+        return [out[i] for i in sorted(out)]
+
+    def finish(self) -> list[ToolUse]:
+        """Close every open call (the stream ended) and return all calls, in order."""
+        for index in sorted(self._open):
+            self._close(index)
+        return self.calls
+
+
+class AnthropicStream(_Stream):
+    """Accumulates Anthropic Messages stream events into tool calls.
+
+    Feed each event (dict or SDK event object) to :meth:`feed`; it returns the calls the event
+    changed: a ``partial`` ToolUse at ``content_block_start`` and every ``input_json_delta``,
+    and the complete call at ``content_block_stop``.
+    """
+
+    format = "anthropic"
+
+    def _feed(self, event: Any) -> list[ToolUse]:
+        kind = _field(event, "type")
+        index = _field(event, "index")
+        if not isinstance(index, int):
+            return []
+        if kind == "content_block_start":
+            block = _field(event, "content_block")
+            if _field(block, "type") != "tool_use":
+                return []
+            call_id, name = _walk(block, ("id",)), _walk(block, ("name",))
+            started = self._start(
+                index,
+                call_id if isinstance(call_id, str) else "",
+                name if isinstance(name, str) else "",
+            )
+            initial = _walk(block, ("input",))
+            if isinstance(initial, Mapping):
+                started.initial = dict(initial)
+            return [started.partial()]
+        call = self._open.get(index)
+        if call is None:
+            return []
+        if kind == "content_block_delta":
+            delta = _field(event, "delta")
+            fragment = _walk(delta, ("partial_json",))
+            if _field(delta, "type") != "input_json_delta" or not isinstance(
+                fragment, str
+            ):
+                return []
+            call.arguments.add(fragment)
+            return [call.partial()]
+        if kind == "content_block_stop":
+            use = self._close(index)
+            return [use] if use is not None else []
+        return []
+
+
+class OpenAIChatStream(_Stream):
+    """Accumulates OpenAI Chat Completions stream chunks into tool calls (choice 0).
+
+    Feed each chunk (dict or ``ChatCompletionChunk``) to :meth:`feed`; it returns the calls the
+    chunk changed, ``partial`` while open. The calls are complete when a chunk gives choice 0 a
+    ``finish_reason`` (or at :meth:`finish`, for a stream that ended without one).
+    """
+
+    format = "openai-chat"
+
+    def _feed(self, chunk: Any) -> list[ToolUse]:
+        choices = _field(chunk, "choices")
+        if not isinstance(choices, (list, tuple)):
+            return []
+        changed: dict[int, ToolUse] = {}
+        for choice in choices:
+            if _field(choice, "index") not in (0, _MISSING):
+                continue
+            for delta in _walk(choice, ("delta", "tool_calls")) or ():
+                index = _field(delta, "index")
+                if not isinstance(index, int) or index in self._done:
+                    continue
+                call = self._open.get(index) or self._start(index, "", "")
+                call_id = _walk(delta, ("id",))
+                if isinstance(call_id, str) and call_id and not call.id:
+                    call.id = call_id
+                name = _walk(delta, ("function", "name"))
+                if isinstance(name, str) and name and name != call.name:
+                    call.name += name
+                fragment = _walk(delta, ("function", "arguments"))
+                if isinstance(fragment, str):
+                    call.arguments.add(fragment)
+                changed[index] = call.partial()
+            if _walk(choice, ("finish_reason",)) is not None:
+                for index in sorted(self._open):
+                    use = self._close(index)
+                    if use is not None:
+                        changed[index] = use
+        return [changed[i] for i in sorted(changed)]

@@ -1,0 +1,450 @@
+"""generator/runtime/replies.py on its own: reading calls from replies, streams, result messages."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from generator.runtime import formats
+from generator.runtime.replies import (
+    MAX_ARGUMENT_CHARS,
+    SYNTHETIC_ID_PREFIX,
+    AnthropicStream,
+    OpenAIChatStream,
+    decode_arguments,
+    read_calls,
+    result_message,
+    result_messages,
+)
+from generator.runtime.schema_common import MAX_NESTING
+from generator.runtime.tool_types import ToolResult, ToolUse
+from replies_data import CALLS, FORMATS, anthropic_events, openai_chat_chunks, reply
+
+EXPECTED = [ToolUse(name, args, id=call_id) for call_id, name, args in CALLS]
+
+
+def as_object(value: Any) -> Any:
+    """``value`` with every dict turned into an object with attributes (an SDK-like object);
+    call arguments stay dicts, as the SDKs keep them."""
+    if isinstance(value, dict):
+        return SimpleNamespace(**{k: v if k in ("input", "args") else as_object(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return [as_object(v) for v in value]
+    return value
+
+
+class Dumpable:
+    """An object whose only way in is ``model_dump()``, like a pydantic model."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._data = data
+
+    def model_dump(self) -> dict[str, Any]:
+        return self._data
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_parallel_call_in_order_with_its_id(fmt: str) -> None:
+    assert read_calls(reply(fmt), fmt) == EXPECTED
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_objects_read_by_attribute_and_by_model_dump(fmt: str) -> None:
+    data = reply(fmt)
+    assert read_calls(Dumpable(data), fmt) == EXPECTED
+    assert read_calls(as_object(data), fmt) == EXPECTED
+
+
+def test_sdk_objects_spell_keys_in_snake_case() -> None:
+    """google-genai objects say function_call where the JSON body says functionCall."""
+    part = SimpleNamespace(function_call=SimpleNamespace(name="f", args={"a": 1}, id="x"), text=None)
+    response = SimpleNamespace(candidates=[SimpleNamespace(content=SimpleNamespace(parts=[part]))])
+    assert read_calls(response, "gemini") == [ToolUse("f", {"a": 1}, id="x")]
+    block = SimpleNamespace(tool_use=SimpleNamespace(tool_use_id="t1", name="g", input={}))
+    assert read_calls({"output": {"message": {"content": [block]}}}, "bedrock-converse") == [ToolUse("g", {}, id="t1")]
+
+
+@pytest.mark.parametrize(
+    "fmt, part",
+    [
+        ("openai-chat", lambda r: r["choices"][0]),
+        ("openai-chat", lambda r: r["choices"][0]["message"]),
+        ("openai-chat", lambda r: r["choices"][0]["message"]["tool_calls"]),
+        ("gemini", lambda r: r["candidates"][0]),
+        ("gemini", lambda r: r["candidates"][0]["content"]),
+        ("bedrock-converse", lambda r: r["output"]),
+        ("bedrock-converse", lambda r: r["output"]["message"]),
+        ("anthropic", lambda r: r["content"]),
+        ("openai-responses", lambda r: r["output"]),
+    ],
+)
+def test_a_part_along_the_call_path_is_read_too(fmt: str, part: Any) -> None:
+    assert read_calls(part(reply(fmt)), fmt) == EXPECTED
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_text_reply_has_no_calls_and_no_problem(fmt: str) -> None:
+    problems: list[str] = []
+    assert read_calls(reply(fmt, []), fmt, problems=problems) == []
+    assert problems == []
+
+
+def test_openai_text_reply_with_null_tool_calls() -> None:
+    data = reply("openai-chat", [])
+    data["choices"][0]["message"]["tool_calls"] = None
+    problems: list[str] = []
+    assert read_calls(data, "openai-chat", problems=problems) == [] and problems == []
+
+
+@pytest.mark.parametrize(
+    "response, fmt, expected",
+    [
+        ({"foo": 1}, "gemini", "unknown response shape: dict without candidates[0].content.parts"),
+        ({"candidates": []}, "gemini", "the response has no candidates[0] (empty)"),
+        ({"choices": {"0": {}}}, "openai-chat", "the response has no choices[0] (dict)"),
+        ({"choices": [{"message": {"tool_calls": {"id": 1}}}]}, "openai-chat", "is a dict, not a list"),
+        ("just text", "anthropic", "unknown response shape: str without content"),
+        (None, "bedrock-converse", "unknown response shape: NoneType"),
+        (reply("bedrock-converse"), "openai-responses", "output is a dict, not a list"),
+    ],
+)
+def test_unknown_shapes_give_no_calls_and_are_reported(response: Any, fmt: str, expected: str) -> None:
+    problems: list[str] = []
+    assert read_calls(response, fmt, problems=problems) == []
+    assert len(problems) == 1 and expected in problems[0]
+
+
+def test_malformed_json_is_an_error_for_that_call_only() -> None:
+    calls = [("c1", "a", {"x": 1}), ("c2", "b", '{"x": 1,'), ("c3", "c", "[1, 2]"), ("c4", "d", "NaN")]
+    for fmt in ("openai-chat", "openai-responses"):
+        uses = read_calls(reply(fmt, calls), fmt)
+        assert [u.id for u in uses] == ["c1", "c2", "c3", "c4"]
+        assert uses[0] == ToolUse("a", {"x": 1}, id="c1")
+        assert all(u.params == {} and u.error for u in uses[1:])
+        assert "tool b was not run: its arguments are not valid JSON" in (uses[1].error or "")
+        assert "line 1 column 9" in (uses[1].error or "")
+        assert "a JSON array, not an object" in (uses[2].error or "")
+        assert "not valid JSON (NaN is not JSON)" in (uses[3].error or "")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_arguments_that_are_not_an_object(fmt: str) -> None:
+    if fmt.startswith("openai"):
+        return  # there the arguments are JSON text, covered above
+    uses = read_calls(reply(fmt, [("c1", "a", [1]), ("c2", "b", 3), ("c3", "c", {"ok": True})]), fmt)
+    assert [bool(u.error) for u in uses] == [True, True, False]
+    assert "a JSON array" in (uses[0].error or "") and "a JSON integer" in (uses[1].error or "")
+
+
+def test_empty_argument_text_means_no_arguments() -> None:
+    assert read_calls(reply("openai-chat", [("c1", "a", "")]), "openai-chat") == [ToolUse("a", {}, id="c1")]
+    assert read_calls(reply("gemini", [("c1", "a", None)]), "gemini") == [ToolUse("a", {}, id="c1")]
+
+
+def test_huge_arguments_are_refused_before_parsing() -> None:
+    huge = '{"content": "' + "x" * 10_000_000 + '"}'
+    uses = read_calls(reply("openai-chat", [("c1", "write", huge), ("c2", "ok", "{}")]), "openai-chat")
+    assert uses[1] == ToolUse("ok", {}, id="c2")
+    assert uses[0].params == {} and f"at most {MAX_ARGUMENT_CHARS} are read" in (uses[0].error or "")
+    # an object already parsed by the SDK is held to the same limit
+    big = read_calls(reply("anthropic", [("c1", "write", {"content": "x" * 10_000_000})]), "anthropic")
+    assert "longer than" in (big[0].error or "")
+    # and the limit can be set per call
+    small = read_calls(reply("gemini", [("c1", "w", {"a": "x" * 50})]), "gemini", max_argument_chars=40)
+    assert small[0].error
+
+
+def test_deep_arguments_are_refused() -> None:
+    deep_text = '{"a": ' + "[" * (MAX_NESTING + 5) + "]" * (MAX_NESTING + 5) + "}"
+    uses = read_calls(reply("openai-chat", [("c1", "a", deep_text)]), "openai-chat")
+    assert f"nested more than {MAX_NESTING} levels" in (uses[0].error or "")
+    deep: Any = {}
+    for _ in range(MAX_NESTING + 5):
+        deep = {"a": deep}
+    uses = read_calls(reply("bedrock-converse", [("c1", "a", deep)]), "bedrock-converse")
+    assert f"nested more than {MAX_NESTING} levels" in (uses[0].error or "")
+
+
+def test_gemini_calls_without_ids_get_stable_ids() -> None:
+    calls: list[tuple[str | None, str, Any]] = [(None, "a", {}), ("given", "b", {}), (None, "c", {})]
+    first = read_calls(reply("gemini", calls), "gemini")
+    assert [u.id for u in first] == [f"{SYNTHETIC_ID_PREFIX}0", "given", f"{SYNTHETIC_ID_PREFIX}2"]
+    assert all(u.error is None for u in first)
+    assert read_calls(reply("gemini", calls), "gemini") == first
+
+
+@pytest.mark.parametrize("fmt", [f for f in FORMATS if f != "gemini"])
+def test_a_missing_id_is_an_error_where_the_api_always_gives_one(fmt: str) -> None:
+    uses = read_calls(reply(fmt, [(None, "a", {}), ("c2", "b", {})]), fmt)
+    assert uses[0].id == f"{SYNTHETIC_ID_PREFIX}0" and "no call id" in (uses[0].error or "")
+    assert uses[1] == ToolUse("b", {}, id="c2")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_missing_name_and_duplicate_ids(fmt: str) -> None:
+    uses = read_calls(reply(fmt, [("c1", "", {}), ("c2", "b", {}), ("c2", "c", {"x": 1})]), fmt)
+    assert "a tool without a name was not run: the reply names no tool" in (uses[0].error or "")
+    assert uses[1] == ToolUse("b", {}, id="c2")
+    assert uses[2].id == "c2" and "already has the id 'c2'" in (uses[2].error or "") and uses[2].params == {}
+
+
+def test_an_id_reused_after_a_broken_call_is_still_a_duplicate() -> None:
+    uses = read_calls(reply("openai-chat", [("c1", "a", "{bad"), ("c1", "b", "{}")]), "openai-chat")
+    assert "not valid JSON" in (uses[0].error or "") and "already has the id 'c1'" in (uses[1].error or "")
+
+
+def test_a_custom_openai_tool_call_is_answered_with_an_error() -> None:
+    data = reply("openai-chat")
+    data["choices"][0]["message"]["tool_calls"].append({"id": "c9", "type": "custom", "custom": {"name": "x"}})
+    last = read_calls(data, "openai-chat")[-1]
+    assert last.id == "c9" and last.error
+
+
+def test_a_hostile_element_costs_that_element_only() -> None:
+    class Exploding:
+        @property
+        def type(self) -> str:
+            raise RuntimeError("boom")
+
+    data = reply("anthropic")
+    data["content"].insert(1, Exploding())
+    problems: list[str] = []
+    assert read_calls(data, "anthropic", problems=problems) == EXPECTED
+    assert problems == ["element 1 not read: RuntimeError: boom"]
+
+
+def test_unknown_format() -> None:
+    with pytest.raises(ValueError, match="unknown dialect 'nope'"):
+        read_calls({}, "nope")
+
+
+def test_decode_arguments_directly() -> None:
+    assert decode_arguments('{"a": [1, "x"]}') == ({"a": [1, "x"]}, None)
+    assert decode_arguments("  ") == ({}, None)
+    assert decode_arguments(b"{}")[1] == "its arguments are a JSON bytes, not an object"
+
+
+# ---- streaming ----------------------------------------------------------------------------
+
+
+def _feed_all(stream: Any, events: list[dict[str, Any]]) -> list[list[ToolUse]]:
+    return [stream.feed(e) for e in events]
+
+
+@pytest.mark.parametrize("size", [1, 4, 1000])
+def test_anthropic_stream_matches_the_whole_reply_at_every_cut(size: int) -> None:
+    events = anthropic_events(size=size)
+    whole = read_calls(reply("anthropic"), "anthropic")
+    for cut in range(len(events) + 1):
+        stream = AnthropicStream()
+        _feed_all(stream, events[:cut])
+        calls = stream.calls
+        complete = [c for c in calls if not c.partial]
+        assert complete == whole[: len(complete)]
+        for use in calls:  # an open call shows a prefix of its final arguments
+            assert use.error is None
+            final = whole[[w.id for w in whole].index(use.id)]
+            assert use.name == final.name
+            _assert_prefix(use.params, final.params)
+        assert len([c for c in calls if c.partial]) <= 1
+    stream = AnthropicStream()
+    _feed_all(stream, events)
+    assert stream.calls == whole == stream.finish()
+
+
+@pytest.mark.parametrize("size", [1, 5, 1000])
+def test_openai_chat_stream_matches_the_whole_reply_at_every_cut(size: int) -> None:
+    chunks = openai_chat_chunks(size=size)
+    whole = read_calls(reply("openai-chat"), "openai-chat")
+    for cut in range(len(chunks) + 1):
+        stream = OpenAIChatStream()
+        _feed_all(stream, chunks[:cut])
+        calls = stream.calls
+        assert all(c.partial for c in calls) or cut == len(chunks)
+        for use, final in zip(calls, whole, strict=False):
+            assert (use.id, use.name) == (final.id, final.name)
+            _assert_prefix(use.params, final.params)
+        assert stream.finish() == read_calls(_truncated_chat(chunks[:cut]), "openai-chat")
+    stream = OpenAIChatStream()
+    changed = _feed_all(stream, chunks)
+    assert changed[-1] == whole == stream.calls
+
+
+def _truncated_chat(chunks: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the chunks so far say, as one reply (for comparing with a stream cut there)."""
+    calls: dict[int, dict[str, str]] = {}
+    for chunk in chunks:
+        for delta in chunk["choices"][0]["delta"].get("tool_calls", []):
+            entry = calls.setdefault(delta["index"], {"id": "", "name": "", "arguments": ""})
+            entry["id"] = entry["id"] or delta.get("id", "")
+            entry["name"] += delta.get("function", {}).get("name", "")
+            entry["arguments"] += delta["function"]["arguments"]
+    return reply("openai-chat", [(c["id"], c["name"], c["arguments"]) for _, c in sorted(calls.items())])
+
+
+def _assert_prefix(partial: Any, final: Any) -> None:
+    """``partial`` is what a prefix of ``final``'s JSON text shows."""
+    if isinstance(final, dict):
+        assert isinstance(partial, dict) and set(partial) <= set(final)
+        for key in partial:
+            _assert_prefix(partial[key], final[key])
+    elif isinstance(final, list):
+        assert isinstance(partial, list) and len(partial) <= len(final)
+        for p, f in zip(partial, final, strict=False):
+            _assert_prefix(p, f)
+    elif isinstance(final, str):
+        assert isinstance(partial, str) and final.startswith(partial)
+    elif isinstance(final, int) and not isinstance(final, bool):
+        assert str(final).startswith(str(partial))
+    else:
+        assert partial == final
+
+
+def test_stream_previews_for_handlers() -> None:
+    stream = AnthropicStream()
+    events = anthropic_events([("t1", "read_file", {"path": 'src/é"x.ts'})], size=1)
+    previews = [u.params.get("path") for e in events for u in stream.feed(e) if u.partial]
+    assert previews[0] is None and previews[-1] == 'src/é"x.ts'
+    assert "src/" in previews and 'src/é"' in previews  # the escape sequences are never cut
+
+
+def test_stream_arguments_past_the_limit_make_an_error() -> None:
+    stream = OpenAIChatStream(max_argument_chars=100)
+    chunks = openai_chat_chunks([("c1", "w", {"a": "x" * 500}), ("c2", "ok", {})], size=50)
+    uses = _feed_all(stream, chunks)[-1]
+    assert "longer than 100 characters" in (uses[0].error or "") and uses[1] == ToolUse("ok", {}, id="c2")
+
+
+def test_stream_malformed_arguments_and_hostile_events() -> None:
+    stream = AnthropicStream()
+    events = anthropic_events([("t1", "a", '{"x": 1'), ("t2", "b", {"y": 2})])
+    events.insert(3, {"type": "content_block_delta", "index": "nope"})
+    events.insert(3, 42)  # type: ignore[arg-type]
+    _feed_all(stream, events)
+    first, second = stream.calls
+    assert "not valid JSON" in (first.error or "") and second == ToolUse("b", {"y": 2}, id="t2")
+
+
+def test_stream_of_sdk_like_objects() -> None:
+    stream = OpenAIChatStream()
+    for chunk in openai_chat_chunks(size=2):
+        stream.feed(Dumpable(chunk))
+    assert stream.calls == EXPECTED
+
+
+def test_long_stream_previews_are_throttled_not_quadratic() -> None:
+    """A 60 KB argument streamed in 2-character pieces: previews still arrive, in linear work."""
+    text = json.dumps({"content": "y" * 60_000})
+    stream = AnthropicStream()
+    stream.feed(
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "t", "name": "w"}}
+    )
+    lengths = set()
+    for i in range(0, len(text), 2):
+        (use,) = stream.feed(
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "input_json_delta", "partial_json": text[i : i + 2]},
+            }
+        )
+        lengths.add(len(use.params.get("content", "")))
+    assert 20 < len(lengths) < 10_000  # re-read on growth, not on every delta
+    (done,) = stream.feed({"type": "content_block_stop", "index": 0})
+    assert done.params == {"content": "y" * 60_000}
+
+
+# ---- results ------------------------------------------------------------------------------
+
+USE = ToolUse("read_file", {"path": "a"}, id="call_1")
+
+
+@pytest.mark.parametrize(
+    "fmt, ok, failed",
+    [
+        (
+            "anthropic",
+            {"type": "tool_result", "tool_use_id": "call_1", "content": "fine", "is_error": False},
+            {"type": "tool_result", "tool_use_id": "call_1", "content": "bad", "is_error": True},
+        ),
+        (
+            "openai-chat",
+            {"role": "tool", "tool_call_id": "call_1", "content": "fine"},
+            {"role": "tool", "tool_call_id": "call_1", "content": "bad"},
+        ),
+        (
+            "openai-responses",
+            {"type": "function_call_output", "call_id": "call_1", "output": "fine"},
+            {"type": "function_call_output", "call_id": "call_1", "output": "bad"},
+        ),
+        (
+            "gemini",
+            {"functionResponse": {"id": "call_1", "name": "read_file", "response": {"output": "fine"}}},
+            {"functionResponse": {"id": "call_1", "name": "read_file", "response": {"error": "bad"}}},
+        ),
+        (
+            "bedrock-converse",
+            {"toolResult": {"toolUseId": "call_1", "content": [{"text": "fine"}], "status": "success"}},
+            {"toolResult": {"toolUseId": "call_1", "content": [{"text": "bad"}], "status": "error"}},
+        ),
+    ],
+)
+def test_result_message_per_format(fmt: str, ok: dict[str, Any], failed: dict[str, Any]) -> None:
+    assert result_message(USE, ToolResult.ok("fine"), fmt) == ok
+    assert result_message(USE, ToolResult.error("bad"), fmt) == failed
+    assert result_message(USE, ToolResult.deny("bad"), fmt) == failed
+
+
+def test_gemini_leaves_made_up_ids_out() -> None:
+    use = ToolUse("f", {}, id=f"{SYNTHETIC_ID_PREFIX}0")
+    assert result_message(use, ToolResult.ok("x"), "gemini") == {
+        "functionResponse": {"name": "f", "response": {"output": "x"}}
+    }
+
+
+def test_result_messages_group_where_the_format_does() -> None:
+    second = ToolUse("b", {}, id="call_2")
+    answers = [(USE, ToolResult.ok("1")), (second, ToolResult.error("2"))]
+    (anthropic,) = result_messages(answers, "anthropic")
+    assert anthropic["role"] == "user" and [b["tool_use_id"] for b in anthropic["content"]] == ["call_1", "call_2"]
+    chat = result_messages(answers, "openai-chat")
+    assert [m["tool_call_id"] for m in chat] == ["call_1", "call_2"]
+    (gemini,) = result_messages(answers, "gemini")
+    assert gemini["role"] == "user" and len(gemini["parts"]) == 2
+    (bedrock,) = result_messages(answers, "bedrock-converse")
+    assert [b["toolResult"]["status"] for b in bedrock["content"]] == ["success", "error"]
+    assert result_messages([], "anthropic") == []
+
+
+def test_every_record_has_the_return_path() -> None:
+    for rec in formats.FORMATS.values():
+        assert rec.call_path and rec.call_fields is not None and rec.result_envelope is not None
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@example(args={"a": 'x\U0001f600y\\"z'}, ascii_only=True, size=1)  # a surrogate pair is never split
+@given(
+    args=st.dictionaries(st.text(max_size=4), _JSON_VALUES, max_size=4),
+    ascii_only=st.booleans(),
+    size=st.integers(1, 7),
+)
+def test_stream_previews_are_prefixes_of_the_final_arguments(args: dict[str, Any], ascii_only: bool, size: int) -> None:
+    """Any object, cut anywhere: every preview shows part of the final value, and the end is exact."""
+    text = json.dumps(args, ensure_ascii=ascii_only)
+    stream = AnthropicStream()
+    for event in anthropic_events([("t1", "w", text)], size=size):
+        for use in stream.feed(event):
+            _assert_prefix(use.params, args)
+    assert stream.calls == [ToolUse("w", args, id="t1")]

@@ -392,26 +392,18 @@ def test_native_loop(fmt: str, spec_set: SpecSet, loopback: Loopback) -> None:
     assert loop.handler_calls == [(name, args) for _, name, args in spec_set.calls]
     first, second = (r.body for r in loopback.requests)
     assert len(loopback.requests) == 2
-    assert _sent_tool_names(fmt, first) == [_tool_name(fmt, t) for t in tools]
+    assert sent_tools(fmt, first) == tools, "the SDK sent the generated tools unchanged"
     ids = [call_id for call_id, _, _ in spec_set.calls]
     assert received_calls(fmt, second) == ids
     flag = None if fmt.startswith("openai") else False
     assert received_results(fmt, second) == [(i, expected_text(n, a), flag) for i, n, a in spec_set.calls]
 
 
-def _tool_name(fmt: str, tool: dict[str, Any]) -> str:
-    if fmt == "openai-chat":
-        return str(tool["function"]["name"])
-    if fmt == "bedrock-converse":
-        return str(tool["toolSpec"]["name"])
-    return str(tool["name"])
-
-
-def _sent_tool_names(fmt: str, body: dict[str, Any]) -> list[str]:
+def sent_tools(fmt: str, body: dict[str, Any]) -> list[Any]:
+    """The tools list of a request body, where the format puts it."""
     if fmt == "gemini":
-        return [d["name"] for d in body["tools"][0]["functionDeclarations"]]
-    tools = body["toolConfig"]["tools"] if fmt == "bedrock-converse" else body["tools"]
-    return [_tool_name(fmt, t) for t in tools]
+        return list(body["tools"][0]["functionDeclarations"])
+    return list(body["toolConfig"]["tools"] if fmt == "bedrock-converse" else body["tools"])
 
 
 def strings(node: Any) -> list[str]:
@@ -449,6 +441,23 @@ def test_text_loop(fmt: str, spec_set: SpecSet, loopback: Loopback) -> None:
     sent = strings(loopback.requests[1].body)
     assert [s for s in sent if s in texts] == texts, "every result, in call order"
     assert all(t.startswith(f"[{u.name}] returned:\n{u.name} ran with") for u, t in zip(uses, texts, strict=True))
+
+
+def test_gemini_without_call_ids(user_specs: SpecSet, loopback: Loopback) -> None:
+    """Older Gemini replies carry no call ids: the results go back without ids, paired by name
+    and order (the second get_weather answers the second call)."""
+    pkg, fmt, driver = user_specs.package, "gemini", DRIVERS["gemini"]
+    loop = Loop(pkg, pkg.select_family(user_specs.native), user_specs.native, fmt)
+    calls = [(None, name, args) for _, name, args in user_specs.calls]
+    loopback.replies += [reply(fmt, calls), reply(fmt, [], text="Done.")]
+    history = driver.first("Go.")
+    response = driver.send(loopback.url, [], "system", history)
+    answers = [(use, run_call(loop, use)) for use in pkg.read_calls(response, fmt)]
+    driver.send(loopback.url, [], "system", [*history, *driver.assistant(response), *pkg.result_messages(answers, fmt)])
+
+    parts = [p["functionResponse"] for p in loopback.requests[1].body["contents"][-1]["parts"]]
+    assert [(p["name"], p["response"]["output"]) for p in parts] == [(n, expected_text(n, a)) for _, n, a in calls]
+    assert all("id" not in p for p in parts)
 
 
 # ---- bad replies --------------------------------------------------------------------------

@@ -34,6 +34,28 @@ def _fit(prefix: str, base: str, suffix: str, max_length: int) -> str:
     return prefix + (base[:room].rstrip("_") or base[:room]) + suffix
 
 
+def _scrub(prefix: str, body: str, separator: str) -> str:
+    """``prefix + body`` with no ``separator`` in it: the characters of ``body`` an occurrence
+    covers (also one that straddles prefix and body) become one ``_``, or go if only one.
+
+    Every pass shortens ``body``, so this always ends. Raises ValueError when the separator
+    lies inside ``prefix`` itself or nothing of ``body`` is left.
+    """
+    if not separator:
+        return prefix + body
+    if separator in prefix:
+        raise ValueError(
+            f"subagent prefix {prefix!r} contains the MCP separator {separator!r}"
+        )
+    while (found := (prefix + body).find(separator)) >= 0:
+        start = max(found, len(prefix)) - len(prefix)
+        end = found + len(separator) - len(prefix)
+        body = body[:start] + ("_" if end - start > 1 else "") + body[end:]
+    if not body:
+        raise ValueError(f"no subagent name is left once {separator!r} is removed")
+    return prefix + body
+
+
 def subagent_name(
     name: str,
     *,
@@ -47,19 +69,15 @@ def subagent_name(
     strips ``_`` from both ends. A name that must be trimmed keeps ``_`` + the first 8 hex digits
     of the SHA-256 of the original name, so distinct long names stay distinct. The MCP
     ``separator`` never survives into the name (dispatch would route it to the MCP handler):
-    its occurrences become ``_`` and the hash suffix keeps the name distinct.
+    each occurrence (also one that begins in ``prefix``) is cut out of the name, and the hash
+    suffix keeps the name distinct.
     """
     base = _UNSAFE.sub("_", name.lower()).strip("_") or "subagent"
-    mangled = bool(separator) and separator in prefix + base
-    while separator and separator in prefix + base:
-        base = base.replace(separator.lower(), "_").replace(separator, "_")
-        if separator in prefix:
-            raise ValueError(
-                f"subagent prefix {prefix!r} contains the MCP separator {separator!r}"
-            )
-    if not mangled and len(prefix) + len(base) <= max_length:
+    cleaned = _scrub(prefix, base, separator)[len(prefix) :]
+    if cleaned == base and len(prefix) + len(base) <= max_length:
         return prefix + base
-    return _fit(prefix, base, "_" + _short_hash(name), max_length)
+    fitted = _fit(prefix, cleaned, "_" + _short_hash(name), max_length)
+    return _scrub(prefix, fitted[len(prefix) :], separator)
 
 
 def subagent_names(
@@ -85,6 +103,7 @@ def subagent_names(
         while candidate in taken:
             n += 1
             candidate = _fit(prefix, name[len(prefix) :], f"_{n}", max_length)
+            candidate = _scrub(prefix, candidate[len(prefix) :], separator)
         taken.add(candidate)
         names.append(candidate)
     return names

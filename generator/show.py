@@ -122,13 +122,16 @@ def _extra_variants(package: ModuleType, args: argparse.Namespace, context: Any,
                 _fail(f"toolgen: {getattr(args, option)}: {exc}")
     if servers is None and agents is None:
         return []
+    refused: list[dict[str, Any]] = []
+    if agents is not None:  # the catalog would drop these silently: report them here
+        agents, refused = dynamic.split_subagents(agents)
     # The shape runtime/catalog.py's dynamic_variants returns (the package is imported by path, so untyped).
     extra: list[dict[str, Any]]
     skipped: list[dict[str, Any]]
     extra, skipped = package.catalog.dynamic_variants(
         family, context, mcp_servers=servers or (), subagents=agents or ()
     )
-    report_skipped(skipped)
+    report_skipped(refused + skipped)
     return extra
 
 
@@ -139,6 +142,20 @@ def report_skipped(skipped: list[dict[str, Any]]) -> None:
         tool = skip["name"] or skip["tool"]
         label = repr(tool) if tool else "(unnamed)"
         print(f"toolgen: skipped {kind} {label} of {skip['server']!r}: {skip['reason']}", file=sys.stderr)
+
+
+def _emit(text: str, fallback: str | None = None) -> None:
+    """Print ``text``; where stdout cannot encode it (PYTHONIOENCODING=ascii), print
+    ``fallback`` (JSON with ASCII escapes) or the text with backslash escapes instead."""
+    try:
+        print(text)
+    except UnicodeEncodeError:
+        encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+        print(fallback or text.encode(encoding, "backslashreplace").decode(encoding))
+
+
+def _emit_json(value: Any) -> None:
+    _emit(json.dumps(value, indent=2, ensure_ascii=False), json.dumps(value, indent=2))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -153,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
             extra = _extra_variants(package, args, context, args.family)
             calls = prompt.parse_calls(sys.stdin.read(), args.family, extra)
             out = [{"name": c.name, "params": dict(c.params), "partial": c.partial} for c in calls]
-            print(json.dumps(out, indent=2, ensure_ascii=False))
+            _emit_json(out)
             return 0
         if args.what == "dispatch":
             dispatch = import_module(package.__name__ + ".dispatch")
@@ -174,10 +191,10 @@ def run(args: argparse.Namespace) -> int:
                 print(f"toolgen: no native tools: {exc}", file=sys.stderr)
                 return 1
             report_skipped(skipped)
-            print(json.dumps(tools, indent=2, ensure_ascii=False))
+            _emit_json(tools)
             return 0
         if args.what == "family":
-            print(package.select_family(context))
+            _emit(package.select_family(context))
         elif args.what == "enabled":
             print(json.dumps(list(package.enabled_tools(args.family, context)), indent=2))
         elif args.what == "prompt":
@@ -186,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
             skipped = []
             section = prompt.prompt_section(args.family, context, extra, skipped)
             report_skipped(skipped)
-            print(section)
+            _emit(section)
         else:
             return 2
     except KeyError as exc:

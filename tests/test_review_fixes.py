@@ -10,6 +10,7 @@ import pytest
 
 from conftest import ROOT, edit, run_cli
 from generated import catalog
+from generated._runtime import dynamic_tools
 from generated._runtime.subagents import subagent_name, subagent_names
 
 SEP = catalog.MCP["separator"]
@@ -81,3 +82,67 @@ def test_show_prompt_with_a_subagent_name_that_completes_the_separator(capsys, t
     assert (code, err) == (0, "")
     headings = [line for line in out.splitlines() if line.startswith("## use_subagent_")]
     assert len(headings) == 2 and not any(SEP in line for line in headings)
+
+
+# ---- 2: lone surrogates in JSON input ----------------------------------------------------
+
+
+
+def _lone(text: str) -> str:
+    """``text`` with each ``@`` turned into JSON for a string holding a lone surrogate."""
+    return text.replace("@", '"x\\ud800"')
+
+
+def test_context_with_a_lone_surrogate_is_refused(capsys, tmp_path: Path) -> None:
+    from generated.context import Context, ContextError
+
+    ctx = _file(tmp_path, "c.json", _lone('{"cwd": @, "editor_tabs": [@]}'))
+    code, out, err = run_cli(capsys, "show", "prompt", "--family", "generic", "--context", ctx)
+    assert (code, out) == (2, "")
+    assert f"toolgen: {ctx}: invalid context: cwd: text holds a lone surrogate" in err
+    assert "editor_tabs: text holds a lone surrogate" in err
+    with pytest.raises(ContextError, match="cwd: text holds a lone surrogate"):
+        Context.from_mapping({"cwd": "\ud800"})
+
+
+def test_runtime_tools_with_lone_surrogates_cost_only_themselves(capsys, tmp_path: Path) -> None:
+    ctx = _file(tmp_path, "c.json", {"subagents_enabled": True})
+    agents = _file(tmp_path, "a.json", _lone('[{"name": "ok"}, {"name": @}, {"name": "y", "description": @}]'))
+    servers = _file(
+        tmp_path,
+        "m.json",
+        _lone(
+            '[{"uid": "u1", "name": "S", "tools": [{"name": "t", "description": @}, {"name": "good"}]},'
+            ' {"uid": "u2", "name": @, "tools": [{"name": "t"}]}]'
+        ),
+    )
+    args = ["show", "prompt", "--family", "generic", "--context", ctx, "--subagents", agents]
+    code, out, err = run_cli(capsys, *args, "--mcp-servers", servers)
+    assert code == 0
+    assert "## use_subagent_ok\n" in out and f"## u1{SEP}good\n" in out and "## u2" not in out
+    reason = "text holds a lone surrogate (U+D800..U+DFFF), which UTF-8 cannot encode"
+    assert err.splitlines() == [
+        f"toolgen: skipped run-time tool 'x\\\\ud800' of None: {reason}",
+        f"toolgen: skipped run-time tool 'y' of None: {reason}",
+        f"toolgen: skipped MCP tool 'u1{SEP}t' of 'S': {reason}",
+        f"toolgen: skipped MCP tool 'u2{SEP}t' of 'x\\ud800': {reason}",
+    ]
+
+
+def test_library_runtime_tools_never_carry_lone_surrogates() -> None:
+    from generated.providers import native_tools
+
+    skipped: list[dict] = []
+    tools = dynamic_tools.subagent_tools([{"name": "a\ud800"}, {"name": "b"}], skipped=skipped)
+    assert [t["name"] for t in tools] == ["use_subagent_b"]
+    assert skipped[0]["tool"] == "a\\ud800" and "lone surrogate" in skipped[0]["reason"]
+    servers = [{"uid": "u", "name": "S", "tools": [{"name": "t", "inputSchema": {"properties": {"\udc00": {}}}}]}]
+    variants, left_out = dynamic_tools.mcp_tools(servers, separator=SEP)
+    assert variants == [] and "lone surrogate" in left_out[0]["reason"]
+    context = {"subagents_enabled": True, "enable_native_tool_calls": True}
+    servers.append({"uid": "v", "name": "V", "tools": [{"name": "ok"}, {"name": "\ud800"}]})
+    agents = [{"name": "\ud800"}, {"name": "fine"}]
+    extra, _ = catalog.dynamic_variants("native-next-gen", context, subagents=agents, mcp_servers=servers)
+    assert [v["name"] for v in extra][-1] == f"v{SEP}ok"
+    sent = native_tools("native-next-gen", context, format="anthropic", extra_variants=extra)
+    json.dumps(sent, ensure_ascii=False).encode("utf-8")  # raises on a lone surrogate

@@ -13,9 +13,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .predicates import family_name, field_value
+from .schema_common import UNENCODABLE, has_lone_surrogate, printable
 from .variants import SUBAGENTS_TOOL_ID, make_parameter, make_variant
 
-__all__ = ["subagent_name", "subagent_names", "subagent_tools", "subagents_active"]
+__all__ = [
+    "split_subagents",
+    "subagent_name",
+    "subagent_names",
+    "subagent_tools",
+    "subagents_active",
+]
 
 _HASH_HEX = 8
 _UNSAFE = re.compile(r"[^a-z0-9_]+")
@@ -109,18 +116,41 @@ def subagent_names(
     return names
 
 
+def split_subagents(
+    configs: Sequence[Mapping[str, Any]],
+) -> tuple[list[Mapping[str, Any]], list[dict[str, Any]]]:
+    """The configs a tool can be made of, and skip records for the rest: a config whose
+    name or description holds a lone surrogate could never be sent (no UTF-8 for it)."""
+    kept: list[Mapping[str, Any]] = []
+    skipped: list[dict[str, Any]] = []
+    for config in configs:
+        if not has_lone_surrogate((config.get("name"), config.get("description"))):
+            kept.append(config)
+            continue
+        name = config.get("name")
+        tool = printable(name) if isinstance(name, str) else None
+        record = {"server": None, "uid": None, "tool": tool, "name": None}
+        skipped.append(record | {"reason": UNENCODABLE})
+    return kept, skipped
+
+
 def subagent_tools(
     configs: Sequence[Mapping[str, Any]],
     *,
     prefix: str = "use_subagent_",
     max_length: int = 64,
     separator: str = "",
+    skipped: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """One variant per subagent config ``{name, description}``, named by ``subagent_names``.
 
     Each takes one required string parameter, ``prompt``. The variants carry ``id`` =
-    ``"use_subagents"``: their calls are served by the subagents handler.
+    ``"use_subagents"``: their calls are served by the subagents handler. Configs that
+    ``split_subagents`` refuses get no tool; their records go to ``skipped`` when given.
     """
+    configs, refused = split_subagents(configs)
+    if skipped is not None:
+        skipped.extend(refused)
     variants = []
     for config, name in zip(
         configs,

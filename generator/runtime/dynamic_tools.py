@@ -25,8 +25,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .formats import NAME_SAFE_CHARS
-from .schema_common import MAX_NESTING, _json_type_of, json_brackets, nesting_depth
+from .schema_common import (
+    MAX_NESTING,
+    UNENCODABLE,
+    _json_type_of,
+    has_lone_surrogate,
+    json_brackets,
+    nesting_depth,
+    printable,
+)
 from .subagents import (
+    split_subagents,
     subagent_name,
     subagent_names,
     subagent_tools,
@@ -51,6 +60,7 @@ __all__ = [
     "merge_tools",
     "parse_mcp_name",
     "skip_record",
+    "split_subagents",
     "subagent_name",
     "subagent_names",
     "subagent_tools",
@@ -108,7 +118,7 @@ def _skip(
     return {
         "server": server.get("name"),
         "uid": server.get("uid"),
-        "tool": tool,
+        "tool": printable(tool) if tool is not None else None,
         "name": name,
         "reason": reason,
     }
@@ -286,7 +296,7 @@ def mcp_tools(
     Nothing is dropped silently: each left-out tool is reported in the second list as
     ``{server, uid, tool, name, reason}`` (disabled server, name over ``max_length``, a uid that
     contains the separator, a missing tool name, a name already taken, an inputSchema that is
-    not an object or nests deeper than MAX_NESTING).
+    not an object or nests deeper than MAX_NESTING, text with a lone surrogate).
     """
     if not separator:
         raise ValueError("the MCP separator must not be empty")
@@ -334,6 +344,8 @@ def _mcp_variant(
         return None, f"server uid contains the separator {separator!r}", name
     if not _NAME_SAFE.fullmatch(uid):
         return None, "server uid has characters outside [A-Za-z0-9_-]", name
+    if has_lone_surrogate((tool_name, tool.get("description"), raw, server_name)):
+        return None, UNENCODABLE, name
     if len(name) > max_length:
         rewritten = " (tool name rewritten)" if encoded != tool_name else ""
         reason = f"name is {len(name)} characters, over the limit of {max_length}"

@@ -69,6 +69,36 @@ def nesting_depth(value: Any, limit: int = MAX_NESTING) -> int:
     return deepest
 
 
+# json.loads turns "\\ud800" into a lone surrogate: a str that cannot be written as UTF-8.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_lone_surrogate(value: Any) -> bool:
+    """Whether a string (or key) anywhere in ``value`` holds a lone surrogate (checked without
+    recursion), so that UTF-8 output of it would fail."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return False
+
+
+#: The skip reason for a run-time tool whose text holds a lone surrogate.
+UNENCODABLE = "text holds a lone surrogate (U+D800..U+DFFF), which UTF-8 cannot encode"
+
+
+def printable(text: str) -> str:
+    """``text`` with any lone surrogate spelled as an escape, safe to write as UTF-8."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def json_text_depth(text: str | bytes, limit: int = MAX_NESTING) -> int:
     """Bracket nesting of JSON text, counted before ``json.loads`` (which recurses) sees it.
 

@@ -67,9 +67,12 @@ def load_package(out: Path) -> ModuleType:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except (ImportError, SyntaxError) as exc:  # a file deleted or damaged since generate
+    except Exception as exc:  # a file deleted or damaged since generate, or not ours at all
         del sys.modules[name]
-        _fail(f"toolgen: {out} is not a complete generated package ({exc}); run `toolgen generate` again")
+        _fail(
+            f"toolgen: {out} is not a complete generated package: importing it raised "
+            f"{type(exc).__name__}: {exc}\nhint: check --out, or run `toolgen generate` again"
+        )
     return module
 
 
@@ -144,6 +147,19 @@ def report_skipped(skipped: list[dict[str, Any]]) -> None:
         print(f"toolgen: skipped {kind} {label} of {skip['server']!r}: {skip['reason']}", file=sys.stderr)
 
 
+def _stdin_text() -> str:
+    """The reply on stdin as UTF-8, whatever the locale says stdin is."""
+    stream = sys.stdin
+    data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = data[exc.start : exc.end]
+        _fail(f"toolgen: stdin: not UTF-8 text (byte {exc.start}: {bad!r})\nhint: send the model reply as UTF-8")
+
+
 def _emit(text: str, fallback: str | None = None) -> None:
     """Print ``text``; where stdout cannot encode it (PYTHONIOENCODING=ascii), print
     ``fallback`` (JSON with ASCII escapes) or the text with backslash escapes instead."""
@@ -168,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "parse":
             prompt = import_module(package.__name__ + ".prompt")
             extra = _extra_variants(package, args, context, args.family)
-            calls = prompt.parse_calls(sys.stdin.read(), args.family, extra)
+            calls = prompt.parse_calls(_stdin_text(), args.family, extra)
             out = [{"name": c.name, "params": dict(c.params), "partial": c.partial} for c in calls]
             _emit_json(out)
             return 0

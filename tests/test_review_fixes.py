@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -146,3 +150,48 @@ def test_library_runtime_tools_never_carry_lone_surrogates() -> None:
     assert [v["name"] for v in extra][-1] == f"v{SEP}ok"
     sent = native_tools("native-next-gen", context, format="anthropic", extra_variants=extra)
     json.dumps(sent, ensure_ascii=False).encode("utf-8")  # raises on a lone surrogate
+
+
+# ---- 3: exit 2, not 123, for a broken --out and for stdin that is not UTF-8 --------------
+
+
+@pytest.mark.parametrize(
+    ("code_text", "raised"),
+    [('raise RuntimeError("boom")\n', "RuntimeError: boom"), ("def f():\n    f()\n\n\nf()\n", "RecursionError")],
+)
+def test_show_with_an_out_folder_whose_import_raises(capsys, tmp_path: Path, code_text: str, raised: str) -> None:
+    (tmp_path / "__init__.py").write_text(code_text, "utf-8")
+    code, out, err = run_cli(capsys, "show", "prompt", "--family", "generic", "--out", tmp_path)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"toolgen: {tmp_path} is not a complete generated package: importing it raised {raised}")
+    assert "hint: check --out, or run `toolgen generate` again" in err
+
+
+def _stdin(monkeypatch, data: bytes, encoding: str) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding=encoding))
+
+
+def test_parse_reads_stdin_as_utf8_whatever_the_locale(capsys, monkeypatch) -> None:
+    _stdin(monkeypatch, "<read_file><path>é</path></read_file>".encode(), "ascii")
+    code, out, err = run_cli(capsys, "parse", "--family", "generic")
+    assert (code, err) == (0, "")
+    assert json.loads(out) == [{"name": "read_file", "params": {"path": "é"}, "partial": False}]
+
+
+def test_parse_refuses_stdin_that_is_not_utf8(capsys, monkeypatch) -> None:
+    _stdin(monkeypatch, b"<read_file><path>\xff</path></read_file>", "latin-1")
+    code, out, err = run_cli(capsys, "parse", "--family", "generic")
+    assert (code, out) == (2, "")
+    assert err == "toolgen: stdin: not UTF-8 text (byte 17: b'\\xff')\nhint: send the model reply as UTF-8\n"
+
+
+def test_output_falls_back_to_escapes_where_stdout_cannot_encode_it() -> None:
+    reply = "<read_file><path>é</path></read_file>".encode()
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "parse", "--family", "generic"],
+        input=reply, capture_output=True, env=env, cwd=ROOT, check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert b'"path": "\\u00e9"' in done.stdout
+    assert json.loads(done.stdout) == [{"name": "read_file", "params": {"path": "é"}, "partial": False}]

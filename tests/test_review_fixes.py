@@ -195,3 +195,30 @@ def test_output_falls_back_to_escapes_where_stdout_cannot_encode_it() -> None:
     assert (done.returncode, done.stderr) == (0, b"")
     assert b'"path": "\\u00e9"' in done.stdout
     assert json.loads(done.stdout) == [{"name": "read_file", "params": {"path": "é"}, "partial": False}]
+
+
+# ---- 4: MCP names must split in exactly one way ------------------------------------------
+
+
+def test_uid_ending_with_a_start_of_the_separator_is_skipped() -> None:
+    servers = [
+        {"uid": "a0mcp", "name": "A", "tools": [{"name": "x"}]},
+        {"uid": "a", "name": "B", "tools": [{"name": "mcp0x"}]},
+    ]
+    variants, skipped = dynamic_tools.mcp_tools(servers, separator="0mcp0")
+    assert [(v["name"], v["origin"]["uid"]) for v in variants] == [("a0mcp0mcp0x", "a")]
+    assert [(s["uid"], s["reason"]) for s in skipped] == [
+        ("a0mcp", "server uid ends with a start of the separator '0mcp0'")
+    ]
+    assert dynamic_tools.parse_mcp_name("a0mcp0mcp0x", "0mcp0") == ("a", "mcp0x")
+
+
+@pytest.mark.parametrize("text", ["_x_abc", "_x_a_2F_b", "_x_a_0041_", "_x_a_41_", "_x_a_d800_", "_x_a_dfff_"])
+def test_decode_accepts_only_canonical_spellings(text: str) -> None:
+    assert dynamic_tools.decode_mcp_tool_name(text) is None
+
+
+@pytest.mark.parametrize("tool", ["files/read", "my_tool v2", "_x_odd", "ünï", "plain-name_1"])
+def test_decode_reverses_encode(tool: str) -> None:
+    encoded = dynamic_tools.encode_mcp_tool_name(tool)
+    assert dynamic_tools.decode_mcp_tool_name(encoded) == tool

@@ -147,7 +147,18 @@ def encode_mcp_tool_name(tool: str) -> str:
 
 
 def decode_mcp_tool_name(text: str) -> str | None:
-    """The original tool name behind ``encode_mcp_tool_name(text)``; None if ``text`` is malformed."""
+    """The original tool name behind ``encode_mcp_tool_name(text)``; None if ``text`` is malformed.
+
+    Only what ``encode_mcp_tool_name`` writes is accepted (``encode(decode(text)) == text``),
+    so each tool has exactly one spelling; a surrogate code point is refused as well.
+    """
+    decoded = _decode_escapes(text)
+    if decoded is None or encode_mcp_tool_name(decoded) != text:
+        return None
+    return decoded
+
+
+def _decode_escapes(text: str) -> str | None:
     if not text.startswith(ESCAPE_MARK):
         return text
     body, out, i = text[len(ESCAPE_MARK) :], [], 0
@@ -164,7 +175,7 @@ def decode_mcp_tool_name(text: str) -> str | None:
             digits = body[i + 1 : end]
             if end < 0 or not re.fullmatch(r"[0-9a-f]{1,6}", digits):
                 return None
-            if int(digits, 16) > 0x10FFFF:
+            if int(digits, 16) > 0x10FFFF or 0xD800 <= int(digits, 16) <= 0xDFFF:
                 return None
             out.append(chr(int(digits, 16)))
             i = end + 1
@@ -295,8 +306,9 @@ def mcp_tools(
 
     Nothing is dropped silently: each left-out tool is reported in the second list as
     ``{server, uid, tool, name, reason}`` (disabled server, name over ``max_length``, a uid that
-    contains the separator, a missing tool name, a name already taken, an inputSchema that is
-    not an object or nests deeper than MAX_NESTING, text with a lone surrogate).
+    contains the separator or ends with a start of it, a missing tool name, a name already
+    taken, an inputSchema that is not an object or nests deeper than MAX_NESTING, text with a
+    lone surrogate).
     """
     if not separator:
         raise ValueError("the MCP separator must not be empty")
@@ -342,6 +354,10 @@ def _mcp_variant(
         return None, "server has no uid", name
     if separator in uid:
         return None, f"server uid contains the separator {separator!r}", name
+    if (uid + separator).find(separator) != len(uid):
+        # "a0mcp" + "0mcp0": its names would split at the wrong place, maybe onto another server.
+        reason = f"server uid ends with a start of the separator {separator!r}"
+        return None, reason, name
     if not _NAME_SAFE.fullmatch(uid):
         return None, "server uid has characters outside [A-Za-z0-9_-]", name
     if has_lone_surrogate((tool_name, tool.get("description"), raw, server_name)):
@@ -384,7 +400,8 @@ def _mcp_variant(
 def parse_mcp_name(name: str, separator: str) -> tuple[str, str] | None:
     """``(server uid, original tool name)`` for a name built by ``mcp_tools``, else None.
 
-    Splits at the first separator (uids never contain it, tool names may) and undoes
+    Splits at the first separator (uids never contain it nor end with a start of it, tool
+    names may contain it) and undoes
     ``encode_mcp_tool_name``, so a rewritten name gives back the server's own tool name.
     """
     if not separator or separator not in name:

@@ -222,3 +222,24 @@ def test_decode_accepts_only_canonical_spellings(text: str) -> None:
 def test_decode_reverses_encode(tool: str) -> None:
     encoded = dynamic_tools.encode_mcp_tool_name(tool)
     assert dynamic_tools.decode_mcp_tool_name(encoded) == tool
+
+
+# ---- 7: an integer too long to read costs its tool only ----------------------------------
+
+
+def test_huge_integer_costs_only_its_tool(capsys, tmp_path: Path) -> None:
+    servers = [
+        {"uid": "u1", "name": "S", "tools": [{"name": "big", "inputSchema": {"maximum": "BIG"}}, {"name": "ok"}]},
+        {"uid": "u2", "name": "T", "tools": [{"name": "neg", "inputSchema": {"enum": ["BIG"]}}]},
+    ]
+    text = json.dumps(servers).replace('"BIG"', "9" * 5000, 1).replace('["BIG"]', "[-" + "1" * 4400 + "]")
+    path = _file(tmp_path, "m.json", text)
+    ctx = _file(tmp_path, "c.json", {"enable_native_tool_calls": True})
+    code, out, err = run_cli(capsys, "show", "prompt", "--family", "generic", "--context", ctx, "--mcp-servers", path)
+    assert code == 0
+    assert f"## u1{SEP}ok\n" in out and f"{SEP}big" not in out and f"{SEP}neg" not in out
+    reason = "tool holds an integer with too many digits to read"
+    assert err.splitlines() == [
+        f"toolgen: skipped MCP tool 'u1{SEP}big' of 'S': {reason}",
+        f"toolgen: skipped MCP tool 'u2{SEP}neg' of 'T': {reason}",
+    ]

@@ -21,7 +21,7 @@ import copy
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .formats import NAME_SAFE_CHARS
@@ -76,6 +76,16 @@ ESCAPE_MARK = "_x_"
 # Stands in for a subtree that ``load_servers_json`` cut off past MAX_NESTING. A NUL character
 # cannot come from a real schema key written by hand, and ``mcp_tools`` skips any tool holding it.
 _TOO_DEEP_KEY = "\u0000toolgen: nested too deeply"
+
+
+class _TooLong:
+    """Stands in for an integer ``load_servers_json`` could not read (too many digits)."""
+
+    def __repr__(self) -> str:
+        return "<integer with too many digits>"
+
+
+_TOO_LONG = _TooLong()
 
 
 # ---- MCP ----------------------------------------------------------------------------------
@@ -187,8 +197,9 @@ def load_servers_json(text: str) -> Any:
 
     ``json.loads`` recurses, so each container nested deeper than ``MAX_NESTING`` levels of the
     file is cut off in the text first (found by a linear bracket scan, as ``json_text_depth``
-    does) and replaced by a marker that makes ``mcp_tools`` skip the tool holding it. Raises
-    ValueError for text that is not JSON.
+    does) and replaced by a marker that makes ``mcp_tools`` skip the tool holding it. An
+    integer too long for Python to read becomes a marker too. Raises ValueError for text that
+    is not JSON.
     """
     cuts: list[tuple[int, int]] = []
     start = -1
@@ -202,31 +213,43 @@ def load_servers_json(text: str) -> Any:
             start = -1
     if start >= 0:
         cuts.append((start, len(text)))
-    if not cuts:
-        return json.loads(text)
-    marker = json.dumps({_TOO_DEEP_KEY: True})
-    pieces, last = [], 0
-    for begin, end in cuts:
-        pieces += [text[last:begin], marker]
-        last = end
-    pieces.append(text[last:])
-    return json.loads("".join(pieces))
+    if cuts:
+        marker = json.dumps({_TOO_DEEP_KEY: True})
+        pieces, last = [], 0
+        for begin, end in cuts:
+            pieces += [text[last:begin], marker]
+            last = end
+        pieces.append(text[last:])
+        text = "".join(pieces)
+    return json.loads(text, parse_int=_parse_int)
+
+
+def _parse_int(digits: str) -> Any:
+    """An integer, or the ``_TOO_LONG`` marker for one Python will not read from text
+    (over ``sys.get_int_max_str_digits()`` digits), so that it costs only its tool."""
+    try:
+        return int(digits)
+    except ValueError:
+        return _TOO_LONG
+
+
+def _nodes(value: Any) -> Iterator[Any]:
+    """Every value inside ``value`` (itself included), walked without recursion."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        yield item
+        if isinstance(item, Mapping):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
 
 
 def _too_deep(value: Any) -> bool:
     """Deeper than MAX_NESTING, or holding a subtree ``load_servers_json`` cut off."""
     if nesting_depth(value) > MAX_NESTING:
         return True
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Mapping):
-            if _TOO_DEEP_KEY in item:
-                return True
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-    return False
+    return any(isinstance(i, Mapping) and _TOO_DEEP_KEY in i for i in _nodes(value))
 
 
 def _drop_non_finite(schema: dict[str, Any]) -> list[str]:
@@ -374,6 +397,8 @@ def _mcp_variant(
         )
     if raw is not None and _too_deep(raw):
         return None, f"inputSchema nests deeper than {MAX_NESTING} levels", name
+    if any(item is _TOO_LONG for item in _nodes(tool)):
+        return None, "tool holds an integer with too many digits to read", name
     schema = (
         copy.deepcopy(dict(raw))
         if raw is not None

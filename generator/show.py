@@ -44,6 +44,7 @@ def add_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     _dynamic_args(prompt)
     parse = sub.add_parser("parse", parents=[common], help="read a model reply on stdin, print its tool calls as JSON")
     parse.add_argument("--family", required=True)
+    parse.add_argument("--context", type=Path, help="JSON file with context fields (subagent tools need one)")
     _dynamic_args(parse)
 
 

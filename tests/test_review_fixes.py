@@ -243,3 +243,28 @@ def test_huge_integer_costs_only_its_tool(capsys, tmp_path: Path) -> None:
         f"toolgen: skipped MCP tool 'u1{SEP}big' of 'S': {reason}",
         f"toolgen: skipped MCP tool 'u2{SEP}neg' of 'T': {reason}",
     ]
+
+
+# ---- 5: parse takes --context, so --subagents can take effect ----------------------------
+
+
+def test_parse_knows_subagent_tools_given_a_context(capsys, monkeypatch, tmp_path: Path) -> None:
+    ctx = _file(tmp_path, "c.json", {"subagents_enabled": True})
+    agents = _file(tmp_path, "a.json", [{"name": "Test Writer"}])
+    reply = "<use_subagent_test_writer>\n<prompt>Add tests</prompt>\n</use_subagent_test_writer>"
+    _stdin(monkeypatch, reply.encode(), "utf-8")
+    code, out, err = run_cli(capsys, "parse", "--family", "generic", "--subagents", agents)
+    assert (code, err, json.loads(out)) == (0, "", [])  # subagents are off by default
+    _stdin(monkeypatch, reply.encode(), "utf-8")
+    code, out, err = run_cli(capsys, "parse", "--family", "generic", "--context", ctx, "--subagents", agents)
+    assert (code, err) == (0, "")
+    call = {"name": "use_subagent_test_writer", "params": {"prompt": "Add tests"}, "partial": False}
+    assert json.loads(out) == [call]
+
+
+def test_parse_reports_a_bad_context(capsys, monkeypatch, tmp_path: Path) -> None:
+    ctx = _file(tmp_path, "c.json", {"subagents_enabled": "yes"})
+    _stdin(monkeypatch, b"", "utf-8")
+    code, out, err = run_cli(capsys, "parse", "--family", "generic", "--context", ctx)
+    assert (code, out) == (2, "")
+    assert err == f"toolgen: {ctx}: invalid context: subagents_enabled: expected boolean, got string\n"

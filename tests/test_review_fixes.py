@@ -268,3 +268,28 @@ def test_parse_reports_a_bad_context(capsys, monkeypatch, tmp_path: Path) -> Non
     code, out, err = run_cli(capsys, "parse", "--family", "generic", "--context", ctx)
     assert (code, out) == (2, "")
     assert err == f"toolgen: {ctx}: invalid context: subagents_enabled: expected boolean, got string\n"
+
+
+# ---- 6: invented subagent names do not grow the coordinator without bound ------------------
+
+
+def test_dynamic_subagent_handlers_are_bounded() -> None:
+    from generated._runtime.dispatch import MAX_DYNAMIC_HANDLERS
+    from generated.dispatch import Coordinator
+
+    class Subagents:
+        name = "use_subagents"
+
+        def execute(self, config, block):  # pragma: no cover - not called
+            raise AssertionError
+
+    coordinator = Coordinator(subagent_factory=Subagents)
+    prefix = catalog.SUBAGENTS["name_prefix"]
+    first = coordinator.get_handler(prefix + "kept")
+    oldest = coordinator.get_handler(prefix + "invented_0")
+    for n in range(1, MAX_DYNAMIC_HANDLERS + 50):
+        coordinator.get_handler(prefix + f"invented_{n}")
+        assert coordinator.get_handler(prefix + "kept") is first  # recently used: stays cached
+    assert len(coordinator._dynamic) == MAX_DYNAMIC_HANDLERS
+    again = coordinator.get_handler(prefix + "invented_0")  # dropped, so made afresh: still routed
+    assert again is not oldest and again.name == prefix + "invented_0" and isinstance(again.inner, Subagents)

@@ -60,6 +60,11 @@ def test_subagent_names_never_hold_the_separator_whatever_the_name() -> None:
     assert refusals <= {"no subagent name is left"}
 
 
+def test_subagent_name_made_of_the_separator_only_still_gets_a_name() -> None:
+    names = subagent_names([{"name": "0"}, {"name": "00"}], separator="0")
+    assert len(set(names)) == 2 and not any("0" in name for name in names)
+
+
 def test_subagent_prefix_that_starts_the_separator_is_a_located_e303(capsys, specs: Path) -> None:
     project = specs / "toolgen.yaml"
     edit(project, "name: fixture\n", "name: fixture\nmcp: {separator: 0mcp0}\nsubagents: {name_prefix: run0mcp}\n")

@@ -45,8 +45,9 @@ def _scrub(prefix: str, body: str, separator: str) -> str:
     """``prefix + body`` with no ``separator`` in it: the characters of ``body`` an occurrence
     covers (also one that straddles prefix and body) become one ``_``, or go if only one.
 
-    Every pass shortens ``body``, so this always ends. Raises ValueError when the separator
-    lies inside ``prefix`` itself or nothing of ``body`` is left.
+    Every pass shortens ``body``, so this always ends. When nothing of ``body`` is left (a
+    name made of separator characters only), ``subagent`` is scrubbed instead. Raises
+    ValueError when the separator lies inside ``prefix`` itself, or that leaves nothing too.
     """
     if not separator:
         return prefix + body
@@ -54,13 +55,14 @@ def _scrub(prefix: str, body: str, separator: str) -> str:
         raise ValueError(
             f"subagent prefix {prefix!r} contains the MCP separator {separator!r}"
         )
-    while (found := (prefix + body).find(separator)) >= 0:
-        start = max(found, len(prefix)) - len(prefix)
-        end = found + len(separator) - len(prefix)
-        body = body[:start] + ("_" if end - start > 1 else "") + body[end:]
-    if not body:
-        raise ValueError(f"no subagent name is left once {separator!r} is removed")
-    return prefix + body
+    for text in (body, "subagent"):
+        while (found := (prefix + text).find(separator)) >= 0:
+            start = max(found, len(prefix)) - len(prefix)
+            end = found + len(separator) - len(prefix)
+            text = text[:start] + ("_" if end - start > 1 else "") + text[end:]
+        if text:
+            return prefix + text
+    raise ValueError(f"no subagent name is left once {separator!r} is removed")
 
 
 def subagent_name(

@@ -298,3 +298,25 @@ def test_dynamic_subagent_handlers_are_bounded() -> None:
     assert len(coordinator._dynamic) == MAX_DYNAMIC_HANDLERS
     again = coordinator.get_handler(prefix + "invented_0")  # dropped, so made afresh: still routed
     assert again is not oldest and again.name == prefix + "invented_0" and isinstance(again.inner, Subagents)
+
+
+# ---- 8: the docs say what the code does --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "yaml_text", "documented"),
+    [
+        ("E101", "a: 1\na: 2\n", "duplicate key"),
+        ("E102", "a: !custom x\n", "tag outside the JSON ones"),
+        ("E103", "a: &x {b: 1}\nc:\n  <<: *x\n", "merge key"),
+        ("E104", "? [a]\n: 1\n", "non-scalar key"),
+    ],
+)
+def test_load_error_codes_match_their_documented_meaning(
+    capsys, specs: Path, code: str, yaml_text: str, documented: str
+) -> None:
+    (specs / "parameters.yaml").write_text(yaml_text, "utf-8")
+    _, _, err = run_cli(capsys, "validate", "--specs", specs)
+    assert f"error[{code}]" in err
+    table = (ROOT / "docs" / "spec-language.md").read_text("utf-8")
+    assert f"| `{code}` | {documented}" in table

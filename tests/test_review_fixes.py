@@ -320,3 +320,16 @@ def test_load_error_codes_match_their_documented_meaning(
     assert f"error[{code}]" in err
     table = (ROOT / "docs" / "spec-language.md").read_text("utf-8")
     assert f"| `{code}` | {documented}" in table
+
+
+# ---- 9: dead aliases are gone, the used ones still resolve -------------------------------
+
+
+def test_schema_common_keeps_only_used_format_aliases() -> None:
+    from generator.runtime import formats, schema_common, schema_gemini
+
+    for gone in ("ANTHROPIC_PROPERTY_KEY", "OPENAI_STRICT_MAX_DEPTH"):
+        assert not hasattr(schema_common, gone)
+    assert not hasattr(schema_gemini, "GEMINI_PROPERTY_KEY")
+    assert tuple(formats.FORMATS) == schema_common.DIALECTS
+    assert formats.FORMATS["openai-chat"].max_tools == schema_common.OPENAI_MAX_TOOLS

@@ -26,10 +26,8 @@ Origins = dict[str, Path]
 _FROM_RECORDS: dict[str, Callable[[Any], Any]] = {
     "DIALECTS": lambda f: tuple(f.FORMATS),
     "NAME_PATTERNS": lambda f: {n: r.tool_name for n, r in f.FORMATS.items()},
-    "ANTHROPIC_PROPERTY_KEY": lambda f: f.FORMATS["anthropic"].property_key,
     "OPENAI_MAX_TOOLS": lambda f: f.FORMATS["openai-chat"].max_tools,
     "OPENAI_MAX_DESCRIPTION": lambda f: f.FORMATS["openai-chat"].max_description,
-    "OPENAI_STRICT_MAX_DEPTH": lambda f: f.OPENAI_STRICT.max_depth,
 }
 
 

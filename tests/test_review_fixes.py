@@ -333,3 +333,17 @@ def test_schema_common_keeps_only_used_format_aliases() -> None:
     assert not hasattr(schema_gemini, "GEMINI_PROPERTY_KEY")
     assert tuple(formats.FORMATS) == schema_common.DIALECTS
     assert formats.FORMATS["openai-chat"].max_tools == schema_common.OPENAI_MAX_TOOLS
+
+
+def test_library_dynamic_variants_reports_refused_subagents() -> None:
+    """A subagent config the loader refuses is reported in dynamic_variants' skipped list too."""
+    from generated import Context, catalog
+
+    ctx = Context(subagents_enabled=True, enable_native_tool_calls=True)
+    family = "native-next-gen"
+    extra, skipped = catalog.dynamic_variants(
+        family, ctx, subagents=[{"name": "ok", "description": "Fine."}, {"name": "bad\ud800", "description": "x"}]
+    )
+    names = [v["name"] for v in extra]
+    assert any(name.endswith("ok") for name in names) and not any("bad" in name for name in names)
+    assert any("surrogate" in str(record.get("reason")) for record in skipped), skipped

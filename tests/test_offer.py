@@ -218,3 +218,19 @@ def test_unknown_format_and_lazy_export() -> None:
     with pytest.raises(KeyError, match="unknown format"):
         Offer("generic", {}, format="nope")
     assert "Offer" in dir(generated)
+
+
+def test_coordinator_execute_stays_unchecked(coordinator: generated.Coordinator) -> None:
+    """The documented opt-out: calling the coordinator directly runs any name it can route."""
+    use = ToolUse("browser_action", {"action": 3})
+    assert coordinator.execute(None, use) == ToolResult.ok("ran")
+    assert ran(coordinator, "browser_action") == [{"action": 3}]
+
+
+def test_values_that_fail_the_checker_itself_are_an_error_result(
+    coordinator: generated.Coordinator,
+) -> None:
+    offer = Offer("generic", {})
+    result = offer.execute(coordinator, None, ToolUse("read_file", params=[("path", "a")]))  # type: ignore[arg-type]
+    assert result is not None and result.is_error and "read_file" in result.content
+    assert ran(coordinator, "read_file") == []

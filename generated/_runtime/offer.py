@@ -29,6 +29,9 @@ from .validation import arguments_checker
 
 __all__ = ["Offer"]
 
+_LISTED = 40
+"""At most this many offered names are listed in a refusal."""
+
 ArgumentsChecker = Callable[[Mapping[str, Any], bool], tuple[dict[str, Any], list[str]]]
 
 # Checkers of static variants, per (variant object, names of the parameters sent). The catalog's
@@ -146,7 +149,10 @@ class Offer:
         if name in self.variants:
             return None
         separator = str(self.catalog.mcp.get("separator") or "")
-        offered = ", ".join(self.variants) or "none"
+        names = list(self.variants)
+        offered = ", ".join(names[:_LISTED]) or "none"
+        if len(names) > _LISTED:  # many MCP tools: keep the error short
+            offered += f" and {len(names) - _LISTED} more"
         prefix = str(self.catalog.subagents.get("name_prefix") or "")
         parsed = parse_mcp_name(name, separator) if separator else None
         if parsed is not None:

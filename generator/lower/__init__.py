@@ -74,7 +74,9 @@ def emit_all(
                 header(sources),
                 modules=[e.module for e in emitters],
                 formats=[(e.dialect, e.module) for e in emitters],
-            )
+            ),
+            # What one request offered: sending and dispatching from the same object.
+            "offer.py": render_python("offer.py.j2", header(sources)),
         }
     )
     docs = {"docs/catalog.md": catalog_doc.emit(catalog, families).encode("utf-8")}

@@ -145,7 +145,7 @@ class _Builder:
 
     def parameters(self, name: str, doc: str, params: tuple[Parameter, ...]) -> str:
         """Define the TypedDict of a variant's parameters (instructions become field docstrings)."""
-        fields = [self.field(name, p.name, p.schema, p.required, plain(p.instruction)) for p in params]
+        fields = [self.field(name, p.name, p.schema, always_given(p), plain(p.instruction)) for p in params]
         return self.add(name, doc, fields)
 
     def add(self, name: str, doc: str, fields: list[Field]) -> str:
@@ -155,9 +155,18 @@ class _Builder:
         return name
 
 
+def always_given(param: Parameter) -> bool:
+    """A required key of the TypedDict: required, and shown to the model in every context.
+
+    A required parameter that depends on the context (``requires``) or on other tools
+    (``dependencies``) is absent from calls made while it is hidden, so its key is NotRequired.
+    """
+    return param.required and param.requires is None and not param.dependencies
+
+
 def signature(params: tuple[Parameter, ...]) -> tuple[Any, ...]:
     """What decides whether two variants share a TypedDict: names, required flags and schemas."""
-    return tuple((p.name, p.required, repr(p.schema)) for p in params)
+    return tuple((p.name, always_given(p), repr(p.schema)) for p in params)
 
 
 def emit(catalog: Catalog) -> dict[str, str]:

@@ -111,6 +111,9 @@ def test_json_types_map_to_python_types(odd_output: Path) -> None:
         "level": Literal[1, 2, 3],
         "choice": Literal["a", "b'c", 'd"e'] | None,
         "scale": float,
+        "long_choice": Literal[
+            "a-rather-long-enumeration-value-one", "a-rather-long-enumeration-value-two", "and-three"
+        ],
     }
     assert args.TodoArgs.__required_keys__ == {"items"}
     assert args.TodoOptions.__required_keys__ == {"depth"}
@@ -124,13 +127,18 @@ def test_unchecked_shapes_fall_back_to_any() -> None:
     assert builder.annotation({"type": "object"}, "XArgs", "o") == "dict[str, Any]"
     assert builder.annotation({"type": "string", "enum": [None]}, "XArgs", "n") == "None"
     assert builder.annotation({"type": "integer", "enum": [1, None]}, "XArgs", "n") == "Literal[1] | None"
+    # Literal takes no lists: an array enum keeps the array type.
+    assert (
+        builder.annotation({"type": "array", "enum": [[1]], "items": {"type": "integer"}}, "XArgs", "a") == "list[int]"
+    )
 
 
 def test_odd_descriptions_are_byte_exact_docstrings(odd_output: Path) -> None:
     source = (odd_output / "args.py").read_text("utf-8")
     odd = {p["name"]: p for p in yaml.safe_load("params:\n" + ODD_PARAMETERS.read_text("utf-8"))["params"]}
     docs = _class_fields(source, "TodoArgs")
-    for name in ("ratio", "flag", "tags", "matrix"):
+    assert "    long_choice: NotRequired[\n" in source  # black split this class's long line
+    for name in ("ratio", "flag", "tags", "matrix", "long_choice"):
         assert docs[name] == odd[name]["instruction"], name
     assert 'TodoOptions = TypedDict(\n    "TodoOptions",' in source  # a '-' key: functional syntax
     # black leaves the file alone, so the docstrings survive formatting unchanged.

@@ -30,14 +30,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from black.strings import str_width
+
 from ..model import Catalog, Parameter, plain
-from ..pyfmt import Code, flat
-from ..render import header, render_python
+from ..pyfmt import INDENT, LINE_LENGTH, Code, flat, string
+from ..render import format_code, header, render_python
 
 # Names args.py binds itself besides the TypedDicts: a key spelled like one cannot be a class
 # attribute (its annotation would shadow the import inside the class body for type checkers).
 MODULE_NAMES = frozenset({"Any", "Literal", "NotRequired", "TypedDict", "ARGS", "ARGS_BY_TOOL", "args_type"})
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Where the TypedDicts go in the rendered skeleton (a comment line black keeps as it is).
+MARKER = "# toolgen: the TypedDicts go here"
+_LITERAL_TYPES = ("string", "integer", "boolean")
 _SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
 
 
@@ -117,8 +122,8 @@ class _Builder:
         type_name = str(schema.get("type", "string"))
         values = schema.get("enum")
         nullable = bool(schema.get("nullable")) or (values is not None and None in values)
-        if values is not None and type_name != "number":  # float literals are not valid Literal[...]
-            members = [v for v in values if v is not None]
+        members = [v for v in values or () if v is not None]
+        if values is not None and type_name in _LITERAL_TYPES:  # Literal takes no floats, lists or dicts
             text = f"Literal[{', '.join(flat(v) for v in members)}]" if members else "None"
         elif type_name == "array":
             items = schema.get("items")
@@ -194,12 +199,51 @@ def emit(catalog: Catalog) -> dict[str, str]:
             by_key[variant.key] = names[signature(variant.parameters)]
         by_tool[tool.id] = names[primary]
     root = catalog.project.source.split("/", 1)[0]
-    return {
-        "args.py": render_python(
-            "args.py.j2",
-            header((f"{root}/tools/*.yaml", f"{root}/variants/*.yaml", f"{root}/parameters.yaml")),
-            defs=builder.defs,
-            by_key={key: Code(by_key[key]) for key in sorted(by_key)},
-            by_tool={t: Code(by_tool[t]) for t in catalog.project.tool_order if t in by_tool},
-        )
-    }
+    skeleton = render_python(
+        "args.py.j2",
+        header((f"{root}/tools/*.yaml", f"{root}/variants/*.yaml", f"{root}/parameters.yaml")),
+        names=[d.name for d in builder.defs],
+        marker=MARKER,
+        by_key={key: Code(by_key[key]) for key in sorted(by_key)},
+        by_tool={t: Code(by_tool[t]) for t in catalog.project.tool_order if t in by_tool},
+    )
+    before, after = re.split(rf"\n+{re.escape(MARKER)}\n+", skeleton)
+    parts = [before, *(definition_source(d) for d in builder.defs), after]
+    return {"args.py": "\n\n\n".join(parts)}
+
+
+def definition_source(definition: TypedDictDef) -> str:
+    """One TypedDict's source as black formats it, without passing its docstrings through black.
+
+    The docstrings are the bulk of the module, and black costs about 5 s per MB: they stand as
+    short placeholders while black runs (docstring() makes each one a literal black keeps), and a
+    class whose lines all fit is already in black's style and skips black altogether.
+    """
+    docs = [definition.doc, *(f.doc for f in definition.fields if f.doc)]
+    lines: list[str] = []
+    wrap = "NotRequired[{}]" if definition.total else "{}"
+    annotations = [f.annotation if f.required else wrap.format(f.annotation) for f in definition.fields]
+    if definition.class_syntax:
+        lines += [f"class {definition.name}(TypedDict{'' if definition.total else ', total=False'}):", _doc(0, 1)]
+        count = 1
+        for field, annotation in zip(definition.fields, annotations, strict=True):
+            lines += ["", f"{INDENT}{field.key}: {annotation}"]
+            if field.doc:
+                lines.append(_doc(count, 1))
+                count += 1
+    else:
+        entries = ", ".join(f"{string(f.key)}: {a}" for f, a in zip(definition.fields, annotations, strict=True))
+        lines += [f"{definition.name} = TypedDict({string(definition.name)}, {{{entries}}}, total={definition.total})"]
+        lines.append(_doc(0, 0))
+        docs = docs[:1]  # the functional syntax has no per-key docstrings
+    source = "\n".join(lines) + "\n"
+    if not definition.class_syntax or any(str_width(line) > LINE_LENGTH for line in lines):
+        source = format_code(source)
+    return _PLACEHOLDER.sub(lambda m: m["indent"] + docs[int(m["n"])], source).removesuffix("\n")
+
+
+def _doc(index: int, depth: int) -> str:
+    return f'{INDENT * depth}"""__toolgen_doc_{index}__"""'
+
+
+_PLACEHOLDER = re.compile(r'^(?P<indent> *)"""__toolgen_doc_(?P<n>\d+)__"""$', re.MULTILINE)

@@ -13,8 +13,10 @@ Naming rule (docs/handlers.md repeats it for users):
 * An object parameter with declared properties becomes a nested TypedDict named after its
   owner minus ``Args`` plus the member's CamelCase name (``NewTaskArgs`` + ``options`` ->
   ``NewTaskOptions``).
-* A name already taken gets the smallest number from 2 up appended that makes it unique;
-  names are handed out in enum order, so the result depends only on the specs.
+* A name already taken gets the smallest number from 2 up that makes it unique, before ``Args``
+  (at the end of a nested name); one that cannot start a name gets an ``X`` in front. Names are
+  handed out in enum order, so the result depends only on the specs.
+* A key is required when its parameter is required and shown in every context (always_given).
 
 Every name is checked with ``str.isidentifier`` and against keywords before it names anything.
 Keys that are not usable as class attributes (``-`` in a name, a keyword, or a name the module

@@ -277,28 +277,27 @@ def fake_handlers(package: ModuleType, calls: list[tuple[str, dict[str, Any]]]) 
 
 @dataclass
 class Loop:
-    """What one request offered (package, family, context, format) and the coordinator answering it."""
+    """What one request offered (``Offer`` of family, context and format; None: the text path)
+    and the coordinator answering it."""
 
     package: ModuleType
     family: str
     context: Any
-    fmt: str
+    fmt: str | None
     handler_calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     coordinator: Any = None
+    offer: Any = None
 
     def __post_init__(self) -> None:
         namespace = fake_handlers(self.package, self.handler_calls)
         self.coordinator = self.package.Coordinator.from_namespace(namespace)
+        self.offer = self.package.Offer(self.family, self.context, format=self.fmt)
 
 
 def run_call(loop: Loop, use: Any) -> Any:
-    """Steps 3 and 4: validate one call against what was offered, then dispatch it.
-
-    THE ONE PLACE WHERE THE OFFER PLUGS IN: once ``Offer`` (issue 13, permission and validation)
-    lands, build it from ``loop.family, loop.context, loop.fmt`` next to the request and replace
-    this body by its validate-and-dispatch call; every test below goes through here.
-    """
-    result = loop.coordinator.execute(None, use)
+    """Steps 3 and 4: refuse what was not offered, validate and type the arguments against the
+    schema that was sent, then dispatch; the one place every test below answers a call."""
+    result = loop.offer.execute(loop.coordinator, None, use)
     assert result is not None, "a complete call always gets a result"
     return result
 
@@ -379,6 +378,7 @@ def test_native_loop(fmt: str, spec_set: SpecSet, loopback: Loopback) -> None:
     family = pkg.select_family(spec_set.native)
     loop = Loop(pkg, family, spec_set.native, fmt)
     tools = pkg.native_tools(family, spec_set.native, format=fmt)  # 1
+    assert loop.offer.tools() == tools
     loopback.replies += [reply(fmt, spec_set.calls), reply(fmt, [], text="Done.")]
     history = driver.first("Go.")
 
@@ -406,6 +406,9 @@ def sent_tools(fmt: str, body: dict[str, Any]) -> list[Any]:
     return list(body["toolConfig"]["tools"] if fmt == "bedrock-converse" else body["tools"])
 
 
+TEXT_FIRST_CALLS = [("read_file", {"path": "src/app.ts"}), ("get_weather", {"city": "Lyon", "days": 3})]
+
+
 def strings(node: Any) -> list[str]:
     """Every string value in a JSON body, in document order."""
     if isinstance(node, str):
@@ -425,19 +428,21 @@ def text_result(use: Any, result: Any) -> str:
 def test_text_loop(fmt: str, spec_set: SpecSet, loopback: Loopback) -> None:
     pkg, driver = spec_set.package, DRIVERS[fmt]
     family = pkg.select_family(spec_set.text)
-    loop = Loop(pkg, family, spec_set.text, fmt)
+    loop = Loop(pkg, family, spec_set.text, None)
     system = pkg.prompt_section(family, spec_set.text)  # 1
+    assert loop.offer.prompt_section() == system
     loopback.replies += [reply(fmt, [], text=spec_set.xml), reply(fmt, [], text="Done.")]
     history = driver.first("Go.")
 
     response = driver.send(loopback.url, [], system, history)
-    uses = pkg.parse_calls(driver.text(response), family)  # 2
+    uses = loop.offer.parse_calls(driver.text(response))  # 2
     texts = [text_result(use, run_call(loop, use)) for use in uses]  # 3, 4, 5
     history += [*driver.assistant(response), *driver.user_text(texts)]
     driver.send(loopback.url, [], system, history)  # 6
 
     assert system and system in strings(loopback.requests[0].body)
     assert [name for name, _ in loop.handler_calls] == [u.name for u in uses] and len(uses) == 2
+    assert loop.handler_calls[0] in TEXT_FIRST_CALLS, "the handler gets typed values (days 3, not '3')"
     sent = strings(loopback.requests[1].body)
     assert [s for s in sent if s in texts] == texts, "every result, in call order"
     assert all(t.startswith(f"[{u.name}] returned:\n{u.name} ran with") for u, t in zip(uses, texts, strict=True))
@@ -510,14 +515,9 @@ def test_bad_replies(fmt: str, bundled: SpecSet, loopback: Loopback) -> None:
     assert all(len(r.content) < 2_000 for _, r in answers), "an error never echoes the huge argument"
 
 
-# ---- waiting for the offer (issue 13, "Permission" and "Validation") ----------------------
-
-NEEDS_OFFER = pytest.mark.xfail(
-    strict=True, reason="needs Offer in run_call: today the coordinator runs any tool it knows, unchecked"
-)
+# ---- refused calls: not offered, or wrong arguments ---------------------------------------
 
 
-@NEEDS_OFFER
 @pytest.mark.parametrize(
     ("spec_set_name", "call"),
     [

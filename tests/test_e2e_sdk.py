@@ -5,7 +5,7 @@ answers with canned replies in that provider's wire format. One loop:
 
 1. build the request with the generated package (``native_tools`` or ``prompt_section``);
 2. read the calls from the SDK's response object (``read_calls`` or ``parse_calls``);
-3. and 4. validate and dispatch them (:func:`run_call`, the one place the offer plugs in);
+3. and 4. refuse what was not offered, validate and dispatch through the ``Offer`` (:func:`run_call`);
 5. build the answer (``result_messages``, or text on the text path);
 6. send it with the SDK, and check what the server received: every result paired with its call,
    in call order.
@@ -488,6 +488,8 @@ def bad_calls(fmt: str, first: str) -> list[tuple[str, str, Any]]:
         ("dup", first, {"path": "a"}),
         ("dup", first, {"path": "b"}),
         ("huge", first, {"path": HUGE}),
+        ("off", "web_fetch", {"url": "https://example.com"}),  # a tool this context turns off
+        ("types", first, {"path": 5}),
     ]
 
 
@@ -507,11 +509,12 @@ def test_bad_replies(fmt: str, bundled: SpecSet, loopback: Loopback) -> None:
 
     assert [u.id for u in uses] == [c[0] for c in calls]
     assert loop.handler_calls == [("read_file", {"path": "a"})], "only the first of the duplicates runs"
-    assert [r.is_error for _, r in answers] == [True, True, False, True, True]
+    assert [r.is_error for _, r in answers] == [True, True, False, True, True, True, True]
     flags = [r.is_error if not fmt.startswith("openai") else None for _, r in answers]
     sent = [(u.id, r.content, flag) for (u, r), flag in zip(answers, flags, strict=True)]
     assert received_results(fmt, loopback.requests[1].body) == sent, "each error paired with its call"
-    assert "no_such_tool" in answers[1][1].content
+    assert "no_such_tool" in answers[1][1].content and "web_fetch" in answers[5][1].content
+    assert "path" in answers[6][1].content, "the problem is named by parameter"
     assert all(len(r.content) < 2_000 for _, r in answers), "an error never echoes the huge argument"
 
 

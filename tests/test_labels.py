@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import BUNDLED_SPECS, edit, run_cli
+from conftest import BUNDLED_SPECS, edit, import_package, run_cli
 
 _REPO_ROOT = str(Path(__file__).resolve().parents[1])
 if _REPO_ROOT not in sys.path:
@@ -137,3 +138,26 @@ def test_a_valid_label_reaches_the_bindings(capsys, specs: Path, tmp_path: Path)
     rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
     assert rc == 0, err
     assert "\"read_file\": \"[read_file for '{path}']\"" in (out / "bindings.py").read_text("utf-8")
+
+
+def test_label_text_is_data(capsys, specs: Path, tmp_path: Path) -> None:
+    """Quotes, backslashes, a triple quote and a line break in a label reach the package unchanged."""
+    _with_label(specs, r'"[read_file \"\"\" \n ' + "'{path}'" + r'\\ \u2028 {{x}}]"')
+    out = tmp_path / "out"
+    rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
+    assert rc == 0, err
+    package = import_package(out)
+    bindings = importlib.import_module(f"{package.__name__}.bindings")
+    expected = "[read_file \"\"\" \n '{path}'\\ \u2028 {{x}}]"
+    assert bindings.LABELS["read_file"] == expected
+    labelled = importlib.import_module(f"{package.__name__}.dispatch").label(ToolUse("read_file", {"path": "p"}))
+    assert labelled == "[read_file \"\"\" \n 'p'\\ \u2028 {x}]"
+
+
+def test_label_is_not_checked_against_a_variant_that_failed(capsys, specs: Path) -> None:
+    """A variant with errors may have lost parameters, so its label's names are not checked then."""
+    _with_label(specs, "\"[read_file for '{pathh}']\"")
+    edit(specs / "tools" / "read_file.yaml", "Reads a file below {{CWD}}.", "Reads a file below {{NOPE}}.")
+    rc, _, err = run_cli(capsys, "validate", "--specs", specs)
+    assert rc == 2
+    assert "[E306]" in err and "[E330]" not in err, err

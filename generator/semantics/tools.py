@@ -60,14 +60,21 @@ def build_tools(scope: Scope, srcs: list[SourceFile]) -> list[Tool]:
         if tool_id not in by_id:
             continue
         src, data = by_id[tool_id]
+        reported = len(diags.items)
         variants = _variants(scope, src, data)
+        # A variant that failed may lack parameters: then the label's names are not checked.
+        complete = not any(d.severity == "error" for d in diags.items[reported:])
         handler = _handler(scope, src, data, by_id)
-        result.append(Tool(tool_id, handler, variants, src.path, _label(scope, src, data, variants)))
+        label = _label(scope, src, data, variants if complete else None)
+        result.append(Tool(tool_id, handler, variants, src.path, label))
     return result
 
 
-def _label(scope: Scope, src: SourceFile, data: dict[str, Any], variants: tuple[ToolVariant, ...]) -> str | None:
-    """The tool's label template, when it parses and names only parameters some variant declares."""
+def _label(
+    scope: Scope, src: SourceFile, data: dict[str, Any], variants: tuple[ToolVariant, ...] | None
+) -> str | None:
+    """The tool's label template, when it parses and names only parameters some variant declares
+    (not checked when ``variants`` is None: they had errors of their own)."""
     template = data.get("label")
     if not isinstance(template, str):
         return None
@@ -82,6 +89,8 @@ def _label(scope: Scope, src: SourceFile, data: dict[str, Any], variants: tuple[
             "write a placeholder as {name} or {name|other}, and a literal brace as {{ or }}",
         )
         return None
+    if variants is None:
+        return template
     declared = list(dict.fromkeys(p.name for v in variants for p in v.parameters))
     unknown = [name for name in names if name not in declared]
     for name in unknown:

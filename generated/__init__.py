@@ -14,7 +14,7 @@ from typing import Any
 
 from . import _runtime
 
-_runtime.check_version(3, __name__)
+_runtime.check_version(4, __name__)
 
 from ._runtime.tool_types import ToolResult, ToolUse
 from .catalog import enabled_tools, enabled_variants, resolve_text, route, select_family
@@ -33,6 +33,7 @@ _LAZY = {
     "result_message": "_runtime.replies",
     "result_messages": "_runtime.replies",
     "native_tools": "providers",
+    "Offer": "offer",
     "parse_calls": "prompt",
     "prompt_section": "prompt",
 }
@@ -45,6 +46,7 @@ __all__ = [
     "Family",
     "MissingHandlersError",
     "NativeToolsUnavailable",
+    "Offer",
     "OpenAIChatStream",
     "PromptFamily",
     "SharedToolHandler",

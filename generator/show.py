@@ -44,6 +44,7 @@ def add_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     _dynamic_args(prompt)
     parse = sub.add_parser("parse", parents=[common], help="read a model reply on stdin, print its tool calls as JSON")
     parse.add_argument("--family", required=True)
+    parse.add_argument("--context", type=Path, help="JSON file with context fields (subagent tools need one)")
     _dynamic_args(parse)
 
 
@@ -67,9 +68,12 @@ def load_package(out: Path) -> ModuleType:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except (ImportError, SyntaxError) as exc:  # a file deleted or damaged since generate
+    except Exception as exc:  # a file deleted or damaged since generate, or not ours at all
         del sys.modules[name]
-        _fail(f"toolgen: {out} is not a complete generated package ({exc}); run `toolgen generate` again")
+        _fail(
+            f"toolgen: {out} is not a complete generated package: importing it raised "
+            f"{type(exc).__name__}: {exc}\nhint: check --out, or run `toolgen generate` again"
+        )
     return module
 
 
@@ -122,13 +126,16 @@ def _extra_variants(package: ModuleType, args: argparse.Namespace, context: Any,
                 _fail(f"toolgen: {getattr(args, option)}: {exc}")
     if servers is None and agents is None:
         return []
+    refused: list[dict[str, Any]] = []
+    if agents is not None:  # the catalog would drop these silently: report them here
+        agents, refused = dynamic.split_subagents(agents)
     # The shape runtime/catalog.py's dynamic_variants returns (the package is imported by path, so untyped).
     extra: list[dict[str, Any]]
     skipped: list[dict[str, Any]]
     extra, skipped = package.catalog.dynamic_variants(
         family, context, mcp_servers=servers or (), subagents=agents or ()
     )
-    report_skipped(skipped)
+    report_skipped(refused + skipped)
     return extra
 
 
@@ -141,6 +148,33 @@ def report_skipped(skipped: list[dict[str, Any]]) -> None:
         print(f"toolgen: skipped {kind} {label} of {skip['server']!r}: {skip['reason']}", file=sys.stderr)
 
 
+def _stdin_text() -> str:
+    """The reply on stdin as UTF-8, whatever the locale says stdin is."""
+    stream = sys.stdin
+    data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = data[exc.start : exc.end]
+        _fail(f"toolgen: stdin: not UTF-8 text (byte {exc.start}: {bad!r})\nhint: send the model reply as UTF-8")
+
+
+def _emit(text: str, fallback: str | None = None) -> None:
+    """Print ``text``; where stdout cannot encode it (PYTHONIOENCODING=ascii), print
+    ``fallback`` (JSON with ASCII escapes) or the text with backslash escapes instead."""
+    try:
+        print(text)
+    except UnicodeEncodeError:
+        encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+        print(fallback or text.encode(encoding, "backslashreplace").decode(encoding))
+
+
+def _emit_json(value: Any) -> None:
+    _emit(json.dumps(value, indent=2, ensure_ascii=False), json.dumps(value, indent=2))
+
+
 def run(args: argparse.Namespace) -> int:
     package = load_package(args.out)
     context = _context(package, getattr(args, "context", None))
@@ -151,9 +185,9 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "parse":
             prompt = import_module(package.__name__ + ".prompt")
             extra = _extra_variants(package, args, context, args.family)
-            calls = prompt.parse_calls(sys.stdin.read(), args.family, extra)
+            calls = prompt.parse_calls(_stdin_text(), args.family, extra)
             out = [{"name": c.name, "params": dict(c.params), "partial": c.partial} for c in calls]
-            print(json.dumps(out, indent=2, ensure_ascii=False))
+            _emit_json(out)
             return 0
         if args.what == "dispatch":
             dispatch = import_module(package.__name__ + ".dispatch")
@@ -174,10 +208,10 @@ def run(args: argparse.Namespace) -> int:
                 print(f"toolgen: no native tools: {exc}", file=sys.stderr)
                 return 1
             report_skipped(skipped)
-            print(json.dumps(tools, indent=2, ensure_ascii=False))
+            _emit_json(tools)
             return 0
         if args.what == "family":
-            print(package.select_family(context))
+            _emit(package.select_family(context))
         elif args.what == "enabled":
             print(json.dumps(list(package.enabled_tools(args.family, context)), indent=2))
         elif args.what == "prompt":
@@ -186,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
             skipped = []
             section = prompt.prompt_section(args.family, context, extra, skipped)
             report_skipped(skipped)
-            print(section)
+            _emit(section)
         else:
             return 2
     except KeyError as exc:

@@ -218,3 +218,17 @@ def test_sync_execute_drops_an_async_partial_preview_without_raising(recwarn: py
     partial = ToolUse("read_file", {"path": "a"}, partial=True)
     assert _coordinator(AsyncRead()).execute(CONFIG, partial) is None
     assert not [w for w in recwarn if "never awaited" in str(w.message)]
+
+
+def test_an_offer_checks_calls_before_execute_async() -> None:
+    """Offer.execute_async refuses what was not offered and validates, then awaits the handler."""
+    from generated import Offer
+
+    offer = Offer("generic", {})
+    coordinator = _coordinator(AsyncRead())
+    refused = asyncio.run(offer.execute_async(coordinator, CONFIG, ToolUse("made_up", {})))
+    assert refused is not None and refused.is_error and "made_up" in refused.content
+    invalid = asyncio.run(offer.execute_async(coordinator, CONFIG, ToolUse("read_file", {})))
+    assert invalid is not None and invalid.is_error and "Invalid arguments for tool read_file" in invalid.content
+    ran = asyncio.run(offer.execute_async(coordinator, CONFIG, READ, timeout=5))
+    assert ran == ToolResult.ok("read a.txt")

@@ -6,10 +6,11 @@ A generated ``Context`` is a frozen dataclass deriving from ``ContextBase`` with
 ``Context.from_mapping(data)``; the latter rejects unknown keys and values of the wrong type,
 reporting every problem at once. It also refuses values no prompt can show: integers outside
 JavaScript's safe range (+-(2**53 - 1), what the modelled system can hold exactly) and NaN or
-infinite numbers (JSON has no place for them).
+infinite numbers (JSON has no place for them), and text with a lone surrogate (JSON text may
+spell one, ``"\\ud800"``, but no UTF-8 output can hold it).
 
 Only the names ``from_mapping``, ``from_json`` and ``to_dict`` are attributes of a Context
-(generator/semantics.py reserves them, so no field can shadow them).
+(generator/semantics/project.py reserves them, so no field can shadow them).
 """
 
 from __future__ import annotations
@@ -20,7 +21,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any, ClassVar, Self, TypeVar
 
-from .schema_common import MAX_NESTING, _json_type_of, json_text_depth
+from .schema_common import (
+    MAX_NESTING,
+    UNENCODABLE,
+    _json_type_of,
+    has_lone_surrogate,
+    json_text_depth,
+)
 
 __all__ = ["MAX_SAFE_INTEGER", "ContextBase", "ContextError", "coercer"]
 
@@ -140,6 +147,8 @@ def _out_of_range(value: Any) -> str:
         return f"integer out of range (at most {MAX_SAFE_INTEGER} either side of 0)"
     if isinstance(value, float) and not math.isfinite(value):
         return f"{value!r} is not a finite number"
+    if has_lone_surrogate(value):
+        return UNENCODABLE
     return ""
 
 

@@ -22,12 +22,21 @@ import copy
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .formats import NAME_SAFE_CHARS
-from .schema_common import MAX_NESTING, _json_type_of, json_brackets, nesting_depth
+from .schema_common import (
+    MAX_NESTING,
+    UNENCODABLE,
+    _json_type_of,
+    has_lone_surrogate,
+    json_brackets,
+    nesting_depth,
+    printable,
+)
 from .subagents import (
+    split_subagents,
     subagent_name,
     subagent_names,
     subagent_tools,
@@ -52,6 +61,7 @@ __all__ = [
     "merge_tools",
     "parse_mcp_name",
     "skip_record",
+    "split_subagents",
     "subagent_name",
     "subagent_names",
     "subagent_tools",
@@ -67,6 +77,16 @@ ESCAPE_MARK = "_x_"
 # Stands in for a subtree that ``load_servers_json`` cut off past MAX_NESTING. A NUL character
 # cannot come from a real schema key written by hand, and ``mcp_tools`` skips any tool holding it.
 _TOO_DEEP_KEY = "\u0000toolgen: nested too deeply"
+
+
+class _TooLong:
+    """Stands in for an integer ``load_servers_json`` could not read (too many digits)."""
+
+    def __repr__(self) -> str:
+        return "<integer with too many digits>"
+
+
+_TOO_LONG = _TooLong()
 
 
 # ---- MCP ----------------------------------------------------------------------------------
@@ -109,7 +129,7 @@ def _skip(
     return {
         "server": server.get("name"),
         "uid": server.get("uid"),
-        "tool": tool,
+        "tool": printable(tool) if tool is not None else None,
         "name": name,
         "reason": reason,
     }
@@ -138,7 +158,18 @@ def encode_mcp_tool_name(tool: str) -> str:
 
 
 def decode_mcp_tool_name(text: str) -> str | None:
-    """The original tool name behind ``encode_mcp_tool_name(text)``; None if ``text`` is malformed."""
+    """The original tool name behind ``encode_mcp_tool_name(text)``; None if ``text`` is malformed.
+
+    Only what ``encode_mcp_tool_name`` writes is accepted (``encode(decode(text)) == text``),
+    so each tool has exactly one spelling; a surrogate code point is refused as well.
+    """
+    decoded = _decode_escapes(text)
+    if decoded is None or encode_mcp_tool_name(decoded) != text:
+        return None
+    return decoded
+
+
+def _decode_escapes(text: str) -> str | None:
     if not text.startswith(ESCAPE_MARK):
         return text
     body, out, i = text[len(ESCAPE_MARK) :], [], 0
@@ -155,7 +186,7 @@ def decode_mcp_tool_name(text: str) -> str | None:
             digits = body[i + 1 : end]
             if end < 0 or not re.fullmatch(r"[0-9a-f]{1,6}", digits):
                 return None
-            if int(digits, 16) > 0x10FFFF:
+            if int(digits, 16) > 0x10FFFF or 0xD800 <= int(digits, 16) <= 0xDFFF:
                 return None
             out.append(chr(int(digits, 16)))
             i = end + 1
@@ -167,8 +198,9 @@ def load_servers_json(text: str) -> Any:
 
     ``json.loads`` recurses, so each container nested deeper than ``MAX_NESTING`` levels of the
     file is cut off in the text first (found by a linear bracket scan, as ``json_text_depth``
-    does) and replaced by a marker that makes ``mcp_tools`` skip the tool holding it. Raises
-    ValueError for text that is not JSON.
+    does) and replaced by a marker that makes ``mcp_tools`` skip the tool holding it. An
+    integer too long for Python to read becomes a marker too. Raises ValueError for text that
+    is not JSON.
     """
     cuts: list[tuple[int, int]] = []
     start = -1
@@ -182,31 +214,43 @@ def load_servers_json(text: str) -> Any:
             start = -1
     if start >= 0:
         cuts.append((start, len(text)))
-    if not cuts:
-        return json.loads(text)
-    marker = json.dumps({_TOO_DEEP_KEY: True})
-    pieces, last = [], 0
-    for begin, end in cuts:
-        pieces += [text[last:begin], marker]
-        last = end
-    pieces.append(text[last:])
-    return json.loads("".join(pieces))
+    if cuts:
+        marker = json.dumps({_TOO_DEEP_KEY: True})
+        pieces, last = [], 0
+        for begin, end in cuts:
+            pieces += [text[last:begin], marker]
+            last = end
+        pieces.append(text[last:])
+        text = "".join(pieces)
+    return json.loads(text, parse_int=_parse_int)
+
+
+def _parse_int(digits: str) -> Any:
+    """An integer, or the ``_TOO_LONG`` marker for one Python will not read from text
+    (over ``sys.get_int_max_str_digits()`` digits), so that it costs only its tool."""
+    try:
+        return int(digits)
+    except ValueError:
+        return _TOO_LONG
+
+
+def _nodes(value: Any) -> Iterator[Any]:
+    """Every value inside ``value`` (itself included), walked without recursion."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        yield item
+        if isinstance(item, Mapping):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
 
 
 def _too_deep(value: Any) -> bool:
     """Deeper than MAX_NESTING, or holding a subtree ``load_servers_json`` cut off."""
     if nesting_depth(value) > MAX_NESTING:
         return True
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Mapping):
-            if _TOO_DEEP_KEY in item:
-                return True
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-    return False
+    return any(isinstance(i, Mapping) and _TOO_DEEP_KEY in i for i in _nodes(value))
 
 
 def _drop_non_finite(schema: dict[str, Any]) -> list[str]:
@@ -286,8 +330,9 @@ def mcp_tools(
 
     Nothing is dropped silently: each left-out tool is reported in the second list as
     ``{server, uid, tool, name, reason}`` (disabled server, name over ``max_length``, a uid that
-    contains the separator, a missing tool name, a name already taken, an inputSchema that is
-    not an object or nests deeper than MAX_NESTING).
+    contains the separator or ends with a start of it, a missing tool name, a name already
+    taken, an inputSchema that is not an object or nests deeper than MAX_NESTING, text with a
+    lone surrogate).
     """
     if not separator:
         raise ValueError("the MCP separator must not be empty")
@@ -333,8 +378,14 @@ def _mcp_variant(
         return None, "server has no uid", name
     if separator in uid:
         return None, f"server uid contains the separator {separator!r}", name
+    if (uid + separator).find(separator) != len(uid):
+        # "a0mcp" + "0mcp0": its names would split at the wrong place, maybe onto another server.
+        reason = f"server uid ends with a start of the separator {separator!r}"
+        return None, reason, name
     if not _NAME_SAFE.fullmatch(uid):
         return None, "server uid has characters outside [A-Za-z0-9_-]", name
+    if has_lone_surrogate((tool_name, tool.get("description"), raw, server_name)):
+        return None, UNENCODABLE, name
     if len(name) > max_length:
         rewritten = " (tool name rewritten)" if encoded != tool_name else ""
         reason = f"name is {len(name)} characters, over the limit of {max_length}"
@@ -347,6 +398,8 @@ def _mcp_variant(
         )
     if raw is not None and _too_deep(raw):
         return None, f"inputSchema nests deeper than {MAX_NESTING} levels", name
+    if any(item is _TOO_LONG for item in _nodes(tool)):
+        return None, "tool holds an integer with too many digits to read", name
     schema = (
         copy.deepcopy(dict(raw))
         if raw is not None
@@ -373,7 +426,8 @@ def _mcp_variant(
 def parse_mcp_name(name: str, separator: str) -> tuple[str, str] | None:
     """``(server uid, original tool name)`` for a name built by ``mcp_tools``, else None.
 
-    Splits at the first separator (uids never contain it, tool names may) and undoes
+    Splits at the first separator (uids never contain it nor end with a start of it, tool
+    names may contain it) and undoes
     ``encode_mcp_tool_name``, so a rewritten name gives back the server's own tool name.
     """
     if not separator or separator not in name:

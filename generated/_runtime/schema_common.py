@@ -26,10 +26,8 @@ Origins = dict[str, Path]
 _FROM_RECORDS: dict[str, Callable[[Any], Any]] = {
     "DIALECTS": lambda f: tuple(f.FORMATS),
     "NAME_PATTERNS": lambda f: {n: r.tool_name for n, r in f.FORMATS.items()},
-    "ANTHROPIC_PROPERTY_KEY": lambda f: f.FORMATS["anthropic"].property_key,
     "OPENAI_MAX_TOOLS": lambda f: f.FORMATS["openai-chat"].max_tools,
     "OPENAI_MAX_DESCRIPTION": lambda f: f.FORMATS["openai-chat"].max_description,
-    "OPENAI_STRICT_MAX_DEPTH": lambda f: f.OPENAI_STRICT.max_depth,
 }
 
 
@@ -68,6 +66,36 @@ def nesting_depth(value: Any, limit: int = MAX_NESTING) -> int:
         deepest = max(deepest, level)
         stack.extend((child, level + 1) for child in children)
     return deepest
+
+
+# json.loads turns "\\ud800" into a lone surrogate: a str that cannot be written as UTF-8.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_lone_surrogate(value: Any) -> bool:
+    """Whether a string (or key) anywhere in ``value`` holds a lone surrogate (checked without
+    recursion), so that UTF-8 output of it would fail."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return False
+
+
+#: The skip reason for a run-time tool whose text holds a lone surrogate.
+UNENCODABLE = "text holds a lone surrogate (U+D800..U+DFFF), which UTF-8 cannot encode"
+
+
+def printable(text: str) -> str:
+    """``text`` with any lone surrogate spelled as an escape, safe to write as UTF-8."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def json_text_depth(text: str | bytes, limit: int = MAX_NESTING) -> int:

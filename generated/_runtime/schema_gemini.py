@@ -16,7 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .formats import FORMATS
 from .schema_common import (
     DialectError,
     Schema,
@@ -27,9 +26,6 @@ from .schema_common import (
 )
 from .schema_limits import check_property_keys
 from .schema_walk import Hooks, NodeWork, _Walker
-
-#: Property keys Gemini takes (conservative: the function-name rule); kept importable.
-GEMINI_PROPERTY_KEY = FORMATS["gemini"].property_key
 
 
 @dataclass

@@ -9,7 +9,7 @@ from ..diagnostics import Diagnostics
 from ..model import Catalog
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
-from . import catalog_doc, core, dispatch, native, prompts
+from . import args, catalog_doc, core, dispatch, native, prompts
 
 # The runtime package (generator/runtime/) ships unchanged as the subpackage RUNTIME_PACKAGE of
 # every generated package; the generated modules hold data and import their code from it.
@@ -63,6 +63,7 @@ def emit_all(
     add(runtime_sources())
     add(core.emit(catalog, families))
     add(dispatch.emit(catalog))
+    add(args.emit(catalog))
     add(prompts.emit(catalog, families))
     emitters = [e for e in NATIVE_EMITTERS if e.dialect in catalog.project.formats]
     for emitter in emitters:
@@ -74,7 +75,9 @@ def emit_all(
                 header(sources),
                 modules=[e.module for e in emitters],
                 formats=[(e.dialect, e.module) for e in emitters],
-            )
+            ),
+            # What one request offered: sending and dispatching from the same object.
+            "offer.py": render_python("offer.py.j2", header(sources)),
         }
     )
     docs = {"docs/catalog.md": catalog_doc.emit(catalog, families).encode("utf-8")}

@@ -154,6 +154,7 @@ class Catalog:
                 prefix=self.subagents["name_prefix"],
                 max_length=self.subagents["max_length"],
                 separator=self.mcp["separator"],
+                skipped=skipped,
             )
         if mcp_servers:
             found, left_out = mcp_tools(

@@ -11,7 +11,10 @@ Routing (``Coordinator.get_handler``), first match wins:
 1. a name containing the MCP separator goes to the MCP tool's handler;
 2. the static table;
 3. a dynamic subagent tool name goes to a ``SharedToolHandler`` around a subagents handler,
-   created on first use and cached per name.
+   created on first use and cached per name. The cache keeps the ``MAX_DYNAMIC_HANDLERS``
+   names used most recently: any name a model invents is routed, so an unbounded cache
+   would grow with every invented name. A name dropped from the cache gets a fresh handler
+   when it is used again.
 
 The coordinator holds no per-task state: ``config`` is handed to the handler untouched.
 
@@ -33,6 +36,7 @@ import functools
 import inspect
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import (
@@ -48,6 +52,7 @@ from .labels import escape_label_text, fill_label
 from .tool_types import ToolResult, ToolUse
 
 __all__ = [
+    "MAX_DYNAMIC_HANDLERS",
     "Bindings",
     "Coordinator",
     "MissingHandlersError",
@@ -56,6 +61,9 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
+
+MAX_DYNAMIC_HANDLERS = 256
+"""How many subagent tool names a Coordinator keeps a handler for (least recently used go)."""
 
 
 @runtime_checkable
@@ -263,7 +271,7 @@ class Coordinator:
     def __init__(self, *, subagent_factory: Callable[[], Any] | None = None) -> None:
         self._handlers: dict[str, Any] = {}
         self._subagent_factory = subagent_factory
-        self._dynamic: dict[str, SharedToolHandler] = {}
+        self._dynamic: OrderedDict[str, SharedToolHandler] = OrderedDict()
         self._lock = threading.Lock()
 
     @classmethod
@@ -370,6 +378,7 @@ class Coordinator:
         with self._lock:
             cached = self._dynamic.get(name)
             if cached is not None:
+                self._dynamic.move_to_end(name)
                 return cached
             if self._subagent_factory is not None:
                 inner = self._subagent_factory()
@@ -380,6 +389,8 @@ class Coordinator:
             if inner is None:
                 return None
             cached = self._dynamic[name] = SharedToolHandler(name, inner)
+            while len(self._dynamic) > MAX_DYNAMIC_HANDLERS:
+                self._dynamic.popitem(last=False)
             return cached
 
     def _route(self, block: ToolUse) -> tuple[bool, Any]:

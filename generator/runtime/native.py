@@ -29,7 +29,6 @@ __all__ = [
     "NativeToolsUnavailable",
     "adapt",
     "fast_copy",
-    "gemini_json_schema_entry",
     "json_schema_entry",
     "materialize",
     "parameters_schema",
@@ -311,10 +310,3 @@ def json_schema_entry(
     holder.clear()
     holder.update(renamed)
     return entry
-
-
-def gemini_json_schema_entry(
-    name: str, description: str, schema: Mapping[str, Any]
-) -> dict[str, Any]:
-    """``json_schema_entry`` for gemini (the name this module had before the records)."""
-    return json_schema_entry("gemini", name, description, schema)

@@ -12,9 +12,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .predicates import family_name, field_value
+from .schema_common import UNENCODABLE, has_lone_surrogate, printable
 from .variants import SUBAGENTS_TOOL_ID, make_parameter, make_variant
 
-__all__ = ["subagent_name", "subagent_names", "subagent_tools", "subagents_active"]
+__all__ = [
+    "split_subagents",
+    "subagent_name",
+    "subagent_names",
+    "subagent_tools",
+    "subagents_active",
+]
 
 _HASH_HEX = 8
 _UNSAFE = re.compile(r"[^a-z0-9_]+")
@@ -33,6 +40,30 @@ def _fit(prefix: str, base: str, suffix: str, max_length: int) -> str:
     return prefix + (base[:room].rstrip("_") or base[:room]) + suffix
 
 
+def _scrub(prefix: str, body: str, separator: str) -> str:
+    """``prefix + body`` with no ``separator`` in it: the characters of ``body`` an occurrence
+    covers (also one that straddles prefix and body) become one ``_``, or go if only one.
+
+    Every pass shortens ``body``, so this always ends. When nothing of ``body`` is left (a
+    name made of separator characters only), ``subagent`` is scrubbed instead. Raises
+    ValueError when the separator lies inside ``prefix`` itself, or that leaves nothing too.
+    """
+    if not separator:
+        return prefix + body
+    if separator in prefix:
+        raise ValueError(
+            f"subagent prefix {prefix!r} contains the MCP separator {separator!r}"
+        )
+    for text in (body, "subagent"):
+        while (found := (prefix + text).find(separator)) >= 0:
+            start = max(found, len(prefix)) - len(prefix)
+            end = found + len(separator) - len(prefix)
+            text = text[:start] + ("_" if end - start > 1 else "") + text[end:]
+        if text:
+            return prefix + text
+    raise ValueError(f"no subagent name is left once {separator!r} is removed")
+
+
 def subagent_name(
     name: str,
     *,
@@ -46,19 +77,15 @@ def subagent_name(
     strips ``_`` from both ends. A name that must be trimmed keeps ``_`` + the first 8 hex digits
     of the SHA-256 of the original name, so distinct long names stay distinct. The MCP
     ``separator`` never survives into the name (dispatch would route it to the MCP handler):
-    its occurrences become ``_`` and the hash suffix keeps the name distinct.
+    each occurrence (also one that begins in ``prefix``) is cut out of the name, and the hash
+    suffix keeps the name distinct.
     """
     base = _UNSAFE.sub("_", name.lower()).strip("_") or "subagent"
-    mangled = bool(separator) and separator in prefix + base
-    while separator and separator in prefix + base:
-        base = base.replace(separator.lower(), "_").replace(separator, "_")
-        if separator in prefix:
-            raise ValueError(
-                f"subagent prefix {prefix!r} contains the MCP separator {separator!r}"
-            )
-    if not mangled and len(prefix) + len(base) <= max_length:
+    cleaned = _scrub(prefix, base, separator)[len(prefix) :]
+    if cleaned == base and len(prefix) + len(base) <= max_length:
         return prefix + base
-    return _fit(prefix, base, "_" + _short_hash(name), max_length)
+    fitted = _fit(prefix, cleaned, "_" + _short_hash(name), max_length)
+    return _scrub(prefix, fitted[len(prefix) :], separator)
 
 
 def subagent_names(
@@ -84,9 +111,28 @@ def subagent_names(
         while candidate in taken:
             n += 1
             candidate = _fit(prefix, name[len(prefix) :], f"_{n}", max_length)
+            candidate = _scrub(prefix, candidate[len(prefix) :], separator)
         taken.add(candidate)
         names.append(candidate)
     return names
+
+
+def split_subagents(
+    configs: Sequence[Mapping[str, Any]],
+) -> tuple[list[Mapping[str, Any]], list[dict[str, Any]]]:
+    """The configs a tool can be made of, and skip records for the rest: a config whose
+    name or description holds a lone surrogate could never be sent (no UTF-8 for it)."""
+    kept: list[Mapping[str, Any]] = []
+    skipped: list[dict[str, Any]] = []
+    for config in configs:
+        if not has_lone_surrogate((config.get("name"), config.get("description"))):
+            kept.append(config)
+            continue
+        name = config.get("name")
+        tool = printable(name) if isinstance(name, str) else None
+        record = {"server": None, "uid": None, "tool": tool, "name": None}
+        skipped.append(record | {"reason": UNENCODABLE})
+    return kept, skipped
 
 
 def subagent_tools(
@@ -95,12 +141,17 @@ def subagent_tools(
     prefix: str = "use_subagent_",
     max_length: int = 64,
     separator: str = "",
+    skipped: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """One variant per subagent config ``{name, description}``, named by ``subagent_names``.
 
     Each takes one required string parameter, ``prompt``. The variants carry ``id`` =
-    ``"use_subagents"``: their calls are served by the subagents handler.
+    ``"use_subagents"``: their calls are served by the subagents handler. Configs that
+    ``split_subagents`` refuses get no tool; their records go to ``skipped`` when given.
     """
+    configs, refused = split_subagents(configs)
+    if skipped is not None:
+        skipped.extend(refused)
     variants = []
     for config, name in zip(
         configs,

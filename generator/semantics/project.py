@@ -73,13 +73,7 @@ def build_project(scope: Scope) -> Project:
     rules = _routing_rules(scope, src, routing, formats)
     mcp = data.get("mcp") or {}
     sub = data.get("subagents") or {}
-    if scope.mcp_separator in sub.get("name_prefix", "use_subagent_"):
-        scope.diags.error(
-            src.loc(("subagents", "name_prefix")),
-            "E303",
-            f"the subagent prefix contains the MCP separator {scope.mcp_separator!r}",
-            "dispatch would send every subagent call to the MCP handler: change one of them",
-        )
+    _check_subagent_prefix(scope, src, sub.get("name_prefix", "use_subagent_"))
     return Project(
         name=str(data.get("name", "")),
         formats=formats,
@@ -99,6 +93,38 @@ def build_project(scope: Scope) -> Project:
         routing_default=routing["default"],
         routing_rules=rules,
         source=src.path,
+    )
+
+
+# What a sanitized subagent name can be (runtime/subagents.py): it never starts with "_".
+_SUBAGENT_NAME = re.compile(r"[a-z0-9][a-z0-9_]*")
+
+
+def _check_subagent_prefix(scope: Scope, src: SourceFile, prefix: Any) -> None:
+    """E303 when the MCP separator can appear in a subagent tool name: inside the prefix, or
+    begun at its end (``run0mcp`` + ``0abc`` holds ``0mcp0``) and finished by some name."""
+    separator = scope.mcp_separator
+    if not isinstance(prefix, str) or not separator:
+        return
+    if separator in prefix:
+        problem = f"the subagent prefix contains the MCP separator {separator!r}"
+    else:
+        starts = [
+            separator[:k]
+            for k in range(1, len(separator))
+            if prefix.endswith(separator[:k]) and _SUBAGENT_NAME.fullmatch(separator[k:])
+        ]
+        if not starts:
+            return
+        problem = (
+            f"the subagent prefix ends with {starts[-1]!r}, the start of the MCP separator "
+            f"{separator!r}, so a subagent named {separator[len(starts[-1]) :]!r}... would hold it"
+        )
+    scope.diags.error(
+        src.loc(("subagents", "name_prefix")),
+        "E303",
+        problem,
+        "dispatch would send such subagent calls to the MCP handler: change the prefix or the separator",
     )
 
 

@@ -1,0 +1,251 @@
+"""Lowering for generated/args.py: one TypedDict per distinct parameter set of each tool.
+
+Handlers receive a call's arguments as a plain mapping; these TypedDicts let them be written
+(and type-checked) against the exact keys and types the specs declare.
+
+Naming rule (docs/handlers.md repeats it for users):
+
+* A tool's base name is its id in CamelCase plus ``Args`` (``read_file`` -> ``ReadFileArgs``).
+* Variants are grouped by parameter set (keys, required flags and types). The set most variants
+  share (ties: the one met first in the tool's variant order) takes the base name; every other
+  set takes the tool's CamelCase id, the CamelCase name of the first family using it, and
+  ``Args`` (``ReadFileNativeNextGenArgs``). Variants with equal sets share one TypedDict.
+* An object parameter with declared properties becomes a nested TypedDict named after its
+  owner minus ``Args`` plus the member's CamelCase name (``NewTaskArgs`` + ``options`` ->
+  ``NewTaskOptions``).
+* A name already taken gets the smallest number from 2 up that makes it unique, before ``Args``
+  (at the end of a nested name); one that cannot start a name gets an ``X`` in front. Names are
+  handed out in enum order, so the result depends only on the specs.
+* A key is required when its parameter is required and shown in every context (always_given).
+
+Every name is checked with ``str.isidentifier`` and against keywords before it names anything.
+Keys that are not usable as class attributes (``-`` in a name, a keyword, or a name the module
+binds itself) are emitted with the functional ``TypedDict("Name", {...})`` syntax instead.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from black.strings import str_width
+
+from ..model import Catalog, Parameter, plain
+from ..pyfmt import INDENT, LINE_LENGTH, Code, flat, string
+from ..render import format_code, header, render_python
+
+# Names args.py binds itself besides the TypedDicts: a key spelled like one cannot be a class
+# attribute (its annotation would shadow the import inside the class body for type checkers).
+MODULE_NAMES = frozenset({"Any", "Literal", "NotRequired", "TypedDict", "ARGS", "ARGS_BY_TOOL", "args_type"})
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Where the TypedDicts go in the rendered skeleton (a comment line black keeps as it is).
+MARKER = "# toolgen: the TypedDicts go here"
+_LITERAL_TYPES = ("string", "integer", "boolean")
+_SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
+
+
+@dataclass(frozen=True)
+class Field:
+    key: str
+    annotation: str  # Python type expression, built only from validated names and pyfmt literals
+    required: bool
+    doc: str | None  # a docstring literal (see docstring()), or None
+
+
+@dataclass(frozen=True)
+class TypedDictDef:
+    name: str
+    doc: str
+    fields: tuple[Field, ...]
+    total: bool
+    class_syntax: bool
+
+
+def camel(name: str) -> str:
+    """CamelCase of an id: split at anything but letters and digits, capitalise each part."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", name) if part)
+
+
+def usable(name: str) -> bool:
+    """True when ``name`` can name a Python class or attribute."""
+    return name.isidentifier() and not keyword.iskeyword(name)
+
+
+def docstring(text: str) -> str:
+    """A one-line triple-quoted literal holding ``text`` exactly, which black leaves unchanged.
+
+    Quotes are escaped, a final one and edge spaces as ``\\x22`` and ``\\x20``, so black's docstring
+    handling (which strips whitespace and pads a closing quote) has nothing to change.
+    """
+    out = []
+    for index, ch in enumerate(text):
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ch == " " and index in (0, len(text) - 1):
+            out.append("\\x20")
+        elif not ch.isprintable():
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+        else:
+            out.append(ch)
+    if text.endswith('"'):
+        out[-1] = "\\x22"  # black would pad a closing quote with a space
+    return '"""' + "".join(out) + '"""'
+
+
+class _Names:
+    """Hands out unique class names in call order (see the module docstring's rule)."""
+
+    def __init__(self) -> None:
+        self.taken: set[str] = set(MODULE_NAMES)
+
+    def claim(self, stem: str, suffix: str = "") -> str:
+        stem = stem if usable(stem + suffix) else "X" + stem  # an id starting with '_' or a digit part
+        name, number = stem + suffix, 2
+        while name in self.taken or not usable(name):
+            name, number = f"{stem}{number}{suffix}", number + 1
+        self.taken.add(name)
+        return name
+
+
+class _Builder:
+    """Turns parameter schemas into TypedDict definitions, nested ones first."""
+
+    def __init__(self) -> None:
+        self.names = _Names()
+        self.defs: list[TypedDictDef] = []
+
+    def annotation(self, schema: Mapping[str, Any], owner: str, key: str) -> str:
+        """The Python type of a value schema (nested TypedDicts are defined on the way)."""
+        type_name = str(schema.get("type", "string"))
+        values = schema.get("enum")
+        nullable = bool(schema.get("nullable")) or (values is not None and None in values)
+        members = [v for v in values or () if v is not None]
+        if values is not None and type_name in _LITERAL_TYPES:  # Literal takes no floats, lists or dicts
+            text = f"Literal[{', '.join(flat(v) for v in members)}]" if members else "None"
+        elif type_name == "array":
+            items = schema.get("items")
+            text = f"list[{self.annotation(items, owner, key) if items else 'Any'}]"
+        elif type_name == "object":
+            properties = schema.get("properties")
+            if properties:
+                stem = owner.removesuffix("Args") + camel(key)
+                required = set(schema.get("required") or ())
+                text = self.define(self.names.claim(stem), f"The {key!r} member of {owner}.", properties, required)
+            else:
+                text = "dict[str, Any]"
+        else:
+            text = _SCALARS.get(type_name, "Any")
+        return f"{text} | None" if nullable and text != "None" else text
+
+    def field(self, owner: str, key: str, schema: Mapping[str, Any], required: bool, doc: str) -> Field:
+        return Field(key, self.annotation(schema, owner, key), required, docstring(doc) if doc else None)
+
+    def define(self, name: str, doc: str, members: Mapping[str, Any], required: set[str]) -> str:
+        """Define a TypedDict for object members (name -> schema); returns its name."""
+        fields = [self.field(name, k, s, k in required, str(s.get("description") or "")) for k, s in members.items()]
+        return self.add(name, doc, fields)
+
+    def parameters(self, name: str, doc: str, params: tuple[Parameter, ...]) -> str:
+        """Define the TypedDict of a variant's parameters (instructions become field docstrings)."""
+        fields = [self.field(name, p.name, p.schema, always_given(p), plain(p.instruction)) for p in params]
+        return self.add(name, doc, fields)
+
+    def add(self, name: str, doc: str, fields: list[Field]) -> str:
+        total = any(f.required for f in fields)
+        class_syntax = all(usable(f.key) and f.key not in self.names.taken for f in fields)
+        self.defs.append(TypedDictDef(name, docstring(doc), tuple(fields), total, class_syntax))
+        return name
+
+
+def always_given(param: Parameter) -> bool:
+    """A required key of the TypedDict: required, and shown to the model in every context.
+
+    A required parameter that depends on the context (``requires``) or on other tools
+    (``dependencies``) is absent from calls made while it is hidden, so its key is NotRequired.
+    """
+    return param.required and param.requires is None and not param.dependencies
+
+
+def signature(params: tuple[Parameter, ...]) -> tuple[Any, ...]:
+    """What decides whether two variants share a TypedDict: names, required flags and schemas."""
+    return tuple((p.name, always_given(p), repr(p.schema)) for p in params)
+
+
+def emit(catalog: Catalog) -> dict[str, str]:
+    builder = _Builder()
+    by_key: dict[str, str] = {}
+    by_tool: dict[str, str] = {}
+    for tool in catalog.tools:
+        if not tool.variants:
+            continue
+        groups: dict[tuple[Any, ...], list[str]] = {}
+        for variant in tool.variants:
+            groups.setdefault(signature(variant.parameters), []).append(variant.family)
+        counts = Counter({sig: len(families) for sig, families in groups.items()})
+        primary = max(groups, key=lambda sig: counts[sig])  # max keeps the first of equal counts
+        base = camel(tool.id)
+        names: dict[tuple[Any, ...], str] = {}
+        for sig in [primary, *(s for s in groups if s != primary)]:
+            families = groups[sig]
+            stem = base if sig == primary else base + camel(families[0])
+            name = builder.names.claim(stem, "Args")
+            variant = next(v for v in tool.variants if v.family == families[0])
+            listed = ", ".join(families)
+            names[sig] = builder.parameters(name, f"Arguments of {tool.id} for {listed}.", variant.parameters)
+        for variant in tool.variants:
+            by_key[variant.key] = names[signature(variant.parameters)]
+        by_tool[tool.id] = names[primary]
+    root = catalog.project.source.split("/", 1)[0]
+    skeleton = render_python(
+        "args.py.j2",
+        header((f"{root}/tools/*.yaml", f"{root}/variants/*.yaml", f"{root}/parameters.yaml")),
+        names=[d.name for d in builder.defs],
+        marker=MARKER,
+        by_key={key: Code(by_key[key]) for key in sorted(by_key)},
+        by_tool={t: Code(by_tool[t]) for t in catalog.project.tool_order if t in by_tool},
+    )
+    before, after = re.split(rf"\n+{re.escape(MARKER)}\n+", skeleton)
+    parts = [before, *(definition_source(d) for d in builder.defs), after]
+    return {"args.py": "\n\n\n".join(parts)}
+
+
+def definition_source(definition: TypedDictDef) -> str:
+    """One TypedDict's source as black formats it, without passing its docstrings through black.
+
+    The docstrings are the bulk of the module, and black costs about 5 s per MB: they stand as
+    short placeholders while black runs (docstring() makes each one a literal black keeps), and a
+    class whose lines all fit is already in black's style and skips black altogether.
+    """
+    docs = [definition.doc, *(f.doc for f in definition.fields if f.doc)]
+    lines: list[str] = []
+    wrap = "NotRequired[{}]" if definition.total else "{}"
+    annotations = [f.annotation if f.required else wrap.format(f.annotation) for f in definition.fields]
+    if definition.class_syntax:
+        lines += [f"class {definition.name}(TypedDict{'' if definition.total else ', total=False'}):", _doc(0, 1)]
+        count = 1
+        for field, annotation in zip(definition.fields, annotations, strict=True):
+            lines += ["", f"{INDENT}{field.key}: {annotation}"]
+            if field.doc:
+                lines.append(_doc(count, 1))
+                count += 1
+    else:
+        entries = ", ".join(f"{string(f.key)}: {a}" for f, a in zip(definition.fields, annotations, strict=True))
+        lines += [f"{definition.name} = TypedDict({string(definition.name)}, {{{entries}}}, total={definition.total})"]
+        lines.append(_doc(0, 0))
+        docs = docs[:1]  # the functional syntax has no per-key docstrings
+    source = "\n".join(lines) + "\n"
+    if not definition.class_syntax or any(str_width(line) > LINE_LENGTH for line in lines):
+        source = format_code(source)
+    return _PLACEHOLDER.sub(lambda m: m["indent"] + docs[int(m["n"])], source).removesuffix("\n")
+
+
+def _doc(index: int, depth: int) -> str:
+    return f'{INDENT * depth}"""__toolgen_doc_{index}__"""'
+
+
+_PLACEHOLDER = re.compile(r'^(?P<indent> *)"""__toolgen_doc_(?P<n>\d+)__"""$', re.MULTILINE)

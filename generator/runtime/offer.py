@@ -1,0 +1,262 @@
+"""What one request offered the model, used both to send the tools and to answer the calls.
+
+Standard library only. An ``Offer`` is built once per request from a family, a context, a format
+(None for the text path) and the request's run-time tools (MCP servers, subagent configs). It
+builds what is sent (``tools()`` for a native format, ``prompt_section()`` for the text path)
+and remembers the names that went out, so dispatch cannot disagree with it:
+``execute(coordinator, config, use)`` refuses a call to any tool that was not sent (a static
+tool turned off by its requirements, an MCP tool of a disabled or unknown server, a subagent
+that is not configured, a name the model made up) with one tool-error result, then checks the
+arguments against the schema of the variant that was sent (validation.py) and hands the
+handler typed values. Nothing raises. ``Coordinator.execute`` called directly stays unchecked,
+for hosts that need the old behaviour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from .catalog import Catalog, Variant
+from .dynamic_tools import parse_mcp_name
+from .formats import FORMATS, NAME
+from .native import parameters_schema
+from .prompt import TextPath
+from .tool_types import ToolResult, ToolUse
+from .validation import arguments_checker
+
+__all__ = ["Offer"]
+
+_LISTED = 40
+"""At most this many offered names are listed in a refusal."""
+
+ArgumentsChecker = Callable[[Mapping[str, Any], bool], tuple[dict[str, Any], list[str]]]
+
+# Checkers of static variants, per (variant object, names of the parameters sent). The catalog's
+# variants live as long as the package, and the entry keeps its variant, so ids stay unique.
+_STATIC_CHECKERS: dict[
+    tuple[int, tuple[str, ...]], tuple[Variant, ArgumentsChecker]
+] = {}
+
+
+def _input_schema(variant: Variant, params: Sequence[Mapping[str, Any]]) -> Any:
+    """The schema every format's parameters derive from: an MCP tool's own, else the parameters'."""
+    schema = variant.get("input_schema")
+    if schema is not None:
+        return schema
+    return parameters_schema([{**p, "instruction": ""} for p in params])
+
+
+def _entry_name(format_name: str, entry: Any) -> str | None:
+    node = entry
+    for key in FORMATS[format_name].path_to(NAME):
+        node = node.get(key) if isinstance(node, Mapping) else None
+    return node if isinstance(node, str) else None
+
+
+class Offer:
+    """The tools offered in one request; see the module docstring.
+
+    ``formats`` maps each native format name to its generated module (``tools()``); the
+    generated offer.py passes the package's own. Raises NativeToolsUnavailable (from the format
+    module) when the family or context does not use native tools: use the text path then.
+    """
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        text_path: TextPath,
+        formats: Mapping[str, Any],
+        family: Any,
+        context: Any = None,
+        *,
+        format: str | None = None,
+        mcp_servers: Sequence[Mapping[str, Any]] = (),
+        subagents: Sequence[Mapping[str, Any]] = (),
+    ) -> None:
+        self.catalog = catalog
+        self.text_path = text_path
+        self.family = catalog.known_family(family)
+        self.context = catalog.as_context(context)
+        self.format = format
+        extra, skipped = catalog.dynamic_variants(
+            self.family, self.context, mcp_servers=mcp_servers, subagents=subagents
+        )
+        self.extra_variants: tuple[Variant, ...] = tuple(extra)
+        self.skipped: list[dict[str, Any]] = skipped
+        """Run-time tools left out of this request, with reasons (``{server, uid, tool, name, reason}``)."""
+        self._tools: list[dict[str, Any]] = []
+        self._section = ""
+        if format is None:
+            self._section = text_path.prompt_section(
+                self.family, self.context, self.extra_variants, self.skipped
+            )
+        else:
+            if format not in formats:
+                raise KeyError(
+                    f"unknown format {format!r}; known: {', '.join(formats)}"
+                )
+            self._tools = formats[format].tools(
+                self.family,
+                self.context,
+                extra_variants=self.extra_variants,
+                skipped=self.skipped,
+            )
+        variants = catalog.assemble(self.family, self.context, self.extra_variants)
+        if format is None:
+            refused = {r.get("name") for r in self.skipped}
+            sent = {v["name"] for v in variants} - refused
+        else:
+            sent = {_entry_name(format, entry) for entry in self._tools}
+        self.variants: dict[str, Variant] = {
+            v["name"]: v for v in variants if v["name"] in sent
+        }
+        """The offered tools by name, in the order they were sent."""
+        self._enabled_ids = tuple(v["id"] for v in variants)
+        self._checkers: dict[str, ArgumentsChecker] = {}
+        self._servers = {
+            str(s.get("uid")): s for s in mcp_servers if isinstance(s, Mapping)
+        }
+
+    # ---- sending -------------------------------------------------------------------------
+
+    def tools(self) -> list[dict[str, Any]]:
+        """The request's native ``tools`` list (empty on the text path)."""
+        return list(self._tools)
+
+    def prompt_section(self) -> str:
+        """The text path's '# Tools' section (empty for a native format)."""
+        return self._section
+
+    def names(self) -> tuple[str, ...]:
+        """The names of the offered tools, in the order they were sent."""
+        return tuple(self.variants)
+
+    # ---- dispatching ---------------------------------------------------------------------
+
+    def parse_calls(self, text: str) -> list[ToolUse]:
+        """Tool calls in a (possibly still streaming) text-path reply.
+
+        Every tool of the family is read, offered or not, so that a call to a tool this request
+        did not offer reaches ``execute`` and is refused there instead of passing as prose.
+        """
+        return self.text_path.parse_calls(text, self.family, self.extra_variants)
+
+    def refusal(self, name: str) -> str | None:
+        """Why a call to ``name`` is refused, or None when ``name`` was offered."""
+        if name in self.variants:
+            return None
+        separator = str(self.catalog.mcp.get("separator") or "")
+        names = list(self.variants)
+        offered = ", ".join(names[:_LISTED]) or "none"
+        if len(names) > _LISTED:  # many MCP tools: keep the error short
+            offered += f" and {len(names) - _LISTED} more"
+        prefix = str(self.catalog.subagents.get("name_prefix") or "")
+        parsed = parse_mcp_name(name, separator) if separator else None
+        if parsed is not None:
+            uid, tool = parsed
+            server = self._servers.get(uid)
+            if server is None:
+                reason = f"there is no MCP server {uid!r} in this request"
+            elif server.get("disabled"):
+                reason = f"the MCP server {uid!r} is disabled"
+            else:
+                reason = f"the MCP server {uid!r} offers no tool {tool!r} here"
+        elif prefix and name.startswith(prefix):
+            reason = "no subagent of that name is configured for this request"
+        elif any(v["name"] == name for v in self.catalog.variants[self.family]):
+            reason = "it is turned off in the current context"
+        else:
+            reason = "no tool of that name exists"
+        return (
+            f"Tool {name} is not available in this request: {reason}. "
+            f"Use one of the offered tools: {offered}."
+        )
+
+    def check(self, use: ToolUse) -> tuple[dict[str, Any], list[str]]:
+        """``use``'s arguments typed by the schema that was sent, and every problem found."""
+        checker = self._checker(self.variants[use.name])
+        return checker(use.params, self.format is None)
+
+    def execute(self, coordinator: Any, config: Any, use: ToolUse) -> ToolResult | None:
+        """Answer one call: refuse it, report its argument problems, or run its handler.
+
+        A partial block of an offered tool goes to the handler's preview unchecked (its values
+        are still growing); a partial block of any other tool is dropped. Never raises.
+        """
+        answered, answer, run = self._screen(use)
+        if answered:
+            return answer
+        result: ToolResult | None = coordinator.execute(config, run)
+        return result
+
+    async def execute_async(
+        self,
+        coordinator: Any,
+        config: Any,
+        use: ToolUse,
+        *,
+        timeout: float | None = None,
+    ) -> ToolResult | None:
+        """``execute`` through ``coordinator.execute_async``: same checks, async handlers awaited."""
+        answered, answer, run = self._screen(use)
+        if answered:
+            return answer
+        result: ToolResult | None = await coordinator.execute_async(
+            config, run, timeout=timeout
+        )
+        return result
+
+    def _screen(self, use: ToolUse) -> tuple[bool, ToolResult | None, ToolUse]:
+        """``(True, answer, use)`` for a call answered here, else ``(False, None, call to run)``."""
+        if use.error is not None:
+            return True, None if use.partial else ToolResult.error(use.error), use
+        refused = self.refusal(use.name)
+        if refused is not None:
+            return True, None if use.partial else ToolResult.error(refused), use
+        if use.partial:
+            return False, None, use
+        try:
+            params, problems = self.check(use)
+        except (
+            Exception
+        ) as exc:  # a schema the checker cannot read must not cost the call
+            return (
+                True,
+                ToolResult.error(
+                    f"Could not check the arguments of tool {use.name}: {type(exc).__name__}: {exc}"
+                ),
+                use,
+            )
+        if problems:
+            lines = "\n".join(f"- {p}" for p in problems)
+            return (
+                True,
+                ToolResult.error(
+                    f"Invalid arguments for tool {use.name}:\n{lines}\n"
+                    "Please retry the call with every problem fixed."
+                ),
+                use,
+            )
+        return False, None, replace(use, params=params)
+
+    def _checker(self, variant: Variant) -> ArgumentsChecker:
+        name = variant["name"]
+        found = self._checkers.get(name)
+        if found is not None:
+            return found
+        params = self.catalog.visible_parameters(
+            variant, self.context, self._enabled_ids
+        )
+        if variant.get("spec") is None:
+            found = arguments_checker(_input_schema(variant, params))
+        else:
+            key = (id(variant), tuple(p["name"] for p in params))
+            cached = _STATIC_CHECKERS.get(key)
+            if cached is None or cached[0] is not variant:
+                cached = (variant, arguments_checker(_input_schema(variant, params)))
+                _STATIC_CHECKERS[key] = cached
+            found = cached[1]
+        self._checkers[name] = found
+        return found

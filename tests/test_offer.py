@@ -1,0 +1,236 @@
+"""generated.Offer on the bundled package: what was sent is what may run, arguments are checked
+against the sent schema and typed, and every refusal is one tool-error result, never a raise."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import generated
+from generated import Offer, ToolResult, ToolUse
+from generated.providers import read_calls
+
+NATIVE = {"provider_id": "openai", "model_id": "gpt-5", "enable_native_tool_calls": True}
+SERVERS = [
+    {
+        "uid": "wx",
+        "name": "weather",
+        "tools": [
+            {
+                "name": "get_weather",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "city": {"type": "string", "minLength": 1},
+                        "units": {"type": "string", "enum": ["metric", "imperial"]},
+                        "days": {"type": "integer", "minimum": 1, "maximum": 14},
+                    },
+                    "required": ["city"],
+                    "additionalProperties": False,
+                },
+            }
+        ],
+    },
+    {"uid": "off", "name": "off", "disabled": True, "tools": [{"name": "t"}]},
+]
+SUBAGENTS = [{"name": "reviewer", "description": "Reviews a diff."}]
+SUBAGENT_CONTEXT = {**NATIVE, "subagents_enabled": True}
+
+
+class Recorder:
+    """A handler that records the params it ran with."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.calls: list[dict[str, Any]] = []
+
+    def execute(self, config: Any, block: ToolUse) -> ToolResult:
+        self.calls.append(dict(block.params))
+        return ToolResult.ok("ran")
+
+
+@pytest.fixture
+def coordinator() -> generated.Coordinator:
+    coordinator = generated.Coordinator()
+    for tool_id in generated.Coordinator.bindings.handlers:
+        coordinator.register(Recorder(tool_id))
+    return coordinator
+
+
+def ran(coordinator: generated.Coordinator, name: str) -> list[dict[str, Any]]:
+    handler = coordinator.get_handler(name)
+    return handler.calls if isinstance(handler, Recorder) else handler.inner.calls
+
+
+def mcp_name(tool: str, uid: str = "wx") -> str:
+    separator = generated.catalog.CATALOG.mcp["separator"]
+    return f"{uid}{separator}{tool}"
+
+
+def test_sending_and_dispatching_agree(coordinator: generated.Coordinator) -> None:
+    offer = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=SERVERS)
+    sent = [t["function"]["name"] for t in offer.tools()]
+    assert list(offer.names()) == sent
+    assert mcp_name("get_weather") in sent
+    text = Offer("generic", {}, mcp_servers=SERVERS)
+    assert text.tools() == [] and "## execute_command" in text.prompt_section()
+
+
+def test_tool_turned_off_by_context_is_refused(coordinator: generated.Coordinator) -> None:
+    offer = Offer("generic", {"supports_browser_use": False})
+    assert "browser_action" not in offer.prompt_section()
+    calls = offer.parse_calls("<browser_action>\n<action>launch</action>\n</browser_action>")
+    assert [c.name for c in calls] == ["browser_action"]
+    result = offer.execute(coordinator, None, calls[0])
+    assert result is not None and result.is_error
+    assert "browser_action is not available" in result.content
+    assert "turned off in the current context" in result.content
+    assert ran(coordinator, "browser_action") == []
+
+
+def test_unknown_name_is_refused(coordinator: generated.Coordinator) -> None:
+    offer = Offer("generic", {})
+    result = offer.execute(coordinator, None, ToolUse("run_shell", {"command": "rm -rf /"}))
+    assert result is not None and result.is_error and "no tool of that name" in result.content
+    assert offer.parse_calls("<run_shell><command>rm</command></run_shell>") == []
+
+
+def test_mcp_tool_of_unknown_or_disabled_server_is_refused(
+    coordinator: generated.Coordinator,
+) -> None:
+    offer = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=SERVERS)
+    for name, reason in [
+        (mcp_name("t", "off"), "is disabled"),
+        (mcp_name("t", "nope"), "there is no MCP server 'nope'"),
+        (mcp_name("other"), "offers no tool 'other'"),
+    ]:
+        result = offer.execute(coordinator, None, ToolUse(name, {}, id="c1"))
+        assert result is not None and result.is_error and reason in result.content, name
+    assert ran(coordinator, "use_mcp_tool") == []
+
+
+def test_unconfigured_subagent_is_refused(coordinator: generated.Coordinator) -> None:
+    offer = Offer("native-next-gen", SUBAGENT_CONTEXT, format="openai-chat", subagents=SUBAGENTS)
+    assert "use_subagent_reviewer" in offer.names()
+    refused = offer.execute(coordinator, None, ToolUse("use_subagent_other", {"prompt": "x"}))
+    assert refused is not None and refused.is_error and "no subagent" in refused.content
+    done = offer.execute(coordinator, None, ToolUse("use_subagent_reviewer", {"prompt": "x"}))
+    assert done == ToolResult.ok("ran")
+    assert ran(coordinator, "use_subagent_reviewer") == [{"prompt": "x"}]
+
+
+def test_bad_arguments_give_one_error_and_no_handler_call(
+    coordinator: generated.Coordinator,
+) -> None:
+    offer = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=SERVERS)
+    use = ToolUse(mcp_name("get_weather"), {"units": "kelvin", "days": 99, "x": 1}, id="c1")
+    result = offer.execute(coordinator, None, use)
+    assert result is not None and result.is_error
+    assert result.content.splitlines()[1:5] == [
+        "- city: required, but missing",
+        '- units: must be one of "metric", "imperial" (got "kelvin")',
+        "- days: must be at most 14 (got 99)",
+        "- x: unknown parameter",
+    ]
+    wrong_type = offer.execute(coordinator, None, ToolUse("read_file", {"path": 3}))
+    assert wrong_type is not None and "path: expected string, got integer 3" in wrong_type.content
+    assert ran(coordinator, "use_mcp_tool") == [] and ran(coordinator, "read_file") == []
+
+
+def test_text_path_values_are_coerced(coordinator: generated.Coordinator) -> None:
+    offer = Offer("generic", {}, mcp_servers=SERVERS)
+    reply = (
+        "<execute_command>\n<command>ls</command>\n"
+        "<requires_approval>true</requires_approval>\n</execute_command>"
+    )
+    (call,) = offer.parse_calls(reply)
+    assert offer.execute(coordinator, None, call) == ToolResult.ok("ran")
+    assert ran(coordinator, "execute_command") == [{"command": "ls", "requires_approval": True}]
+    bad = ToolUse("execute_command", {"command": "ls", "requires_approval": "maybe"})
+    result = offer.execute(coordinator, None, bad)
+    assert result is not None and 'requires_approval: expected boolean, got text "maybe"' in (
+        result.content
+    )
+
+
+def test_native_and_text_give_the_handler_the_same_values(
+    coordinator: generated.Coordinator,
+) -> None:
+    weather = mcp_name("get_weather")
+    native = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=SERVERS)
+    text = Offer("generic", {}, mcp_servers=SERVERS)
+    native.execute(coordinator, None, ToolUse(weather, {"city": "Oslo", "days": 3}, id="c"))
+    text.execute(coordinator, None, ToolUse(weather, {"city": "Oslo", "days": "3"}))
+    first, second = ran(coordinator, "use_mcp_tool")
+    assert first == second == {"city": "Oslo", "days": 3}
+
+
+def test_strict_none_for_omitted_optional_is_removed(coordinator: generated.Coordinator) -> None:
+    offer = Offer("native-next-gen", NATIVE, format="openai-chat")
+    use = ToolUse("read_file", {"path": "a.py", "task_progress": None}, id="c1")
+    assert offer.execute(coordinator, None, use) == ToolResult.ok("ran")
+    assert ran(coordinator, "read_file") == [{"path": "a.py"}]
+
+
+def test_malformed_json_from_read_calls_is_an_error_result(
+    coordinator: generated.Coordinator,
+) -> None:
+    offer = Offer("native-next-gen", NATIVE, format="openai-chat")
+    response = {
+        "choices": [
+            {
+                "message": {
+                    "tool_calls": [
+                        {
+                            "id": "c1",
+                            "type": "function",
+                            "function": {"name": "read_file", "arguments": '{"path": '},
+                        },
+                        {
+                            "id": "c2",
+                            "type": "function",
+                            "function": {"name": "read_file", "arguments": json.dumps({"path": "b"})},
+                        },
+                    ]
+                }
+            }
+        ]
+    }
+    first, second = read_calls(response, "openai-chat")
+    bad = offer.execute(coordinator, None, first)
+    assert bad is not None and bad.is_error and bad.content == first.error
+    assert offer.execute(coordinator, None, second) == ToolResult.ok("ran")
+    assert ran(coordinator, "read_file") == [{"path": "b"}]
+
+
+def test_partial_blocks_and_junk_never_raise(coordinator: generated.Coordinator) -> None:
+    offer = Offer("generic", {})
+    assert offer.execute(coordinator, None, ToolUse("read_file", {"path": "a"}, partial=True)) is None
+    assert offer.execute(coordinator, None, ToolUse("nope", {}, partial=True)) is None
+    junk = ToolUse("read_file", {"path": object()})
+    result = offer.execute(coordinator, None, junk)
+    assert result is not None and result.is_error
+
+
+def test_unknown_format_and_lazy_export() -> None:
+    with pytest.raises(KeyError, match="unknown format"):
+        Offer("generic", {}, format="nope")
+    assert "Offer" in dir(generated)
+
+
+def test_coordinator_execute_stays_unchecked(coordinator: generated.Coordinator) -> None:
+    """The documented opt-out: calling the coordinator directly runs any name it can route."""
+    use = ToolUse("browser_action", {"action": 3})
+    assert coordinator.execute(None, use) == ToolResult.ok("ran")
+    assert ran(coordinator, "browser_action") == [{"action": 3}]
+
+
+def test_values_that_fail_the_checker_itself_are_an_error_result(
+    coordinator: generated.Coordinator,
+) -> None:
+    offer = Offer("generic", {})
+    result = offer.execute(coordinator, None, ToolUse("read_file", params=[("path", "a")]))  # type: ignore[arg-type]
+    assert result is not None and result.is_error and "read_file" in result.content
+    assert ran(coordinator, "read_file") == []

@@ -7,10 +7,11 @@ from typing import Any
 
 from . import _runtime
 
-_runtime.check_version(3, __name__)
+_runtime.check_version(4, __name__)
 
 __all__ = [
     "HANDLERS",
+    "LABELS",
     "MCP_SEPARATOR",
     "MCP_TOOL",
     "SUBAGENT_MAX_LENGTH",
@@ -160,3 +161,33 @@ MCP_SEPARATOR: str = "0mcp0"
 """Separates server uid and tool name in an MCP tool name (specs/toolgen.yaml ``mcp``)."""
 SUBAGENT_PREFIX: str = "use_subagent_"
 SUBAGENT_MAX_LENGTH: int = 64
+LABELS: dict[str, str] = {
+    "ask_followup_question": "[ask_followup_question for '{question}']",
+    "attempt_completion": "[attempt_completion with '{result}']",
+    "execute_command": "[execute_command for '{command}']",
+    "replace_in_file": "[replace_in_file for '{path|absolutePath}']",
+    "read_file": "[read_file for '{path}']",
+    "write_to_file": "[write_to_file for '{path|absolutePath}']",
+    "search_files": "[search_files for '{regex}' in '{path}']",
+    "list_files": "[list_files for '{path}']",
+    "list_code_definition_names": "[list_code_definition_names for '{path}']",
+    "browser_action": "[browser_action for '{action}']",
+    "use_mcp_tool": "[use_mcp_tool for '{server_name}/{tool_name}']",
+    "access_mcp_resource": "[access_mcp_resource for '{uri}' on '{server_name}']",
+    "load_mcp_documentation": "[load_mcp_documentation]",
+    "new_task": "[new_task with '{context}']",
+    "plan_mode_respond": "[plan_mode_respond]",
+    "act_mode_respond": "[act_mode_respond]",
+    "focus_chain": "[focus_chain]",
+    "web_fetch": "[web_fetch for '{url}']",
+    "web_search": "[web_search for '{query}']",
+    "condense": "[condense]",
+    "summarize_task": "[summarize_task]",
+    "report_bug": "[report_bug]",
+    "new_rule": "[new_rule]",
+    "apply_patch": "[apply_patch]",
+    "generate_explanation": "[generate_explanation for '{title}']",
+    "use_skill": "[use_skill for '{skill_name}']",
+    "use_subagents": "[use_subagents for '{prompt_1}']",
+}
+"""Label templates by tool id (specs ``label:``), filled by ``label(use)``; see _runtime/labels.py."""

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from . import _runtime
 
-_runtime.check_version(3, __name__)
+_runtime.check_version(4, __name__)
 
 from ._runtime.dispatch import Bindings, MissingHandlersError, SharedToolHandler
 from ._runtime.dispatch import Coordinator as _Coordinator
 from ._runtime.dispatch import ToolHandler
 from .bindings import (
     HANDLERS,
+    LABELS,
     MCP_SEPARATOR,
     MCP_TOOL,
     SUBAGENT_MAX_LENGTH,
@@ -28,6 +29,7 @@ from .ids import TOOL_USE_NAMES, ToolId
 __all__ = [
     "BINDINGS",
     "HANDLERS",
+    "LABELS",
     "MCP_SEPARATOR",
     "MCP_TOOL",
     "SUBAGENT_MAX_LENGTH",
@@ -41,6 +43,7 @@ __all__ = [
     "ToolId",
     "dispatch_table",
     "is_subagent_tool_name",
+    "label",
 ]
 
 BINDINGS = Bindings(
@@ -50,6 +53,7 @@ BINDINGS = Bindings(
     mcp_separator=MCP_SEPARATOR,
     subagent_prefix=SUBAGENT_PREFIX,
     subagent_max_length=SUBAGENT_MAX_LENGTH,
+    labels=LABELS,
 )
 
 
@@ -61,3 +65,5 @@ class Coordinator(_Coordinator):
 
 is_subagent_tool_name = BINDINGS.is_subagent_tool_name
 dispatch_table = BINDINGS.table
+label = BINDINGS.label
+"""A short label for a tool call, e.g. ``[read_file for 'src/app.ts']``; never raises."""

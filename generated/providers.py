@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 
 from . import _runtime
 
-_runtime.check_version(3, __name__)
+_runtime.check_version(4, __name__)
 
 from . import anthropic, openai_chat, openai_responses, gemini, bedrock
 from ._runtime.native import NativeToolsUnavailable

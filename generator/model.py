@@ -105,6 +105,8 @@ class Tool:
     handler: Handler
     variants: tuple[ToolVariant, ...]
     source: str
+    label: str | None = None
+    """The ``label:`` template (checked against the declared parameters), or None."""
 
     def variant(self, family: str) -> ToolVariant | None:
         for variant in self.variants:

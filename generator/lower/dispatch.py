@@ -48,5 +48,6 @@ def emit(catalog: Catalog) -> dict[str, str]:
             mcp_separator=project.mcp_separator,
             subagent_prefix=project.subagent_prefix,
             subagent_max_length=project.subagent_max_length,
+            labels={tool.id: tool.label for tool in catalog.tools if tool.label is not None},
         )
     }

@@ -17,11 +17,23 @@ Routing (``Coordinator.get_handler``), first match wins:
    when it is used again.
 
 The coordinator holds no per-task state: ``config`` is handed to the handler untouched.
+
+Async handlers: ``Coordinator.execute_async`` awaits handlers whose ``execute`` (or
+``handle_partial_block``) is a coroutine function or returns an awaitable, and runs sync ones in a
+worker thread (``asyncio.to_thread``) so a slow handler cannot stall the event loop; pass
+``sync_in_thread=False`` to run them in the loop thread instead. A timeout stops waiting for the
+handler (an async one is cancelled; a thread cannot be, it finishes in the background). The sync
+``execute`` refuses an async handler with an error result instead of leaking a coroutine.
+
+Labels: ``Coordinator.label(use)`` (or ``Bindings.label``) gives a short label for a call from the
+tool's ``label:`` template in the specs; see _runtime/labels.py.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import inspect
 import logging
 import threading
 from collections import OrderedDict
@@ -35,6 +47,8 @@ from typing import (
     runtime_checkable,
 )
 
+from .dynamic_tools import parse_mcp_name
+from .labels import escape_label_text, fill_label
 from .tool_types import ToolResult, ToolUse
 
 __all__ = [
@@ -93,10 +107,10 @@ class SharedToolHandler:
         result: ToolResult = self.inner.execute(config, block)
         return result
 
-    def handle_partial_block(self, config: Any, block: ToolUse) -> None:
+    def handle_partial_block(self, config: Any, block: ToolUse) -> Any:
+        """Passes on what the inner handler returns (an awaitable, for an async one)."""
         partial = getattr(self.inner, "handle_partial_block", None)
-        if partial is not None:
-            partial(config, block)
+        return None if partial is None else partial(config, block)
 
     def __getattr__(self, attr: str) -> Any:
         if attr in SharedToolHandler.__slots__ or attr.startswith("__"):
@@ -121,6 +135,8 @@ class Bindings:
     """Separates server uid and tool name in an MCP tool name."""
     subagent_prefix: str = ""
     subagent_max_length: int = 0
+    labels: Mapping[str, str] = field(default_factory=dict)
+    """Label templates by tool id (specs ``label:``); see _runtime/labels.py."""
 
     def is_subagent_tool_name(self, name: str) -> bool:
         """Whether ``name`` has the shape of a dynamic subagent tool name."""
@@ -134,6 +150,33 @@ class Bindings:
     def is_mcp_name(self, name: str) -> bool:
         """Whether ``name`` is routed to the MCP tool (it holds the separator)."""
         return bool(self.mcp_separator) and self.mcp_separator in name
+
+    def label(self, use: ToolUse) -> str:
+        """A short label for ``use``, e.g. ``[read_file for 'src/app.ts']``; never raises.
+
+        A static tool fills its own template; an MCP tool name fills the MCP tool's template with
+        the server and tool from the name; a dynamic subagent name shows its prompt. Anything else
+        (or a tool without a template) is labelled with its name in brackets.
+        """
+        name = use.name if isinstance(use.name, str) else str(use.name)
+        try:
+            return self._label(name, use.params)
+        except Exception:
+            return f"[{name}]"
+
+    def _label(self, name: str, params: Any) -> str:
+        template = self.labels.get(name)
+        if template is not None:
+            return fill_label(template, params)
+        if self.is_mcp_name(name) and self.mcp_tool in self.labels:
+            parsed = parse_mcp_name(name, self.mcp_separator)
+            server, tool = parsed or name.split(self.mcp_separator, 1)
+            values = dict(params) if isinstance(params, Mapping) else {}
+            values.update(server_name=server, tool_name=tool)
+            return fill_label(self.labels[str(self.mcp_tool)], values)
+        if self.is_subagent_tool_name(name):
+            return fill_label(f"[{escape_label_text(name)} for '{{prompt}}']", params)
+        return f"[{name}]"
 
     def table(self) -> list[dict[str, Any]]:
         """The static table as JSON-able rows (``toolgen show dispatch``), in enum order."""
@@ -166,6 +209,54 @@ def _build(
 def _describe(exc: BaseException) -> str:
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+_ASYNC_REFUSED = (
+    "Error executing tool {name}: its handler is async; run it with "
+    "Coordinator.execute_async"
+)
+
+
+class _AsyncRefused(Exception):
+    """A sync call got an awaitable back from a handler (the awaitable is closed, not leaked)."""
+
+
+class _HandlerRaised(Exception):
+    """Carries a handler's own exception past ``asyncio.wait_for`` (so its TimeoutError is not ours)."""
+
+    def __init__(self, exc: Exception) -> None:
+        super().__init__(exc)
+        self.exc = exc
+
+
+def _is_async(method: Any) -> bool:
+    return inspect.iscoroutinefunction(method) or inspect.isasyncgenfunction(method)
+
+
+def _refuse_awaitable(value: Any, name: str) -> None:
+    """Raise ``_AsyncRefused`` when a sync call returned an awaitable, closing a coroutine first."""
+    if inspect.isawaitable(value):
+        close = getattr(value, "close", None)
+        if callable(close):
+            close()
+        raise _AsyncRefused(_ASYNC_REFUSED.format(name=name))
+
+
+async def _call(
+    handler: Any, attr: str, config: Any, block: ToolUse, in_thread: bool
+) -> Any:
+    """Run a handler method, awaiting what it returns; its exceptions come wrapped."""
+    try:
+        method = getattr(handler, attr)
+        if in_thread and not _is_async(method):
+            value = await asyncio.to_thread(method, config, block)
+        else:
+            value = method(config, block)
+        if inspect.isawaitable(value):
+            value = await value
+        return value
+    except Exception as exc:
+        raise _HandlerRaised(exc) from exc
 
 
 class Coordinator:
@@ -269,6 +360,10 @@ class Coordinator:
             or (subagents_tool is not None and subagents_tool in self._handlers)
         )
 
+    def label(self, use: ToolUse) -> str:
+        """A short label for a call, e.g. ``[read_file for 'src/app.ts']``; never raises."""
+        return self.bindings.label(use)
+
     def get_handler(self, name: str) -> Any | None:
         """The handler for a tool-use name, or None; see the module docstring for the order."""
         bindings = self.bindings
@@ -298,6 +393,22 @@ class Coordinator:
                 self._dynamic.popitem(last=False)
             return cached
 
+    def _route(self, block: ToolUse) -> tuple[bool, Any]:
+        """``(True, answer)`` for a call answered without a handler, else ``(False, handler)``."""
+        if block.error is not None:
+            return True, None if block.partial else ToolResult.error(block.error)
+        try:
+            return False, self.get_handler(block.name)
+        except Exception as exc:
+            _log.exception("dispatch: could not create the handler for %s", block.name)
+            return True, (
+                None
+                if block.partial
+                else ToolResult.error(
+                    f"Error executing tool {block.name}: {_describe(exc)}"
+                )
+            )
+
     def execute(self, config: Any, block: ToolUse) -> ToolResult | None:
         """Run a tool call; never raises.
 
@@ -307,19 +418,9 @@ class Coordinator:
         A block that could not be read from the reply (``block.error``, see _runtime/replies.py)
         never reaches a handler: its error is the result.
         """
-        if block.error is not None:
-            return None if block.partial else ToolResult.error(block.error)
-        try:
-            handler = self.get_handler(block.name)
-        except Exception as exc:
-            _log.exception("dispatch: could not create the handler for %s", block.name)
-            return (
-                None
-                if block.partial
-                else ToolResult.error(
-                    f"Error executing tool {block.name}: {_describe(exc)}"
-                )
-            )
+        answered, handler = self._route(block)
+        if answered:
+            return handler  # type: ignore[no-any-return]
         if block.partial:
             partial = (
                 getattr(handler, "handle_partial_block", None)
@@ -328,17 +429,75 @@ class Coordinator:
             )
             if partial is not None:
                 try:
-                    partial(config, block)
+                    _refuse_awaitable(partial(config, block), block.name)
                 except Exception:
                     _log.exception("dispatch: partial block of %s failed", block.name)
             return None
         if handler is None:
             return ToolResult.error(f"No handler registered for tool: {block.name}")
         try:
+            if _is_async(handler.execute):
+                raise _AsyncRefused(_ASYNC_REFUSED.format(name=block.name))
             result: ToolResult = handler.execute(config, block)
+            _refuse_awaitable(result, block.name)
             return result
+        except _AsyncRefused as exc:
+            return ToolResult.error(str(exc))
         except Exception as exc:
             _log.exception("dispatch: %s raised", block.name)
             return ToolResult.error(
                 f"Error executing tool {block.name}: {_describe(exc)}"
+            )
+
+    async def execute_async(
+        self,
+        config: Any,
+        block: ToolUse,
+        *,
+        timeout: float | None = None,
+        sync_in_thread: bool = True,
+    ) -> ToolResult | None:
+        """Run a tool call from async code; never raises, except ``asyncio.CancelledError``.
+
+        Answers as ``execute`` does, but awaits async handlers (and awaitables a handler returns)
+        and runs sync handlers via ``asyncio.to_thread`` unless ``sync_in_thread`` is False.
+        ``timeout`` (seconds) bounds the wait: past it the result is an error naming the tool.
+        Cancelling the calling task cancels the handler and propagates; it is not an error result.
+        """
+        answered, handler = self._route(block)
+        if answered:
+            return handler  # type: ignore[no-any-return]
+        if block.partial:
+            partial = getattr(handler, "handle_partial_block", None)
+            if partial is not None:
+                try:
+                    await asyncio.wait_for(
+                        _call(
+                            handler,
+                            "handle_partial_block",
+                            config,
+                            block,
+                            sync_in_thread,
+                        ),
+                        timeout,
+                    )
+                except (_HandlerRaised, TimeoutError):
+                    _log.exception("dispatch: partial block of %s failed", block.name)
+            return None
+        if handler is None:
+            return ToolResult.error(f"No handler registered for tool: {block.name}")
+        try:
+            result: ToolResult = await asyncio.wait_for(
+                _call(handler, "execute", config, block, sync_in_thread), timeout
+            )
+            return result
+        except _HandlerRaised as raised:
+            _log.error("dispatch: %s raised", block.name, exc_info=raised.exc)
+            return ToolResult.error(
+                f"Error executing tool {block.name}: {_describe(raised.exc)}"
+            )
+        except TimeoutError:
+            _log.warning("dispatch: %s timed out after %s s", block.name, timeout)
+            return ToolResult.error(
+                f"Error executing tool {block.name}: no result within {timeout:g} s"
             )

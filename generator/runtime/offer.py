@@ -185,30 +185,61 @@ class Offer:
         A partial block of an offered tool goes to the handler's preview unchecked (its values
         are still growing); a partial block of any other tool is dropped. Never raises.
         """
+        answered, answer, run = self._screen(use)
+        if answered:
+            return answer
+        result: ToolResult | None = coordinator.execute(config, run)
+        return result
+
+    async def execute_async(
+        self,
+        coordinator: Any,
+        config: Any,
+        use: ToolUse,
+        *,
+        timeout: float | None = None,
+    ) -> ToolResult | None:
+        """``execute`` through ``coordinator.execute_async``: same checks, async handlers awaited."""
+        answered, answer, run = self._screen(use)
+        if answered:
+            return answer
+        result: ToolResult | None = await coordinator.execute_async(
+            config, run, timeout=timeout
+        )
+        return result
+
+    def _screen(self, use: ToolUse) -> tuple[bool, ToolResult | None, ToolUse]:
+        """``(True, answer, use)`` for a call answered here, else ``(False, None, call to run)``."""
         if use.error is not None:
-            return None if use.partial else ToolResult.error(use.error)
+            return True, None if use.partial else ToolResult.error(use.error), use
         refused = self.refusal(use.name)
         if refused is not None:
-            return None if use.partial else ToolResult.error(refused)
+            return True, None if use.partial else ToolResult.error(refused), use
         if use.partial:
-            result: ToolResult | None = coordinator.execute(config, use)
-            return result
+            return False, None, use
         try:
             params, problems = self.check(use)
         except (
             Exception
         ) as exc:  # a schema the checker cannot read must not cost the call
-            return ToolResult.error(
-                f"Could not check the arguments of tool {use.name}: {type(exc).__name__}: {exc}"
+            return (
+                True,
+                ToolResult.error(
+                    f"Could not check the arguments of tool {use.name}: {type(exc).__name__}: {exc}"
+                ),
+                use,
             )
         if problems:
             lines = "\n".join(f"- {p}" for p in problems)
-            return ToolResult.error(
-                f"Invalid arguments for tool {use.name}:\n{lines}\n"
-                "Please retry the call with every problem fixed."
+            return (
+                True,
+                ToolResult.error(
+                    f"Invalid arguments for tool {use.name}:\n{lines}\n"
+                    "Please retry the call with every problem fixed."
+                ),
+                use,
             )
-        result = coordinator.execute(config, replace(use, params=params))
-        return result
+        return False, None, replace(use, params=params)
 
     def _checker(self, variant: Variant) -> ArgumentsChecker:
         name = variant["name"]

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..load import SourceFile
 from ..model import Handler, Tool, ToolVariant
+from ..runtime.labels import LabelSyntaxError, label_names
 from ..validate import suggest
 from .common import Scope, file_stem, freeze
 from .predicates import check_predicate
@@ -59,8 +60,53 @@ def build_tools(scope: Scope, srcs: list[SourceFile]) -> list[Tool]:
         if tool_id not in by_id:
             continue
         src, data = by_id[tool_id]
-        result.append(Tool(tool_id, _handler(scope, src, data, by_id), _variants(scope, src, data), src.path))
+        reported = len(diags.items)
+        variants = _variants(scope, src, data)
+        # A variant that failed may lack parameters: then the label's names are not checked.
+        complete = not any(d.severity == "error" for d in diags.items[reported:])
+        handler = _handler(scope, src, data, by_id)
+        label = _label(scope, src, data, variants if complete else None)
+        result.append(Tool(tool_id, handler, variants, src.path, label))
     return result
+
+
+def _label(
+    scope: Scope, src: SourceFile, data: dict[str, Any], variants: tuple[ToolVariant, ...] | None
+) -> str | None:
+    """The tool's label template, when it parses and names only parameters some variant declares
+    (not checked when ``variants`` is None: they had errors of their own)."""
+    template = data.get("label")
+    if not isinstance(template, str):
+        return None
+    where = src.loc(("label",))
+    try:
+        names = label_names(template)
+    except LabelSyntaxError as exc:
+        scope.diags.error(
+            where,
+            "E331",
+            f"label {template!r}: {exc.message} (at character {exc.offset + 1})",
+            "write a placeholder as {name} or {name|other}, and a literal brace as {{ or }}",
+        )
+        return None
+    if variants is None:
+        return template
+    declared = list(dict.fromkeys(p.name for v in variants for p in v.parameters))
+    unknown = [name for name in names if name not in declared]
+    for name in unknown:
+        scope.diags.error(
+            where,
+            "E330",
+            f"label {template!r} names {{{name}}}, which no variant of tool {data['id']!r} declares",
+            suggest(name, declared) or _name_one_of(declared),
+        )
+    return None if unknown else template
+
+
+def _name_one_of(declared: list[str]) -> str:
+    if not declared:
+        return "this tool has no parameters: keep the label plain text"
+    return f"name one of its parameters: {', '.join(declared)}"
 
 
 def _handler(scope: Scope, src: SourceFile, data: dict[str, Any], by_id: ById) -> Handler:

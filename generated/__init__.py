@@ -14,7 +14,7 @@ from typing import Any
 
 from . import _runtime
 
-_runtime.check_version(4, __name__)
+_runtime.check_version(5, __name__)
 
 from ._runtime.tool_types import ToolResult, ToolUse
 from .catalog import enabled_tools, enabled_variants, resolve_text, route, select_family
@@ -32,6 +32,7 @@ _LAZY = {
     "read_calls": "_runtime.replies",
     "result_message": "_runtime.replies",
     "result_messages": "_runtime.replies",
+    "text_result": "_runtime.replies",
     "native_tools": "providers",
     "Offer": "offer",
     "parse_calls": "prompt",
@@ -63,6 +64,7 @@ __all__ = [
     "resolve_text",
     "result_message",
     "result_messages",
+    "text_result",
     "route",
     "select_family",
 ]

@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 
 from . import _runtime
 
-_runtime.check_version(4, __name__)
+_runtime.check_version(5, __name__)
 
 from . import anthropic, openai_chat, openai_responses, gemini, bedrock
 from ._runtime.native import NativeToolsUnavailable
@@ -21,6 +21,7 @@ from ._runtime.replies import (
     read_calls,
     result_message,
     result_messages,
+    text_result,
 )
 from .catalog import route
 from .context import Context
@@ -36,6 +37,7 @@ __all__ = [
     "read_calls",
     "result_message",
     "result_messages",
+    "text_result",
 ]
 
 FORMATS = {

@@ -418,10 +418,10 @@ def strings(node: Any) -> list[str]:
 
 
 def text_result(use: Any, result: Any) -> str:
-    """A text-path result, laid out as the modelled system does: a bracketed tool label and a
-    header line, then the output (our wording)."""
-    outcome = "failed" if result.is_error else "returned"
-    return f"[{use.name}] {outcome}:\n{result.content}"
+    """The package's text-path result (label, header line, output)."""
+    from generated import text_result as build
+
+    return str(build(use, result))
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

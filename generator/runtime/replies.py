@@ -63,6 +63,7 @@ __all__ = [
     "read_calls",
     "result_message",
     "result_messages",
+    "text_result",
 ]
 
 _log = logging.getLogger(__name__)
@@ -422,6 +423,18 @@ def result_messages(
     if not elements:
         return []
     return [_fill(rec.result_group, {RESULTS.name: elements})]
+
+
+def text_result(use: ToolUse, result: ToolResult, label: str | None = None) -> str:
+    """A result on the text path, for the next user message: a bracketed label for the call
+    (``label``, e.g. ``Coordinator.label(use)``; else ``[<tool name>]``), a header saying
+    whether it returned, failed or was refused, then the output. This follows the layout the
+    modelled system uses for text-path results (label, header line, output), in our wording.
+    """
+    outcome = (
+        "was denied" if result.denied else "failed" if result.is_error else "returned"
+    )
+    return f"{label or '[' + use.name + ']'} {outcome}:\n{result.content}"
 
 
 # ---- streaming ----------------------------------------------------------------------------

@@ -448,3 +448,15 @@ def test_stream_previews_are_prefixes_of_the_final_arguments(args: dict[str, Any
         for use in stream.feed(event):
             _assert_prefix(use.params, args)
     assert stream.calls == [ToolUse("w", args, id="t1")]
+
+
+def test_text_result_lays_out_label_outcome_and_output() -> None:
+    from generator.runtime.replies import text_result
+    from generator.runtime.tool_types import ToolResult, ToolUse
+
+    use = ToolUse("read_file", {"path": "a.txt"})
+    assert text_result(use, ToolResult.ok("one\ntwo")) == "[read_file] returned:\none\ntwo"
+    assert text_result(use, ToolResult.error("no such file")) == "[read_file] failed:\nno such file"
+    assert text_result(use, ToolResult.deny(), "[read_file for 'a.txt']").startswith(
+        "[read_file for 'a.txt'] was denied:\n"
+    )

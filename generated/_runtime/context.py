@@ -15,6 +15,7 @@ Only the names ``from_mapping``, ``from_json`` and ``to_dict`` are attributes of
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 from collections.abc import Callable, Mapping
@@ -68,7 +69,7 @@ class ContextBase:
         for key, value in data.items():
             spec = cls._field_types.get(key)
             if spec is None:
-                problems.append(f"unknown key {key!r}")
+                problems.append(f"unknown key {key!r}{_closest(key, cls._field_types)}")
                 continue
             kind, nullable = spec
             if value is None and nullable:
@@ -157,3 +158,12 @@ def _describe(value: Any) -> str:
     if value is None or type(value) in (bool, int, float, str, list, dict):
         return str(_json_type_of(value))
     return type(value).__name__
+
+
+def _closest(key: Any, known: Mapping[str, Any]) -> str:
+    """ " (did you mean 'provider_id'?)" for the declared field nearest a mistyped key, or ""."""
+    if not isinstance(key, str):
+        return ""
+    prefixed = [name for name in known if name.startswith(key + "_")]
+    close = prefixed or difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -106,3 +106,26 @@ def test_lru_is_consistent_under_threads() -> None:
     finally:
         sys.setswitchinterval(interval)
     assert errors == [] and len(cache) <= 8
+
+
+@pytest.mark.parametrize(
+    "key,hint",
+    [
+        ("retry", " (did you mean 'retries'?)"),
+        ("tag", " (did you mean 'tags'?)"),
+        ("zzz", ""),
+        ("provider", " (did you mean 'provider_id'?)"),
+    ],
+)
+def test_unknown_context_keys_suggest_the_closest_field(key: str, hint: str) -> None:
+    with pytest.raises(ContextError) as info:
+        Ctx.from_mapping({key: 1})
+    assert info.value.problems == [f"unknown key {key!r}{hint}"]
+
+
+def test_bundled_context_suggests_provider_id_for_provider() -> None:
+    from generated import Context
+    from generated import ContextError as BundledContextError
+
+    with pytest.raises(BundledContextError, match=r"unknown key 'provider' \(did you mean 'provider_id'\?\)"):
+        Context.from_mapping({"provider": "anthropic"})

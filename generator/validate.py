@@ -5,7 +5,6 @@ Both passes only collect diagnostics; nothing here raises on bad input.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -19,6 +18,8 @@ from referencing import Registry, Resource
 
 from .diagnostics import Diagnostics
 from .load import SourceFile
+from .runtime.context import closest_name
+from .runtime.schema_common import _json_type_of
 
 SCHEMA_FILES = ("common", "project", "parameters", "tool", "family")
 
@@ -87,8 +88,7 @@ def _report(source: SourceFile, error: ValidationError, diags: Diagnostics) -> N
         allowed = list(error.schema.get("properties", {}))
         extras = [k for k in error.instance if k not in allowed and not _pattern_allows(error.schema, k)]
         for key in extras:
-            close = difflib.get_close_matches(str(key), allowed, n=1)
-            hint = f"did you mean {close[0]!r}?" if close else f"allowed keys: {', '.join(allowed)}"
+            hint = suggest(str(key), allowed) or f"allowed keys: {', '.join(allowed)}"
             diags.error(source.loc(path + (key,), key=True), "E210", f"unknown key {key!r} in {where}", hint)
         return
     if kind == "required":
@@ -137,22 +137,12 @@ def _plural(expected: Any) -> str:
 
 
 def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
+    return _json_type_of(value) or "object"
 
 
 def suggest(name: str, known: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, list(known), n=1)
-    return f"did you mean {close[0]!r}?" if close else ""
+    close = closest_name(name, known)
+    return f"did you mean {close!r}?" if close else ""
 
 
 def walk_predicates(node: Any, path: tuple[str | int, ...]) -> Iterator[tuple[dict[str, Any], tuple[str | int, ...]]]:

@@ -9,12 +9,12 @@ text into what the model sees. The generated catalog.py binds one Catalog to the
 
 from __future__ import annotations
 
-import marshal
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .cache import LRU
+from .copies import copier
 from .dynamic_tools import mcp_tools
 from .predicates import (
     MatcherError,
@@ -111,10 +111,7 @@ class Catalog:
 
         Copies: a caller may change them without changing what later calls return.
         """
-        # The catalog's variants are plain dicts, lists and scalars (catalog_data.py).
-        shared: Any = self._enabled(family, context)
-        blob = marshal.dumps(shared)
-        copied: tuple[Variant, ...] = marshal.loads(blob)
+        copied: tuple[Variant, ...] = copier(self._enabled(family, context))()
         return copied
 
     def _enabled(self, family: Any, context: Any) -> tuple[Variant, ...]:

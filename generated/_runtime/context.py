@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields
 from typing import Any, ClassVar, Self, TypeVar
 
@@ -160,10 +160,17 @@ def _describe(value: Any) -> str:
     return type(value).__name__
 
 
+def closest_name(name: str, known: Iterable[str]) -> str | None:
+    """The known name a mistyped ``name`` most likely meant: one it starts (``provider`` ->
+    ``provider_id``), else the nearest by spelling; None when nothing is close. Shared by
+    run-time context errors and the generator's spec hints."""
+    names = list(known)
+    prefixed = [candidate for candidate in names if candidate.startswith(name + "_")]
+    close = prefixed or difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def _closest(key: Any, known: Mapping[str, Any]) -> str:
-    """ " (did you mean 'provider_id'?)" for the declared field nearest a mistyped key, or ""."""
-    if not isinstance(key, str):
-        return ""
-    prefixed = [name for name in known if name.startswith(key + "_")]
-    close = prefixed or difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    """The hint " (did you mean 'provider_id'?)" for a mistyped context key, or ""."""
+    close = closest_name(key, known) if isinstance(key, str) else None
+    return f" (did you mean {close!r}?)" if close else ""

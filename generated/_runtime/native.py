@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from .copies import fast_copy
 from .formats import DESCRIPTION, FORMATS, JSON_SCHEMA, NAME, PARAMETERS, STRICT
 from .schema_common import (
     MAX_NESTING,
@@ -51,20 +52,6 @@ class NativeToolsUnavailable(Exception):
 
     Raised instead of returning an empty list, which would mean 'native calling with no tools'.
     """
-
-
-def fast_copy(value: Any) -> Any:
-    """Deep copy of JSON-like data (mappings as dicts, tuples as lists); faster than copy.deepcopy."""
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, dict):
-        return {k: fast_copy(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [fast_copy(v) for v in value]
-    if isinstance(value, Mapping):
-        # Read-only views (the generator's model) become plain dicts.
-        return {k: fast_copy(v) for k, v in value.items()}
-    return value
 
 
 def parameters_schema(params: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -7,18 +7,16 @@ package's Catalog and its own tables, so the five formats share one implementati
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
 from operator import attrgetter
 from typing import Any
 
 from .catalog import Catalog
+from .copies import copier
 from .formats import FORMATS
 from .native import (
     NativeToolsUnavailable,
     adapt,
-    fast_copy,
     materialize,
     runtime_entry,
 )
@@ -122,14 +120,6 @@ def _remember(memo: dict[Any, Any], key: Any, value: Any = None) -> Any:
         return value
 
 
-def _copier(value: Any) -> Callable[[], Any]:
-    """A function returning a fresh copy of JSON-like ``value`` (marshal is C: cheap to make)."""
-    try:
-        return partial(marshal.loads, marshal.dumps(value))
-    except ValueError:  # not marshal data (a hand-made entry): copy a private copy
-        return partial(fast_copy, fast_copy(value))
-
-
 class _Copy:
     """Fresh copies of one value: from marshal at first, compiled (faster) on its second reuse.
 
@@ -140,7 +130,7 @@ class _Copy:
     __slots__ = ("load", "make", "uses")
 
     def __init__(self, value: Any) -> None:
-        self.load = _copier(value)
+        self.load = copier(value)
         self.make: Callable[[], Any] | None = None
         self.uses = 0
 
@@ -205,7 +195,7 @@ def _builder(value: Any) -> Callable[[], Any]:
         made: Callable[[], Any] = eval(code, {"__builtins__": {}, "_s": tuple(scalars)})
         return made
     except (RecursionError, SyntaxError, MemoryError, ValueError):
-        return _copier(value)
+        return copier(value)
 
 
 def build_tools(

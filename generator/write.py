@@ -266,9 +266,7 @@ def write(out: Path, files: dict[str, bytes], the_plan: Plan) -> None:
         raise OutDirError(f"{out}: {problem}")
     if the_plan.up_to_date:
         return
-    if the_plan.conflicts:
-        raise ValueError("refusing to overwrite what toolgen did not write: " + ", ".join(the_plan.conflicts))
-    staging = Staging.beside(out)
+    staging = Staging.beside(out)  # swap_in refuses conflicts before anything is swapped
     try:
         staging.add_all(files)
         swap_in(out, staging, the_plan)

@@ -72,10 +72,10 @@ def test_unsafe_integer_is_refused_with_e800(capsys, specs: Path, tmp_path: Path
 
 def test_array_index_keys_out_of_order_are_refused() -> None:
     writer = ts._Writer()
-    writer.value({"b": 1, "10": 2, "2": 3}, 0, "X")
+    writer.value({"b": 1, "10": 2, "2": 3}, "X")
     assert len(writer.problems) == 1 and "'10', '2'" in writer.problems[0]
     fine = ts._Writer()
-    fine.value({"1": 1, "2": 2, "x": 3}, 0, "X")
+    fine.value({"1": 1, "2": 2, "x": 3}, "X")
     assert fine.problems == []
 
 

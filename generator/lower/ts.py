@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Mapping
 from importlib import resources
+from json.encoder import encode_basestring
 from typing import Any
 
 from ..diagnostics import Diagnostics, Location
@@ -66,62 +67,64 @@ def runtime_files() -> dict[str, str]:
 
 def string(text: str) -> str:
     """A JS string literal: JSON's, with line separators and lone surrogates escaped (valid UTF-8 out)."""
-    return _UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+    return _UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", encode_basestring(text))
+
+
+_CODE_MARK = "\x00toolgen-code:"  # stands in for a Code value while json.dumps writes the literal
+_CODE_TEXT = re.compile(r'"\\u0000toolgen-code:([^"\\]*)"')
 
 
 class _Writer:
-    """Writes values as JSON-like TS literals and records what JavaScript could not hold as Python does."""
+    """Writes values as JSON literals (json.dumps, two-space indent) and records what JavaScript
+    could not hold as Python does. ``Code`` values (references such as ``_PARAMS[3]``) are written
+    as they are."""
 
     def __init__(self) -> None:
         self.out = io.StringIO(newline="")
         self.problems: list[str] = []
 
-    def value(self, value: Any, depth: int, where: str) -> None:
-        write = self.out.write
+    def value(self, value: Any, where: str) -> None:
+        """Append ``value``'s literal (``where`` names it in problems)."""
+        text = json.dumps(self._prepare(value, [where]), ensure_ascii=False, indent=2)
+        text = _CODE_TEXT.sub(lambda m: m.group(1), text)
+        self.out.write(_UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+
+    def _prepare(self, value: Any, path: list[str]) -> Any:
+        """``value`` with Code values replaced by marked strings; problems recorded on the way."""
         if isinstance(value, Code):
-            write(str(value))
-        elif value is None or isinstance(value, (bool, str)):
-            write(string(value) if isinstance(value, str) else json.dumps(value))
-        elif isinstance(value, int):
+            return _CODE_MARK + str(value)
+        if isinstance(value, str):
+            if _CODE_MARK in value:
+                self.problems.append(f"{''.join(path)}: the text holds a NUL character followed by 'toolgen-code:'")
+            return value
+        if isinstance(value, bool) or value is None or isinstance(value, float):
+            return value  # the loader refuses NaN and infinities
+        if isinstance(value, int):
             if abs(value) > MAX_SAFE_INTEGER:
-                self.problems.append(f"{where}: the integer {value} is beyond JavaScript's safe range")
-            write(str(value))
-        elif isinstance(value, float):
-            write(json.dumps(value))  # the loader refuses NaN and infinities
-        elif isinstance(value, Mapping):
-            self._object(value, depth, where)
-        else:
-            self._array(list(value), depth, where)
+                self.problems.append(f"{''.join(path)}: the integer {value} is beyond JavaScript's safe range")
+            return value
+        if isinstance(value, Mapping):
+            self._check_keys(value, path)
+            out = {}
+            for key, item in value.items():
+                path.append(f"[{string(str(key))}]")
+                out[key] = self._prepare(item, path)
+                path.pop()
+            return out
+        items = []
+        for index, item in enumerate(value):
+            path.append(f"[{index}]")
+            items.append(self._prepare(item, path))
+            path.pop()
+        return items
 
-    def _array(self, items: list[Any], depth: int, where: str) -> None:
-        if not items:
-            self.out.write("[]")
-            return
-        inner = _INDENT * (depth + 1)
-        self.out.write("[\n")
-        for index, item in enumerate(items):
-            self.out.write(inner)
-            self.value(item, depth + 1, f"{where}[{index}]")
-            self.out.write(",\n")
-        self.out.write(_INDENT * depth + "]")
-
-    def _object(self, data: Mapping[str, Any], depth: int, where: str) -> None:
-        if not data:
-            self.out.write("{}")
-            return
-        indexes = [key for key in data if _ARRAY_INDEX.fullmatch(key) and int(key) < 2**32 - 1]
-        if indexes != sorted(indexes, key=int) or (indexes and list(data)[: len(indexes)] != indexes):
+    def _check_keys(self, data: Mapping[Any, Any], path: list[str]) -> None:
+        indexes = [key for key in data if isinstance(key, str) and _ARRAY_INDEX.fullmatch(key) and int(key) < 2**32 - 1]
+        if indexes and (indexes != sorted(indexes, key=int) or list(data)[: len(indexes)] != indexes):
             self.problems.append(
-                f"{where}: the keys {', '.join(map(repr, indexes))} read as array indexes, which JavaScript "
+                f"{''.join(path)}: the keys {', '.join(map(repr, indexes))} read as array indexes, which JavaScript "
                 "iterates first and in ascending order, not in the declared order"
             )
-        inner = _INDENT * (depth + 1)
-        self.out.write("{\n")
-        for key, item in data.items():
-            self.out.write(f"{inner}{string(key)}: ")
-            self.value(item, depth + 1, f"{where}[{string(key)}]")
-            self.out.write(",\n")
-        self.out.write(_INDENT * depth + "}")
 
 
 def _catalog_data(values: dict[str, Any], head: str, writer: _Writer) -> str:
@@ -135,7 +138,7 @@ def _catalog_data(values: dict[str, Any], head: str, writer: _Writer) -> str:
         f'checkVersion({RUNTIME_VERSION}, "catalog_data");\n\n'
     )
     out.write("const _PARAMS: readonly (readonly ParameterData[])[] = ")
-    writer.value(values["shared"], 0, "_PARAMS")
+    writer.value(values["shared"], "_PARAMS")
     out.write(";\n")
     for name, type_, key in DATA_EXPORTS:
         if name == "SPECS":
@@ -143,7 +146,7 @@ def _catalog_data(values: dict[str, Any], head: str, writer: _Writer) -> str:
         elif name == "FAMILY_SPECS":
             out.write("\n/** Each prompt family's resolved tool list, as SPECS keys in prompt order. */")
         out.write(f"\nexport const {name}: {type_} = ")
-        writer.value(values[key], 0, name)
+        writer.value(values[key], name)
         out.write(";\n")
     out.write("\n/** All of the above as one object, the shape the runtime's catalog reads. */\n")
     out.write("export const CATALOG_DATA: CatalogData = {\n")
@@ -214,11 +217,11 @@ def _context(catalog: Catalog, writer: _Writer) -> str:
         kind = "readonly string[]" if f.type == "string_list" else _TS_TYPES[f.type]
         out.write(f"{_INDENT}readonly {f.name}: {kind}{' | null' if f.nullable else ''};\n")
     out.write("}\n\n/** Kind and nullability per field, in declared order. */\nexport const FIELD_TYPES: FieldTypes = ")
-    writer.value({f.name: (f.type, f.nullable) for f in project.context}, 0, "FIELD_TYPES")
+    writer.value({f.name: (f.type, f.nullable) for f in project.context}, "FIELD_TYPES")
     out.write(";\n\nexport const FIELD_DOCS: { readonly [field: string]: string } = ")
-    writer.value({f.name: f.doc for f in project.context}, 0, "FIELD_DOCS")
+    writer.value({f.name: f.doc for f in project.context}, "FIELD_DOCS")
     out.write(";\n\n/** Every field at its default. */\nexport const DEFAULTS: Context = ")
-    writer.value({f.name: f.default for f in project.context}, 0, "DEFAULTS")
+    writer.value({f.name: f.default for f in project.context}, "DEFAULTS")
     out.write(
         ";\n\n/** Context.fromObject(data) checks `data` and fills in the defaults; throws ContextError. */\n"
         "export const Context = {\n"

@@ -1,0 +1,67 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import { StreamingParser, parsePartialJsonArray, parseToolCalls } from "../xml_calls.js";
+import { Block } from "../xml_block.js";
+import { Grammar } from "../xml_grammar.js";
+
+const TOOLS = { read_file: ["path"], write_to_file: ["path", "content"], condense: [] };
+
+function calls(text: string): unknown[] {
+  return parseToolCalls(text, TOOLS).map((u) => [u.name, u.params, u.partial]);
+}
+
+test("a complete call, trimmed values, prose ignored", () => {
+  assert.deepEqual(calls("Sure.\n<read_file>\n<path> src/a.ts\u00a0</path>\n</read_file> done"), [
+    ["read_file", { path: "src/a.ts" }, false],
+  ]);
+});
+
+test("a content parameter may hold its own closing tag: the last well-formed one wins", () => {
+  assert.deepEqual(calls("<write_to_file><content>a</content>b</content><path>p</path></write_to_file>"), [
+    ["write_to_file", { content: "a</content>b", path: "p" }, false],
+  ]);
+});
+
+test("cut anywhere: half a tag is no call, an open call is partial without a tag fragment", () => {
+  assert.deepEqual(calls("<read_fi"), []);
+  assert.deepEqual(calls("<read_file><path>src</pa"), [["read_file", { path: "src" }, true]]);
+  assert.deepEqual(calls("<read_file><path>a</path></read_file"), [["read_file", { path: "a" }, true]]);
+});
+
+test("streaming gives what parsing each prefix gives", () => {
+  const text = "x <read_file><path>a</path></read_file> <write_to_file><content>q</content>r</content></write_to_file>";
+  const parser = new StreamingParser(TOOLS);
+  for (let i = 0; i < text.length; i++) {
+    assert.deepEqual(
+      parser.feed(text[i] as string).map((u) => [u.name, u.params, u.partial]),
+      calls(text.slice(0, i + 1)),
+    );
+  }
+  assert.equal(parser.text, text);
+  parser.reset();
+  assert.deepEqual(parser.feed(""), []);
+});
+
+test("the whitespace scans of an open call stay linear however it is chunked", () => {
+  const grammar = new Grammar(TOOLS, ["content"]);
+  const block = new Block(grammar.tool("write_to_file"), "<write_to_file>".length);
+  let text = "<write_to_file><content>";
+  const feeds = 2000;
+  for (let i = 0; i < feeds; i++) {
+    text += i % 7 === 0 ? "</content> " : "ab ";
+    block.advance(text);
+    block.partial(text);
+  }
+  // each character once, plus a tail of at most two tags per feed (as the Python runtime)
+  const bound = text.length + feeds * 2 * block.tool.maxTag;
+  assert.ok(block.scanned <= bound, `scanned ${block.scanned} of ${text.length}`);
+});
+
+test("the partial JSON array reader returns the complete strings", () => {
+  assert.deepEqual(parsePartialJsonArray('["a", "b'), ["a"]);
+  assert.deepEqual(parsePartialJsonArray(' ["a\\n", "\\ud83d\\ude00"] x'), ["a\n", "\ud83d\ude00"]);
+  assert.deepEqual(parsePartialJsonArray('["a", 1, "b"]'), ["a"]);
+  assert.deepEqual(parsePartialJsonArray('["\\x"]'), []);
+  assert.deepEqual(parsePartialJsonArray(42), []);
+});

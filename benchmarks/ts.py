@@ -29,7 +29,6 @@ sys.path[:0] = [str(REPO), str(HERE), str(REPO / "tests")]
 
 import parser as cases  # noqa: E402  (benchmarks/parser.py)
 import synth  # noqa: E402
-
 import ts_bridge  # noqa: E402
 from generator import pipeline  # noqa: E402
 

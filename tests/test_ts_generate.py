@@ -94,3 +94,23 @@ def test_committed_ts_package_is_current() -> None:
     committed = read_tree(BUNDLED_SPECS.parent / "generated-ts")
     committed.pop("toolgen-manifest.json")
     assert committed == pipeline.run(BUNDLED_SPECS, typescript=True).ts_files
+
+
+def test_validate_reports_e800_without_writing(capsys, specs: Path, tmp_path: Path) -> None:
+    configure(specs)
+    edit(specs / "tools" / "read_file.yaml", "minimum: 1", "minimum: -9007199254740992")
+    code, _, err = run_cli(capsys, "validate", "--specs", specs)
+    assert code == 2 and "error[E800]" in err
+    assert not (specs.parent / "generated-ts").exists()
+
+
+def test_null_or_absent_typescript_output_writes_nothing(capsys, specs: Path) -> None:
+    configure(specs, "null")
+    assert run_cli(capsys, "generate", "--specs", specs, "--out", specs.parent / "generated")[0] == 0
+    assert sorted(p.name for p in specs.parent.iterdir()) == ["docs", "generated", "specs"]
+
+
+def test_a_bad_typescript_output_value_is_a_schema_error(capsys, specs: Path) -> None:
+    configure(specs, "[a, b]")
+    code, _, err = run_cli(capsys, "validate", "--specs", specs)
+    assert code == 2 and "toolgen.yaml" in err and "outputs" in err

@@ -66,13 +66,29 @@ class Reader {
   }
 }
 
+/** Grammars of recent tool sets: compiling their regular expressions costs more than a short parse. */
+const GRAMMARS = new Map<string, Grammar>();
+const GRAMMAR_CACHE_LIMIT = 64;
+
+function grammarFor(tools: KnownTools, contentParams: Iterable<string>): Grammar {
+  const content = [...contentParams];
+  const key = JSON.stringify([Object.entries(tools), content]);
+  let grammar = GRAMMARS.get(key);
+  if (grammar === undefined) {
+    grammar = new Grammar(tools, content);
+    if (GRAMMARS.size >= GRAMMAR_CACHE_LIMIT) GRAMMARS.delete(GRAMMARS.keys().next().value as string);
+    GRAMMARS.set(key, grammar);
+  }
+  return grammar;
+}
+
 /** Tool-use blocks in `text`, in order; the last one is partial when its closing tag has not arrived. */
 export function parseToolCalls(
   text: string,
   tools: KnownTools,
   contentParams: Iterable<string> = DEFAULT_CONTENT_PARAMS,
 ): ToolUse[] {
-  const reader = new Reader(new Grammar(tools, contentParams));
+  const reader = new Reader(grammarFor(tools, contentParams));
   reader.read(text);
   return reader.blocks();
 }
@@ -86,7 +102,7 @@ export class StreamingParser {
   private current: ToolUse[] = [];
 
   constructor(tools: KnownTools, contentParams: Iterable<string> = DEFAULT_CONTENT_PARAMS) {
-    this.grammar = new Grammar(tools, contentParams);
+    this.grammar = grammarFor(tools, contentParams);
     this.reader = new Reader(this.grammar);
   }
 

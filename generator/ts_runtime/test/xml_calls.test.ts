@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 
 import { StreamingParser, parsePartialJsonArray, parseToolCalls } from "../xml_calls.js";
 import { Block } from "../xml_block.js";
-import { Grammar } from "../xml_grammar.js";
+import { Grammar, Rope } from "../xml_grammar.js";
 
 const TOOLS = { read_file: ["path"], write_to_file: ["path", "content"], condense: [] };
 
@@ -47,12 +47,16 @@ test("the whitespace scans of an open call stay linear however it is chunked", (
   const grammar = new Grammar(TOOLS, ["content"]);
   const block = new Block(grammar.tool("write_to_file"), "<write_to_file>".length);
   let text = "<write_to_file><content>";
+  const rope = new Rope(text);
   const feeds = 2000;
   for (let i = 0; i < feeds; i++) {
-    text += i % 7 === 0 ? "</content> " : "ab ";
-    block.advance(text);
-    block.partial(text);
+    const chunk = i % 7 === 0 ? "</content> " : "ab ";
+    text += chunk;
+    rope.append(chunk);
+    block.advance(rope);
+    block.partial(rope, true);
   }
+  assert.equal(rope.slice(0), text);
   // each character once, plus a tail of at most two tags per feed (as the Python runtime)
   const bound = text.length + feeds * 2 * block.tool.maxTag;
   assert.ok(block.scanned <= bound, `scanned ${block.scanned} of ${text.length}`);
@@ -64,4 +68,21 @@ test("the partial JSON array reader returns the complete strings", () => {
   assert.deepEqual(parsePartialJsonArray('["a", 1, "b"]'), ["a"]);
   assert.deepEqual(parsePartialJsonArray('["\\x"]'), []);
   assert.deepEqual(parsePartialJsonArray(42), []);
+});
+
+test("the rope slices, scans and trims across its parts", () => {
+  const rope = new Rope();
+  let text = "";
+  for (const chunk of [" a", "b  ", "\u00a0", "  ", "cd e", " ", "\u3000f  "]) {
+    rope.append(chunk);
+    text += chunk;
+  }
+  for (let a = 0; a <= text.length; a++) {
+    for (let b = a; b <= text.length; b++) {
+      assert.equal(rope.slice(a, b), text.slice(a, b));
+      assert.equal(rope.span(a, b), text.slice(a, b).trim());
+      const first = text.slice(a, b).search(/[^\s\ufeff]/u);
+      assert.equal(rope.nonWs(a, b), first < 0 ? -1 : a + first);
+    }
+  }
 });

@@ -81,7 +81,7 @@ class _Writer:
 
     def __init__(self) -> None:
         self.out = io.StringIO(newline="")
-        self.problems: list[str] = []
+        self.problems: list[tuple[tuple[Any, ...], str]] = []  # (path: root name, keys and indexes), what
 
     def value(self, value: Any, where: str) -> None:
         """Append ``value``'s literal (``where`` names it in problems)."""
@@ -89,41 +89,44 @@ class _Writer:
         text = _CODE_TEXT.sub(lambda m: m.group(1), text)
         self.out.write(_UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
-    def _prepare(self, value: Any, path: list[str]) -> Any:
+    def _prepare(self, value: Any, path: list[Any]) -> Any:
         """``value`` with Code values replaced by marked strings; problems recorded on the way."""
         if isinstance(value, Code):
             return _CODE_MARK + str(value)
         if isinstance(value, str):
             if _CODE_MARK in value:
-                self.problems.append(f"{''.join(path)}: the text holds a NUL character followed by 'toolgen-code:'")
+                self.problems.append((tuple(path), "the text holds a NUL character followed by 'toolgen-code:'"))
             return value
         if isinstance(value, bool) or value is None or isinstance(value, float):
             return value  # the loader refuses NaN and infinities
         if isinstance(value, int):
             if abs(value) > MAX_SAFE_INTEGER:
-                self.problems.append(f"{''.join(path)}: the integer {value} is beyond JavaScript's safe range")
+                self.problems.append((tuple(path), f"the integer {value} is beyond JavaScript's safe range"))
             return value
         if isinstance(value, Mapping):
             self._check_keys(value, path)
             out = {}
             for key, item in value.items():
-                path.append(f"[{string(str(key))}]")
+                path.append(key)
                 out[key] = self._prepare(item, path)
                 path.pop()
             return out
         items = []
         for index, item in enumerate(value):
-            path.append(f"[{index}]")
+            path.append(index)
             items.append(self._prepare(item, path))
             path.pop()
         return items
 
-    def _check_keys(self, data: Mapping[Any, Any], path: list[str]) -> None:
+    def _check_keys(self, data: Mapping[Any, Any], path: list[Any]) -> None:
         indexes = [key for key in data if isinstance(key, str) and _ARRAY_INDEX.fullmatch(key) and int(key) < 2**32 - 1]
         if indexes and (indexes != sorted(indexes, key=int) or list(data)[: len(indexes)] != indexes):
             self.problems.append(
-                f"{''.join(path)}: the keys {', '.join(map(repr, indexes))} read as array indexes, which JavaScript "
-                "iterates first and in ascending order, not in the declared order"
+                (
+                    tuple(path),
+                    f"the keys {', '.join(map(repr, indexes))} read as array indexes, which JavaScript "
+                    "iterates first and in ascending order, not in the declared order",
+                )
             )
 
 
@@ -240,6 +243,30 @@ def _context(catalog: Catalog, writer: _Writer) -> str:
     return out.getvalue()
 
 
+def _report(
+    catalog: Catalog, values: dict[str, Any], problems: list[tuple[tuple[Any, ...], str]], diags: Diagnostics
+) -> None:
+    """E800 per problem, at the spec variant the value comes from (else at toolgen.yaml)."""
+    variants = {v.key: v for t in catalog.tools for v in t.variants}
+    # a shared parameter list _PARAMS[i] is reported at the first variant using it
+    users: dict[str, str] = {}
+    for key, spec in values["specs"].items():
+        users.setdefault(str(spec["parameters"]), key)
+    for path, what in problems:
+        root, *rest = path
+        key = users.get(f"_PARAMS[{rest[0]}]") if root == "_PARAMS" and rest else None
+        key = rest[0] if root == "SPECS" and rest else key
+        variant = variants.get(key) if isinstance(key, str) else None
+        where = variant.location if variant is not None else Location(catalog.project.source)
+        shown = root + "".join(f"[{item}]" if isinstance(item, int) else f"[{string(str(item))}]" for item in rest)
+        diags.error(
+            where,
+            "E800",
+            f"cannot be emitted for TypeScript: {shown}: {what}",
+            "change the value in the specs, or remove outputs.typescript from toolgen.yaml",
+        )
+
+
 def _placeholder(head: str, what: str) -> str:
     return head + f"/** {what} (to come). */\n\nexport {{}};\n"
 
@@ -249,16 +276,10 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
     head = header(spec_sources(catalog), "//")
     files = runtime_files()
     data_writer, context_writer = _Writer(), _Writer()
-    files["catalog_data.ts"] = _catalog_data(catalog_values(catalog, families), head, data_writer)
+    values = catalog_values(catalog, families)
+    files["catalog_data.ts"] = _catalog_data(values, head, data_writer)
     files["context.ts"] = _context(catalog, context_writer)
-    problems = data_writer.problems + context_writer.problems
-    for problem in problems:
-        diags.error(
-            Location(catalog.project.source),
-            "E800",
-            f"cannot be emitted for TypeScript: {problem}",
-            "change the value in the specs, or remove outputs.typescript from toolgen.yaml",
-        )
+    _report(catalog, values, data_writer.problems + context_writer.problems, diags)
     files["ids.ts"] = _ids(catalog)
     files["args.ts"] = _placeholder(head, "Typed argument interfaces per tool")
     files["dispatch.ts"] = _placeholder(head, "The dispatch table and Coordinator")

@@ -125,6 +125,36 @@ def toggled_contexts() -> list[dict[str, Any] | None]:
     return contexts
 
 
+def random_contexts(count: int, seed: int = 16) -> list[dict[str, Any]]:
+    """Contexts with every field drawn at random (fixed seed): providers and models of the grid,
+    booleans, nulls where allowed, lists, integers and text with placeholders in it."""
+    from generated.context import FIELD_TYPES
+
+    rng = random.Random(seed)
+    grid = generated_grid()
+    texts = ["", "compact", "/w", "{{CWD}}", "é 🙂", " x "]
+    contexts = []
+    for _ in range(count):
+        context = dict(rng.choice(grid))
+        for name, (kind, nullable) in FIELD_TYPES.items():
+            if name in context or rng.random() < 0.3:
+                continue
+            if nullable and rng.random() < 0.2:
+                context[name] = None
+            elif kind == "boolean":
+                context[name] = rng.random() < 0.5
+            elif kind == "integer":
+                context[name] = rng.choice([0, 1, 7, 1280, -3, 2**53 - 1])
+            elif kind == "number":
+                context[name] = rng.choice([0.5, 2.0, -1.25])
+            elif kind == "string_list":
+                context[name] = rng.sample(["a.md", "b.ts", "pdf", ""], rng.randint(0, 3))
+            else:
+                context[name] = rng.choice(texts)
+        contexts.append(context)
+    return contexts
+
+
 # --------------------------------------------------------------------------- selection and tools
 
 
@@ -132,7 +162,7 @@ def test_select_family_on_the_selection_grids() -> None:
     ts_bridge.require()
     from generated import catalog
 
-    contexts = grid_contexts() + [c for c in toggled_contexts() if c is not None]
+    contexts = grid_contexts() + [c for c in toggled_contexts() if c is not None] + random_contexts(300)
     assert len(contexts) > 276
     compare([{"op": "selectFamily", "context": c} for c in contexts], lambda i: catalog.select_family(i["context"]))
 
@@ -159,6 +189,25 @@ def test_enabled_tools_every_family_and_toggle() -> None:
         for context in toggled_contexts()
     ]
     compare(inputs, lambda i: catalog.enabled_tools(i["family"], i["context"]))
+
+
+def test_enabled_tools_variants_and_sections_on_random_contexts() -> None:
+    ts_bridge.require()
+    from generated import catalog, prompt
+
+    contexts = random_contexts(60, seed=61)
+    calls = {
+        "enabledTools": catalog.enabled_tools,
+        "enabledVariants": catalog.enabled_variants,
+        "promptSection": prompt.prompt_section,
+    }
+    inputs = [
+        {"op": op, "family": family, "context": context}
+        for op in calls
+        for family in families()
+        for context in contexts[: 60 if op != "promptSection" else 15]
+    ]
+    compare(inputs, lambda i: calls[i["op"]](i["family"], i["context"]))
 
 
 def test_prompt_section_every_family_and_toggle() -> None:

@@ -115,3 +115,25 @@ def test_a_bad_typescript_output_value_is_a_schema_error(capsys, specs: Path) ->
     configure(specs, "[a, b]")
     code, _, err = run_cli(capsys, "validate", "--specs", specs)
     assert code == 2 and "toolgen.yaml" in err and "outputs" in err
+
+
+def test_regex_javascript_reads_differently_is_refused_with_e801(capsys, specs: Path) -> None:
+    configure(specs)
+    edit(
+        specs / "toolgen.yaml",
+        "    native_family: {in_set: native_models}",
+        "    native_family: {in_set: native_models}\n"
+        "    versioned: {regex_first_match: {pattern: '(?i)v(\\d)', group: 1, gte: 2}}\n"
+        "    portable: {any: [{regex_first_match: {pattern: '[-_ ](\\d)\\\\\\\\s', group: 1, gte: 2}}]}",
+    )
+    code, _, err = run_cli(capsys, "validate", "--specs", specs)
+    assert code == 2 and err.count("error[E801]") == 1, err
+    assert "model predicate 'versioned'" in err and "inline flags such as (?i)" in err
+
+
+def test_unportable_regex_syntax() -> None:
+    assert ts._unportable_regex(r"[-_ ]([\d](?:\.[05])?)[-_ ]?") is None
+    assert ts._unportable_regex(r"(?P<v>\d)") is not None
+    assert ts._unportable_regex(r"[\s]") is not None  # escapes count inside classes
+    assert ts._unportable_regex(r"[(?P<]") is None  # literal characters in a class
+    assert ts._unportable_regex(r"\\s") is None  # an escaped backslash, then 's'

@@ -267,6 +267,54 @@ def _report(
         )
 
 
+# Python regular-expression syntax JavaScript reads differently or not at all (outside character
+# classes, after an even number of backslashes); the runtime compiles regex_first_match patterns
+# with JavaScript's RegExp (no flags) where Python uses re.ASCII.
+_UNPORTABLE_SYNTAX = (
+    (re.compile(r"\(\?P[<=]"), "(?P<name>...) and (?P=name) are Python's named-group syntax"),
+    (re.compile(r"\(\?#"), "(?#...) comments"),
+    (re.compile(r"\(\?[aiLmsux-]+[):]"), "inline flags such as (?i)"),
+    (re.compile(r"\(\?>|[*+?}]\+"), "atomic groups and possessive quantifiers"),
+    (re.compile(r"\{,"), "{,n} (JavaScript reads it as literal text)"),
+)
+_UNPORTABLE_ESCAPES = (
+    (re.compile(r"\\[AZ]"), "\\A and \\Z"),
+    (re.compile(r"\\[sS]"), "\\s (JavaScript also matches Unicode spaces; Python's re.ASCII does not)"),
+    (re.compile(r"\\[NUu]"), "\\N{...}, \\U and \\u escapes"),
+)
+_CLASS = re.compile(r"\[(?:\\.|[^\]\\])*\]")
+
+
+def _unportable_regex(pattern: str) -> str | None:
+    """Why ``pattern`` would not match in JavaScript as it does in Python, or None (a conservative
+    check of the syntax whose meaning differs; escapes count inside character classes too)."""
+    escaped = pattern.replace("\\\\", "_")  # an escaped backslash escapes nothing after it
+    outside = _CLASS.sub("[]", escaped)
+    found = [why for test, why in _UNPORTABLE_SYNTAX if test.search(outside)]
+    found += [why for test, why in _UNPORTABLE_ESCAPES if test.search(escaped)]
+    return found[0] if found else None
+
+
+def _check_regexes(catalog: Catalog, diags: Diagnostics) -> None:
+    """E801 for each regex_first_match pattern JavaScript would read differently."""
+    pending: list[tuple[str, Any]] = list(catalog.project.model_predicates.items())
+    while pending:
+        name, node = pending.pop()
+        if isinstance(node, Mapping):
+            spec = node.get("regex_first_match")
+            why = _unportable_regex(spec["pattern"]) if isinstance(spec, Mapping) else None
+            if why is not None:
+                diags.error(
+                    Location(catalog.project.source),
+                    "E801",
+                    f"model predicate {name!r}: the pattern {spec['pattern']!r} cannot be used in TypeScript: {why}",
+                    "write it with syntax both Python and JavaScript read alike, or remove outputs.typescript",
+                )
+            pending += [(name, child) for key in ("any", "all") for child in node.get(key) or ()]
+        elif isinstance(node, (list, tuple)):
+            pending += [(name, child) for child in node]
+
+
 def _placeholder(head: str, what: str) -> str:
     return head + f"/** {what} (to come). */\n\nexport {{}};\n"
 
@@ -280,6 +328,7 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
     files["catalog_data.ts"] = _catalog_data(values, head, data_writer)
     files["context.ts"] = _context(catalog, context_writer)
     _report(catalog, values, data_writer.problems + context_writer.problems, diags)
+    _check_regexes(catalog, diags)
     files["ids.ts"] = _ids(catalog)
     files["args.ts"] = _placeholder(head, "Typed argument interfaces per tool")
     files["dispatch.ts"] = _placeholder(head, "The dispatch table and Coordinator")

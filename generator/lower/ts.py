@@ -302,12 +302,13 @@ def _check_regexes(catalog: Catalog, diags: Diagnostics) -> None:
         name, node = pending.pop()
         if isinstance(node, Mapping):
             spec = node.get("regex_first_match")
-            why = _unportable_regex(spec["pattern"]) if isinstance(spec, Mapping) else None
+            pattern = str(spec["pattern"]) if isinstance(spec, Mapping) else ""
+            why = _unportable_regex(pattern) if pattern else None
             if why is not None:
                 diags.error(
                     Location(catalog.project.source),
                     "E801",
-                    f"model predicate {name!r}: the pattern {spec['pattern']!r} cannot be used in TypeScript: {why}",
+                    f"model predicate {name!r}: the pattern {pattern!r} cannot be used in TypeScript: {why}",
                     "write it with syntax both Python and JavaScript read alike, or remove outputs.typescript",
                 )
             pending += [(name, child) for key in ("any", "all") for child in node.get(key) or ()]

@@ -260,6 +260,9 @@ def test_context_checks_and_messages() -> None:
         {"model": "x", "cwdd": "/"},
         {"yolo": True, "skils": []},
         {"zzz": 1},
+        {"modle_id": "x", "provder_id": "y", "is_cli_": True, "custom": None, "editor_tab": []},
+        {"supports_browser": True, "browser_viewport": 1, "focus_chain": True, "mcp_hub": True},
+        {"cwd" * 80: 1, "skills" + "s" * 250: 1, "": 1, "é": 1, "has_mcp_hub ": True},
         {"browser_viewport_width": 2**53},
         {"browser_viewport_width": -(2**53 - 1)},
         {"browser_viewport_width": 1.5},
@@ -323,6 +326,20 @@ CORPUS = [
 ]
 
 
+def corpus_of_the_python_tests() -> list[str]:
+    """Every string literal holding a tag in tests/test_xml_calls.py (the Python parser's own cases)."""
+    import ast
+    from pathlib import Path
+
+    source = (Path(__file__).parent / "test_xml_calls.py").read_text("utf-8")
+    found = [
+        node.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "<" in node.value
+    ]
+    return sorted(set(found), key=lambda text: (len(text), text))
+
+
 def random_replies(count: int, seed: int = 1616) -> list[str]:
     """Replies made of tool tags, parameter tags and tricky text (fixed seed: reproducible)."""
     rng = random.Random(seed)
@@ -360,6 +377,18 @@ def test_parse_calls_on_every_cut_of_the_corpus() -> None:
     texts = CORPUS + random_replies(150)
     inputs = [{"op": "parsePrefixes", "text": text, "tools": TOOLS} for text in texts]
     compare(inputs, lambda i: [uses(parse_tool_calls(p, TOOLS)) for p in prefixes(i["text"])])
+
+
+def test_parse_calls_on_every_cut_of_the_python_parser_cases() -> None:
+    ts_bridge.require()
+    from generator.runtime.xml_calls import parse_tool_calls
+    from test_xml_calls import TOOLS as PARSER_TOOLS
+
+    tools = {name: list(params) for name, params in PARSER_TOOLS.items()}
+    texts = corpus_of_the_python_tests()
+    assert len(texts) > 20
+    inputs = [{"op": "parsePrefixes", "text": text, "tools": tools} for text in texts]
+    compare(inputs, lambda i: [uses(parse_tool_calls(p, tools)) for p in prefixes(i["text"])])
 
 
 def test_parse_calls_with_every_family_tools() -> None:

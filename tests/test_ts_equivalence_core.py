@@ -185,7 +185,7 @@ def test_enabled_tools_every_family_and_toggle() -> None:
 
     inputs = [
         {"op": "enabledTools", "family": family, "context": context}
-        for family in [*families(), "no-such-family"]
+        for family in [*families(), "no-such-family", "it's"]
         for context in toggled_contexts()
     ]
     compare(inputs, lambda i: catalog.enabled_tools(i["family"], i["context"]))

@@ -65,12 +65,17 @@ def fingerprint(specs: Path) -> str:
     return digest.hexdigest()
 
 
-def _state_path(specs: Path, out: Path) -> Path | None:
+DOC = "doc:"  # the key prefix of the docs file in a record (the other keys are relative to --out)
+
+
+def _state_path(specs: Path, out: Path, docs: Path | None) -> Path | None:
     base = cache_dir()
     if base is None:
         return None
-    # realpath, not Path.resolve: it never raises (Path.resolve does on a symlink loop)
-    key = hashlib.sha256(f"{os.path.realpath(specs)}\0{os.path.realpath(out)}".encode()).hexdigest()
+    # realpath, not Path.resolve: it never raises (Path.resolve does on a symlink loop). The docs
+    # path is part of the key: a record made without a docs file says nothing about one.
+    doc = os.path.realpath(docs) if docs is not None else ""
+    key = hashlib.sha256(f"{os.path.realpath(specs)}\0{os.path.realpath(out)}\0{doc}".encode()).hexdigest()
     return base / "state" / key
 
 
@@ -83,17 +88,22 @@ def _hash(path: Path) -> str | None:
         return None
 
 
-def _outputs(out: Path, root: Path, files: dict[str, str]) -> dict[str, Path]:
-    return {rel: (root / rel[5:] if rel.startswith("root:") else out / rel) for rel in files}
+def _outputs(out: Path, docs: Path | None, files: dict[str, str]) -> dict[str, Path] | None:
+    found = {rel: out / rel for rel in files if not rel.startswith(DOC)}
+    if docs is not None:
+        if DOC not in files:
+            return None
+        found[DOC] = docs
+    return found
 
 
-def up_to_date(specs: Path, out: Path, root: Path, inputs: str) -> list[dict[str, object]] | None:
+def up_to_date(specs: Path, out: Path, docs: Path | None, inputs: str) -> list[dict[str, object]] | None:
     """The recorded run's warnings when it had the same inputs and every output is still as written.
 
     None means "run the pipeline". The warnings are returned so that a cached run reports
     exactly what a full run would.
     """
-    state = _state_path(specs, out)
+    state = _state_path(specs, out, docs)
     if state is None or not inputs:
         return None
     try:
@@ -107,10 +117,11 @@ def up_to_date(specs: Path, out: Path, root: Path, inputs: str) -> list[dict[str
     if interrupted(out):  # the full run's recover removes what a killed run left beside --out
         return None
     on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()} if out.is_dir() else set()
-    expected = {rel for rel in files if not rel.startswith("root:")}
-    if not expected <= on_disk:
+    expected = {rel for rel in files if not rel.startswith(DOC)}
+    outputs = _outputs(out, docs, files)
+    if not expected <= on_disk or outputs is None:
         return None
-    if all(_hash(path) == files[rel] for rel, path in _outputs(out, root, files).items()):
+    if all(_hash(path) == files[rel] for rel, path in outputs.items()):
         return warnings
     return None
 
@@ -118,10 +129,10 @@ def up_to_date(specs: Path, out: Path, root: Path, inputs: str) -> list[dict[str
 def record(
     specs: Path,
     out: Path,
-    root: Path,
+    docs: Path | None,
     inputs: str,
     outputs: dict[str, str],
-    docs: dict[str, bytes],
+    doc: bytes | None,
     diagnostics: list[dict[str, object]],
 ) -> None:
     """Remember this run's inputs and outputs (best effort: the cache is only an optimisation).
@@ -130,11 +141,12 @@ def record(
     was running makes the next run miss the cache instead of pairing new specs with old output.
     ``outputs`` maps each file of --out (manifest included) to its SHA-256: the bytes are on disk only.
     """
-    state = _state_path(specs, out)
+    state = _state_path(specs, out, docs)
     if state is None or not inputs:
         return
     files = dict(outputs)
-    files.update({"root:" + rel: hashlib.sha256(data).hexdigest() for rel, data in docs.items()})
+    if docs is not None and doc is not None:
+        files[DOC] = hashlib.sha256(doc).hexdigest()
     try:
         state.parent.mkdir(parents=True, exist_ok=True)
         tmp = state.with_suffix(f".{os.getpid()}.tmp")

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from .diagnostics import Diagnostics, Location
+from .diagnostics import Diagnostics, Location, SpecFolder, shown
 from .load import SourceFile, load_file
 from .model import Catalog
 from .resolve import resolve
@@ -27,20 +27,33 @@ class Result:
     docs: dict[str, bytes] = field(default_factory=dict)  # relative to the project root
 
 
+def spec_folder_name(specs: Path) -> str:
+    """The name the spec folder has in generated headers and Locations (never raises: realpath does not)."""
+    return os.path.basename(os.path.realpath(specs)) or "specs"
+
+
 def display_path(specs: Path, path: Path) -> str:
-    """How a spec file is named in diagnostics and headers: '<specs dir name>/<relative path>'."""
-    return "/".join((specs.resolve().name, *path.relative_to(specs).parts))
+    """How a spec file is named inside a run and in headers: '<specs dir name>/<relative path>'.
+
+    Diagnostics print it relative to the current directory (``Diagnostics.specs``)."""
+    return "/".join((spec_folder_name(specs), *path.relative_to(specs).parts))
+
+
+def spec_diagnostics(specs: Path) -> Diagnostics:
+    """A collector that prints this spec folder's file names relative to the current directory."""
+    return Diagnostics(specs=SpecFolder(spec_folder_name(specs), os.path.abspath(specs)))
 
 
 def load_catalog(specs: Path, diags: Diagnostics) -> Catalog | None:
     """Load, check against the meta-schema, then check references and build the model."""
+    diags.specs = diags.specs or spec_diagnostics(specs).specs
     if not _folders_usable(specs, diags):
         return None
     if not os.path.lexists(specs / "toolgen.yaml"):
         diags.error(
-            Location(f"{specs.name}/toolgen.yaml"),
+            Location(f"{spec_folder_name(specs)}/toolgen.yaml"),
             "E100",
-            f"no project file at {specs.name}/toolgen.yaml",
+            f"no project file at {shown(specs / 'toolgen.yaml')}",
             "pass --specs DIR pointing at a folder with toolgen.yaml, tools/ and variants/",
         )
         return None
@@ -81,13 +94,13 @@ def _folders_usable(specs: Path, diags: Diagnostics) -> bool:
     if not os.path.isdir(specs):
         what = "does not exist" if not os.path.lexists(specs) else not_a_folder(specs)
         diags.error(
-            Location(specs.name or str(specs)),
+            Location(spec_folder_name(specs)),
             "E106",
             f"spec folder {what}",
             "pass --specs DIR pointing at a folder with toolgen.yaml, tools/ and variants/",
         )
         return False
-    if not _readable(specs, specs.name, diags):
+    if not _readable(specs, spec_folder_name(specs), diags):
         return False
     usable = True
     for name in ("tools", "variants"):
@@ -158,7 +171,7 @@ def run(specs: Path, sink: Callable[[str, bytes], None] | None = None) -> Result
     collecting = gc.isenabled()
     gc.disable()
     try:
-        diags = Diagnostics()
+        diags = spec_diagnostics(specs)
         catalog = load_catalog(specs, diags)
         result = Result(diags, catalog)
         if catalog is None or diags.has_errors:

@@ -33,15 +33,15 @@ def test_second_run_skips_the_pipeline(capsys, specs: Path, cache: Path, monkeyp
 def test_any_input_or_output_change_runs_the_pipeline(capsys, specs: Path, cache: Path) -> None:
     out = specs.parent / "generated"
     _gen(capsys, specs)
-    root = specs.parent
+    docs = specs.parent / "docs" / "catalog.md"
     inputs = fastpath.fingerprint(specs)
-    assert fastpath.up_to_date(specs, out, root, inputs) is not None
+    assert fastpath.up_to_date(specs, out, docs, inputs) is not None
     edit(specs / "tools/ask.yaml", "Ask the user a question.", "Ask something else.")
-    assert fastpath.up_to_date(specs, out, root, fastpath.fingerprint(specs)) is None
+    assert fastpath.up_to_date(specs, out, docs, fastpath.fingerprint(specs)) is None
     edit(specs / "tools/ask.yaml", "Ask something else.", "Ask the user a question.")
-    assert fastpath.up_to_date(specs, out, root, fastpath.fingerprint(specs)) is not None
+    assert fastpath.up_to_date(specs, out, docs, fastpath.fingerprint(specs)) is not None
     (out / "ids.py").write_text("# edited\n", "utf-8")
-    assert fastpath.up_to_date(specs, out, root, inputs) is None
+    assert fastpath.up_to_date(specs, out, docs, inputs) is None
     code, _, _ = run_cli(capsys, "check", "--specs", specs, "--out", out)
     assert code == 1
 

@@ -359,9 +359,9 @@ def test_out_below_a_regular_file(
     blocker.write_text("x\n", "utf-8")
     rc, _, err = run_cli(capsys, command, "--specs", specs, "--out", blocker / "generated")
     assert rc == 2
-    assert err.startswith(
-        f"{blocker / 'generated'}: error[E404]: cannot create the output folder:"
-        f" {blocker} is a file, not a folder\n  hint: "
+    assert err.startswith(  # named from the current directory, the project root
+        "somefile/generated: error[E404]: cannot create the output folder:"
+        " somefile is a file, not a folder\n  hint: "
     ), err
     assert blocker.read_text("utf-8") == "x\n"
 
@@ -420,7 +420,7 @@ def test_read_only_output_location(
     monkeypatch.undo()
     assert rc == 2
     assert re.match(
-        rf"{re.escape(str(out))}: error\[E404\]: cannot write the output folder: {reason}: \S+\n  hint: {hint}", err
+        rf"{out.name}: error\[E404\]: cannot write the output folder: {reason}: \S+\n  hint: {hint}", err
     ), err
     assert read_tree(out) == before and leftovers(out) == []
     # check only reads: it still reports the drift on a read-only tree

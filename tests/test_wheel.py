@@ -90,3 +90,12 @@ def test_wheel_install_generates_same_output(tmp_path: Path) -> None:
 
     assert got == {**expected.files, MANIFEST: manifest_bytes(expected.files)}
     assert (specs.parent / "docs" / "catalog.md").read_bytes() == expected.docs["docs/catalog.md"]
+
+    # init's templates and the meta-schemas are in the wheel: a new project generates at once
+    _run([str(venv / "bin" / "toolgen"), "init"], elsewhere, env)
+    assert sorted(p.name for p in (elsewhere / "specs" / ".schemas").iterdir()) == sorted(
+        p.name for p in (ROOT / "generator" / "schemas").glob("*.schema.json")
+    )
+    assert sorted(p.name for p in (elsewhere / "specs" / "tools").iterdir()) == ["add_note.yaml", "read_note.yaml"]
+    _run([str(venv / "bin" / "toolgen"), "generate"], elsewhere, env)
+    assert (elsewhere / "generated" / "__init__.py").is_file()

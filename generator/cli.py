@@ -114,7 +114,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     inputs = fastpath.fingerprint(args.specs) if fast else ""
     cached = fastpath.up_to_date(args.specs, out, outputs.docs, inputs) if fast else None
     if cached is not None:
-        from .pipeline import spec_diagnostics
+        from .specfiles import spec_diagnostics
 
         replay = spec_diagnostics(args.specs)
         replay.extend(Diagnostics.from_json(cached).items)
@@ -236,7 +236,8 @@ def _print_conflicts(args: argparse.Namespace, paths: list[Path], docs: Path | N
     for path in paths:
         hint = "move it away, or delete it if it is an old generated file"
         if path == docs:
-            hint += "; or write the catalog doc elsewhere (outputs.docs in toolgen.yaml, --docs) or not at all (--no-docs)"
+            hint += "; or write the catalog doc elsewhere (outputs.docs in toolgen.yaml, --docs) or not at all"
+            hint += " (docs: null, --no-docs)"
         _error(args, path, "E400", "refusing to overwrite a file toolgen did not write", hint)
 
 
@@ -263,9 +264,7 @@ def _os_reason(exc: OSError) -> str:
     """The OS's reason and the file it concerns (relative to the working folder when inside it)."""
     reason = exc.strerror or str(exc)
     if exc.filename is not None:
-        name = os.fsdecode(exc.filename)
-        inside = os.path.relpath(name) if os.path.isabs(name) else name
-        reason += f": {name if inside.startswith('..') else inside}"
+        reason += f": {shown(os.fsdecode(exc.filename))}"
     return reason
 
 

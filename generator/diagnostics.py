@@ -77,7 +77,8 @@ class Diagnostic:
     def format_text(self, where: Callable[[str], str] = str) -> str:
         """``path:line:col: severity[CODE]: message`` and a hint line; see :func:`printable`."""
         loc = self.location
-        text = f"{printable(where(loc.path))}:{loc.line}:{loc.col}: {self.severity}[{self.code}]: {printable(self.message)}"
+        place = f"{printable(where(loc.path))}:{loc.line}:{loc.col}"
+        text = f"{place}: {self.severity}[{self.code}]: {printable(self.message)}"
         if self.hint:
             text += f"\n  hint: {printable(self.hint)}"
         return text
@@ -143,11 +144,6 @@ class Diagnostics:
                 Diagnostic(location, str(item["code"]), str(item["message"]), str(item["hint"]), item["severity"])  # type: ignore[arg-type]
             )
         return result
-
-    def extend_from(self, other: Diagnostics) -> None:
-        """Take ``other``'s findings, and its spec folder when this one has none yet."""
-        self.items.extend(other.items)
-        self.specs = self.specs or other.specs
 
     def where(self, path: str) -> str:
         """How ``path`` (a Location's) is printed: relative to the current directory."""

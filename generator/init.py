@@ -14,12 +14,13 @@ import json
 import os
 import shlex
 import sys
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .diagnostics import path_error, shown
+
+if TYPE_CHECKING:  # importlib.resources is imported only when init or schema runs: the CLI's parser imports this
+    from importlib.resources.abc import Traversable
 
 SCHEMAS = ".schemas"  # the meta-schemas' folder inside a spec folder that init wrote
 EXIT_OK, EXIT_INVALID = 0, 2
@@ -54,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
 
 def schema_folder() -> Traversable:
     """The meta-schemas inside the installed package: a stable location, ``generator/schemas/``."""
+    from importlib import resources
+
     return resources.files("generator").joinpath("schemas")
 
 
@@ -73,11 +76,8 @@ def _relative(path: Path, folder: Path) -> str:
 def _outputs(args: argparse.Namespace, folder: Path) -> dict[str, str]:
     """The template's markers: the package folder and the docs file, as YAML scalars."""
     python = _relative(args.out, folder) if args.out is not None else "../generated"
-    if args.no_docs:
-        docs = "null"
-    else:
-        docs = _relative(args.docs, folder) if args.docs is not None else "../docs/tools.md"
-    return {"@PYTHON@": _scalar(python), "@DOCS@": docs if docs == "null" else _scalar(docs)}
+    docs = _relative(args.docs, folder) if args.docs is not None else "../docs/tools.md"
+    return {"@PYTHON@": _scalar(python), "@DOCS@": "null" if args.no_docs else _scalar(docs)}
 
 
 def _scalar(text: str) -> str:
@@ -97,6 +97,8 @@ def _template_files(folder: Path, markers: dict[str, str]) -> dict[Path, bytes]:
                 for marker, value in markers.items():
                     text = text.replace(marker, value)
                 files[folder.joinpath(*parts, entry.name)] = text.encode("utf-8")
+
+    from importlib import resources
 
     visit(resources.files("generator").joinpath("init_template"), ())
     return files

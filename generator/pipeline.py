@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from .diagnostics import Diagnostics, Location, SpecFolder, shown
+from .diagnostics import Diagnostics, Location, shown
 from .load import SourceFile, load_file
 from .model import Catalog
 from .resolve import resolve
 from .semantics import build_catalog
-from .specfiles import is_hidden, not_a_folder, spec_files
+from .specfiles import display_path, is_hidden, not_a_folder, spec_diagnostics, spec_files, spec_folder_name
 from .validate import check_schema
 
 
@@ -25,23 +25,6 @@ class Result:
     catalog: Catalog | None = None
     files: dict[str, bytes] = field(default_factory=dict)  # relative to --out (empty when streamed to a sink)
     docs: dict[str, bytes] = field(default_factory=dict)  # relative to the project root
-
-
-def spec_folder_name(specs: Path) -> str:
-    """The name the spec folder has in generated headers and Locations (never raises: realpath does not)."""
-    return os.path.basename(os.path.realpath(specs)) or "specs"
-
-
-def display_path(specs: Path, path: Path) -> str:
-    """How a spec file is named inside a run and in headers: '<specs dir name>/<relative path>'.
-
-    Diagnostics print it relative to the current directory (``Diagnostics.specs``)."""
-    return "/".join((spec_folder_name(specs), *path.relative_to(specs).parts))
-
-
-def spec_diagnostics(specs: Path) -> Diagnostics:
-    """A collector that prints this spec folder's file names relative to the current directory."""
-    return Diagnostics(specs=SpecFolder(spec_folder_name(specs), os.path.abspath(specs)))
 
 
 def load_catalog(specs: Path, diags: Diagnostics) -> Catalog | None:

@@ -44,7 +44,7 @@ def _config(specs: Path) -> tuple[Any, Any]:
     """toolgen.yaml's ``outputs`` value (None when absent or unreadable) and the loaded file, for
     locations. Load errors are left to the pipeline, which reports every problem of the file."""
     from .load import load_file
-    from .pipeline import display_path
+    from .specfiles import display_path
 
     path = specs / PROJECT_FILE
     if not os.path.isfile(path):

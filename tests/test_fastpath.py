@@ -89,3 +89,19 @@ def test_disabled_cache_always_runs(capsys, specs: Path, monkeypatch) -> None:
     monkeypatch.setattr(pipeline, "run", lambda p, sink=None: calls.append(p) or real_run(p, sink))
     _gen(capsys, specs)
     assert len(calls) == 1
+
+
+def test_another_docs_file_is_written_not_skipped(capsys, specs: Path, cache: Path) -> None:
+    """The docs path is part of what a record covers: a cached run never skips a doc it did not write."""
+    assert _gen(capsys, specs)[0] == 0
+    elsewhere = specs.parent / "manual" / "tools.md"
+    out = specs.parent / "generated"
+    for flags in (["--no-docs"], ["--docs", str(elsewhere)]):
+        code, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out, *flags)
+        assert code == 0, err
+    assert elsewhere.read_bytes() == (specs.parent / "docs" / "catalog.md").read_bytes()
+    assert run_cli(capsys, "check", "--specs", specs, "--out", out, "--docs", elsewhere)[0] == 0
+    elsewhere.write_text("edited\n", "utf-8")
+    code, stdout, err = run_cli(capsys, "check", "--specs", specs, "--out", out, "--docs", elsewhere)
+    assert code == 1 and "--- manual/tools.md is out of date" in stdout, err
+    assert f"`toolgen generate --specs {specs} --out {out} --docs {elsewhere}`" in err

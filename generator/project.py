@@ -82,8 +82,21 @@ def resolve(specs: Path, overrides: Overrides, diags: Diagnostics) -> Outputs:
     else:
         docs = Path(os.path.dirname(os.path.realpath(specs))) / CATALOG_DOC
         docs_at = file_location(docs)
-    ok = _check_overlaps(specs, python, python_at, docs, docs_at, diags)
+    ok = _check_nul(config, source, diags) and _check_overlaps(specs, python, python_at, docs, docs_at, diags)
     return Outputs(python, docs, usable and ok)
+
+
+def _check_nul(config: dict[str, Any], source: Any, diags: Diagnostics) -> bool:
+    """E112: no file system takes a NUL character in a path (the OS calls would raise)."""
+    bad = [key for key in ("python", "docs") if isinstance(config.get(key), str) and "\0" in config[key]]
+    for key in bad:
+        diags.error(
+            source.loc(("outputs", key)),
+            "E112",
+            f"outputs.{key} holds a NUL character, which no path can contain",
+            "remove the \\0 escape from the path",
+        )
+    return not bad
 
 
 def _well_formed(config: Any) -> bool:

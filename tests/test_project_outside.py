@@ -142,6 +142,9 @@ def test_outputs_that_overlap_are_refused(tmp_path: Path) -> None:
     assert proc.returncode == 2
     line = text.split("\n").index('  docs: "../docs/tools.md"') + 1
     assert f"specs/toolgen.yaml:{line}:9: error[E111]" in proc.stderr, proc.stderr
+    project_file.write_text(text.replace('"../generated"', '"../gen\\0x"'), "utf-8")
+    proc = toolgen(tmp_path, "generate")
+    assert proc.returncode == 2 and f"specs/toolgen.yaml:{line - 1}:11: error[E112]" in proc.stderr, proc.stderr
     assert not (tmp_path / "generated").exists()
 
 

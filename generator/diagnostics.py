@@ -1,4 +1,10 @@
-"""Diagnostics as values: every stage appends to one collector, the CLI prints them once."""
+"""Diagnostics as values: every stage appends to one collector, the CLI prints them once.
+
+Every path a message names is printed relative to the current directory (``shown``), so that it
+resolves from wherever toolgen runs: a spec file's Location carries its in-run name
+(``specs/tools/x.yaml``, mapped by ``SpecFolder``), any other file's ``file_location(path)``;
+``path_error`` formats a path-only error. Do not build paths for messages by hand.
+"""
 
 from __future__ import annotations
 

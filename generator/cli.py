@@ -10,7 +10,7 @@ import errno
 import os
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,7 +35,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="toolgen", description="Generate tool-calling code from YAML tool specs.")
     parser.add_argument("--version", action="version", version=f"toolgen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("generate", parents=[common], help="write generated/ (and docs/catalog.md) from specs/")
+    generate = sub.add_parser("generate", parents=[common], help="write generated/ (and docs/catalog.md) from specs/")
+    generate.add_argument("--watch", action="store_true", help="regenerate whenever a spec file changes, until Ctrl-C")
     sub.add_parser("check", parents=[common], help="exit 1 with a diff when generated/ is out of date")
     sub.add_parser("validate", parents=[common], help="check the specs only")
     from . import show
@@ -51,9 +52,18 @@ def _print_diagnostics(diags: Diagnostics, fmt: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    return _guarded(lambda: _dispatch(_parser().parse_args(argv)))
+
+
+def run_once(args: argparse.Namespace) -> int:
+    """One generate/check/validate run of parsed ``args``, with main's error handling (for --watch)."""
+    return _guarded(lambda: _dispatch(args))
+
+
+def _guarded(call: Callable[[], int]) -> int:
+    """``call()``'s exit code; interrupts, closed pipes and bugs become exit codes, never a traceback."""
     try:
-        args = _parser().parse_args(argv)
-        return _dispatch(args)
+        return call()
     except KeyboardInterrupt:
         print("toolgen: interrupted; generated/ was left as it was", file=sys.stderr)
         return 130
@@ -70,6 +80,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    if getattr(args, "watch", False):
+        from . import watch
+
+        return watch.run(args)
     if args.command not in ("generate", "check", "validate"):  # show, parse
         from . import show
 

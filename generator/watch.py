@@ -32,6 +32,7 @@ from datetime import datetime
 from pathlib import Path
 from types import FrameType
 
+from .diagnostics import printable
 from .specfiles import is_hidden
 
 INTERVAL = 0.3
@@ -61,6 +62,7 @@ class Clock:
 
 
 SYSTEM_CLOCK = Clock()
+"""The real clock, looked up at each run (a test may replace it to drive the CLI's own loop)."""
 
 
 def snapshot(specs: Path) -> Snapshot:
@@ -104,7 +106,7 @@ def run(
     clock = clock or SYSTEM_CLOCK
     single = argparse.Namespace(**{**vars(args), "watch": False})
     report = _Reporter(clock)
-    print(f"toolgen: watching {single.specs} for changes (Ctrl-C to stop)", file=sys.stderr)
+    print(f"toolgen: watching {printable(str(single.specs))} for changes (Ctrl-C to stop)", file=sys.stderr)
     code = 0
     try:
         seen = snapshot(single.specs)

@@ -11,7 +11,7 @@ import os
 import shlex
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,7 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"toolgen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     both = [common, outputs]
-    sub.add_parser("generate", parents=both, help="write the package (and the catalog doc) from the specs")
+    generate = sub.add_parser("generate", parents=both, help="write the package (and the catalog doc) from the specs")
+    generate.add_argument("--watch", action="store_true", help="regenerate whenever a spec file changes, until Ctrl-C")
     sub.add_parser("check", parents=both, help="exit 1 with a diff when the generated files are out of date")
     sub.add_parser("validate", parents=both, help="check the specs only")
     from . import init, show
@@ -72,9 +73,18 @@ def _print_diagnostics(diags: Diagnostics, fmt: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    return _guarded(lambda: _dispatch(_parser().parse_args(argv)))
+
+
+def run_once(args: argparse.Namespace) -> int:
+    """One generate/check/validate run of parsed ``args``, with main's error handling (for --watch)."""
+    return _guarded(lambda: _dispatch(args))
+
+
+def _guarded(call: Callable[[], int]) -> int:
+    """``call()``'s exit code; interrupts, closed pipes and bugs become exit codes, never a traceback."""
     try:
-        args = _parser().parse_args(argv)
-        return _dispatch(args)
+        return call()
     except KeyboardInterrupt:
         print("toolgen: interrupted; generated/ was left as it was", file=sys.stderr)
         return 130
@@ -95,8 +105,13 @@ def _dispatch(args: argparse.Namespace) -> int:
         from . import init
 
         return init.run(args)
-    args.specs_given = args.specs
-    args.specs = args.specs if args.specs is not None else Path("specs")
+    if not hasattr(args, "specs_given"):  # --watch dispatches its runs here again
+        args.specs_given = args.specs
+        args.specs = args.specs if args.specs is not None else Path("specs")
+    if getattr(args, "watch", False):
+        from . import watch
+
+        return watch.run(args)
     from . import project
 
     if args.command not in ("generate", "check", "validate"):  # show, parse

@@ -241,7 +241,6 @@ _DEPENDENCIES = {
     "jsonschema_specifications": "jsonschema",
     "referencing": "jsonschema",
     "rpds": "jsonschema",
-    "black": "black",
 }
 
 

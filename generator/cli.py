@@ -305,7 +305,6 @@ _DEPENDENCIES = {
     "jsonschema_specifications": "jsonschema",
     "referencing": "jsonschema",
     "rpds": "jsonschema",
-    "black": "black",
 }
 
 

@@ -1,7 +1,7 @@
 """No-op runs without the pipeline: a fingerprint of every input, checked against what is on disk.
 
-A run records (fingerprint of specs + generator source + black version, hash of every output
-file) in the user cache. When nothing changed, generate and check only hash files and return.
+A run records (fingerprint of specs + generator source + dependency versions, hash of every
+output file) in the user cache. When nothing changed, generate and check only hash files and return.
 Any doubt (no record, a changed input, an edited or missing output) means the full pipeline runs,
 so the fast path can make a run faster but never different.
 """
@@ -48,7 +48,7 @@ def fingerprint(specs: Path) -> str:
     """A hash of every input of a run; "" when a spec file cannot be read (then the pipeline reports it)."""
     digest = hashlib.sha256()
     versions = [f"toolgen {__version__}", f"python {sys.version_info[:3]}"]
-    for dist in ("black", "jinja2", "pyyaml", "jsonschema"):
+    for dist in ("jinja2", "pyyaml", "jsonschema"):
         try:
             versions.append(f"{dist} {metadata.version(dist)}")
         except metadata.PackageNotFoundError:

@@ -144,7 +144,7 @@ def run(specs: Path, sink: Callable[[str, bytes], None] | None = None) -> Result
     Files may have reached the sink before a lowering error is reported, so the caller throws
     them away when the diagnostics have errors.
     """
-    from .lower import emit_all  # imported late: lowering pulls in jinja and black
+    from .lower import emit_all  # imported late: lowering pulls in jinja
 
     _large_blocks_by_mmap()
 

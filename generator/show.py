@@ -13,6 +13,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
 
+from .diagnostics import shown
 from .runtime.context import closest_name
 from .runtime.schema_common import MAX_NESTING, json_text_depth
 
@@ -74,7 +75,7 @@ def load_package(out: Path) -> ModuleType:
     """Import the generated package at ``out`` under a private name (relative imports make this work)."""
     init = out / "__init__.py"
     if not init.is_file():
-        _fail(f"toolgen: {out}/__init__.py not found; run `toolgen generate` first")
+        _fail(f"toolgen: {shown(init)} not found; run `toolgen generate` first")
     # One private name per folder: an in-process caller (the tests) may show several packages.
     name = "_toolgen_generated_" + hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
     if name in sys.modules:

@@ -39,8 +39,10 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("check", parents=[common], help="exit 1 with a diff when generated/ is out of date")
     sub.add_parser("validate", parents=[common], help="check the specs only")
     from . import show
+    from .breaking import command as breaking
 
     show.add_commands(sub, common)
+    breaking.add_command(sub)
     return parser
 
 
@@ -70,6 +72,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "breaking":
+        from .breaking import command as breaking
+
+        return breaking.run(args)
     if args.command not in ("generate", "check", "validate"):  # show, parse
         from . import show
 

@@ -22,6 +22,15 @@ def printable(text: str, keep: str = "") -> str:
     return "".join(ch if ch.isprintable() or ch in keep else repr(ch)[1:-1] for ch in text)
 
 
+def github_annotation(kind: str, loc: Location, title: str, message: str) -> str:
+    """A GitHub Actions workflow command (``::error file=...::message``), escaped as it requires."""
+    text = printable(message, keep="\r\n").replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # Workflow-command properties also escape ':' and ',' (they separate the properties).
+    path = printable(loc.path).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    path = path.replace(":", "%3A").replace(",", "%2C")
+    return f"::{kind} file={path},line={loc.line},col={loc.col},title={title}::{text}"
+
+
 @dataclass(frozen=True, order=True)
 class Location:
     """A position in a spec file; line and column are 1-based, path is relative to the specs root's parent."""
@@ -50,13 +59,8 @@ class Diagnostic:
         return text
 
     def format_github(self) -> str:
-        loc = self.location
-        message = printable(self.message + (f" (hint: {self.hint})" if self.hint else ""), keep="\r\n")
-        message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        # Workflow-command properties also escape ':' and ',' (they separate the properties).
-        path = printable(loc.path).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        path = path.replace(":", "%3A").replace(",", "%2C")
-        return f"::{self.severity} file={path},line={loc.line},col={loc.col},title={self.code}::{message}"
+        message = self.message + (f" (hint: {self.hint})" if self.hint else "")
+        return github_annotation(self.severity, self.location, self.code, message)
 
     def to_json(self) -> dict[str, object]:
         data = asdict(self)

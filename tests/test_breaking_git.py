@@ -20,13 +20,18 @@ def git(repo: Path, *args: str) -> str:
 
 
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def no_git_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run git as outside any hook: no repository or index imposed by the environment."""
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_git_env: None) -> Path:
     """A repository with the fixture specs at tool/specs: one commit, then one that removes a parameter.
 
     The working folder is tool/, so ``--specs specs`` (the default) names them.
     """
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"):
-        monkeypatch.delenv(name, raising=False)
     root = tmp_path / "repo"
     shutil.copytree(FIXTURE_SPECS, root / "tool" / "specs")
     git(root, "init", "-q", "-b", "main")
@@ -116,3 +121,18 @@ def test_symlinked_spec_in_the_revision(repo: Path, capsys: pytest.CaptureFixtur
     code, _, err = run_cli(capsys, "breaking", "--against", "HEAD")
     assert code == 2
     assert "HEAD:tool/specs/tools/ask.yaml:1:1: error[E345]: is a symlink in revision 'HEAD', not a spec file" in err
+
+
+def test_without_git(repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    code, _, err = run_cli(capsys, "breaking", "--against", "HEAD~1")
+    assert code == 2
+    assert "HEAD~1:1:1: error[E344]: git is not installed, so --against cannot name a revision" in err
+
+
+def test_specs_outside_a_repository(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str], no_git_env: None
+) -> None:
+    code, _, err = run_cli(capsys, "breaking", "--against", "HEAD~1")
+    assert code == 2
+    assert "HEAD~1:1:1: error[E342]: --against 'HEAD~1' is not a folder, and specs is not in a git repository" in err

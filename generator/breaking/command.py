@@ -7,6 +7,7 @@ Exit codes: 0 nothing breaking (or every breaking change excepted), 1 something 
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,8 +41,15 @@ def run(args: argparse.Namespace) -> int:
     from .selection import selection_changes
 
     diags = Diagnostics()
-    new = load_specs(args.specs, diags)
-    old = load_against(args.against, args.specs, diags)
+    # As in pipeline.run: the cyclic collector would rescan the growing models again and again.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        new = load_specs(args.specs, diags)
+        old = load_against(args.against, args.specs, diags)
+    finally:
+        if collecting:
+            gc.enable()
     sides: list[Side] = []
     for loaded in (old, new):
         if loaded.catalog is not None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, TypeVar
 
 from ..diagnostics import Location
@@ -44,6 +45,7 @@ class Side:
         src = self.sources.get(source)
         return src.loc(path, key=True) if src is not None else Location(source)
 
+    @cached_property
     def families(self) -> dict[str, tuple[Family, tuple[ToolVariant, ...]]]:
         """Each prompt family with its resolved variants, in selection order."""
         return {r.family.name: (r.family, r.variants) for r in resolve(self.catalog)}
@@ -52,6 +54,7 @@ class Side:
         """What the family sends its tools in: the text prompt, and the native formats when it uses them."""
         return (TEXT_FORMAT, *self.catalog.project.formats) if family.use_native_tools else (TEXT_FORMAT,)
 
+    @cached_property
     def tools(self) -> dict[str, Tool]:
         return {tool.id: tool for tool in self.catalog.tools}
 
@@ -120,27 +123,28 @@ def _tool_shape(tool: Tool) -> Any:
 
 def _pair(removed: list[T], added: list[T], key: Callable[[T], Any]) -> list[tuple[T, T]]:
     """Pairs of (removed, added) items with equal keys, in order, each item used once."""
+    free: dict[Any, list[T]] = {}
+    for item in added:
+        free.setdefault(key(item), []).append(item)
     pairs = []
-    free = list(added)
     for item in removed:
-        match = next((other for other in free if key(other) == key(item)), None)
-        if match is not None:
-            free.remove(match)
-            pairs.append((item, match))
+        candidates = free.get(key(item))
+        if candidates:
+            pairs.append((item, candidates.pop(0)))
     return pairs
 
 
 def _renamed_tools(old: Side, new: Side) -> dict[str, str]:
     """Old tool id -> new tool id, for ids that changed while the tool kept its shape."""
-    before, after = old.tools(), new.tools()
+    before, after = old.tools, new.tools
     removed = [t for i, t in before.items() if i not in after]
     added = [t for i, t in after.items() if i not in before]
     return {a.id: b.id for a, b in _pair(removed, added, _tool_shape)}
 
 
 def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> None:
-    old_families, new_families = old.families(), new.families()
-    new_tools = new.tools()
+    old_families, new_families = old.families, new.families
+    new_tools = new.tools
     reported: set[str] = set()  # old ids reported as removed or renamed in some family
     for name, (family, variants) in old_families.items():
         if name not in new_families:
@@ -165,7 +169,7 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
                 message = f"family {name!r} no longer offers tool {variant.name!r}"
                 out.add("TOOL_REMOVED_FROM_FAMILY", where, message, tool=variant.tool_id, family=name, formats=formats)
             else:
-                where = old.at(old.tools()[variant.tool_id].source, ("id",))
+                where = old.at(old.tools[variant.tool_id].source, ("id",))
                 out.add(
                     "TOOL_REMOVED",
                     where,
@@ -178,7 +182,7 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
         for variant in by_id.values():
             message = (
                 f"tool {variant.name!r} added"
-                if variant.tool_id not in old.tools()
+                if variant.tool_id not in old.tools
                 else f"family {name!r} now offers tool {variant.name!r}"
             )
             out.add("TOOL_ADDED", variant.location, message, tool=variant.tool_id, family=name, formats=formats)
@@ -190,7 +194,7 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
 
 def _unlisted_tools(old: Side, new: Side, renamed: dict[str, str], reported: set[str], out: Collector) -> None:
     """Tool ids removed, renamed or added that no family offers (the ToolId enum still changes)."""
-    before, after = old.tools(), new.tools()
+    before, after = old.tools, new.tools
     for tool_id, tool in before.items():
         if tool_id in reported or tool_id in after:
             continue
@@ -199,7 +203,7 @@ def _unlisted_tools(old: Side, new: Side, renamed: dict[str, str], reported: set
             out.add("TOOL_RENAMED", where, f"tool id {tool_id!r} is now {renamed[tool_id]!r}", tool=renamed[tool_id])
         else:
             out.add("TOOL_REMOVED", old.at(tool.source, ("id",)), f"tool {tool_id!r} removed", tool=tool_id)
-    offered = {v.tool_id for _, variants in new.families().values() for v in variants}
+    offered = {v.tool_id for _, variants in new.families.values() for v in variants}
     for tool_id, tool in after.items():
         if tool_id not in before and tool_id not in offered and tool_id not in renamed.values():
             out.add("TOOL_ADDED", new.at(tool.source, ("id",)), f"tool {tool_id!r} added", tool=tool_id)
@@ -301,8 +305,8 @@ def _parameter(was: Parameter, now: Parameter, add: Add) -> None:
 
 
 def _handlers(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> None:
-    after = new.tools()
-    for tool_id, tool in old.tools().items():
+    after = new.tools
+    for tool_id, tool in old.tools.items():
         now = after.get(renamed.get(tool_id, tool_id))
         if now is None:
             continue

@@ -14,7 +14,7 @@ and its first context as the example.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..runtime.predicates import SelectionData, select
@@ -49,7 +49,8 @@ def selection_changes(old: Side, new: Side) -> list[Finding]:
     return out.findings()
 
 
-def _selector(side: Side) -> Any:
+def _selector(side: Side) -> Callable[[Mapping[str, Any]], str]:
+    """The family a context selects on one side, by the same function the generated package runs."""
     project = side.catalog.project
     data = SelectionData(project.provider_sets, project.model_sets, project.model_predicates)
     rules = [(family.name, family.rule) for family in side.catalog.families]

@@ -109,6 +109,13 @@ CASES: dict[str, tuple[Mutate, str, int]] = {
         "specs/toolgen.yaml:4:1",
         1,
     ),
+    "ROUTING_CHANGED": (
+        new_edit(
+            "toolgen.yaml", "{providers: [anthropic], format: anthropic}", "{providers: [anthropic], format: gemini}"
+        ),
+        "specs/toolgen.yaml:69:1",
+        1,
+    ),
     "PARAMETER_REMOVED": (
         read_file_edit(
             "      - name: start_line\n        type: integer\n        minimum: 1\n"

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from ..diagnostics import Location
 from ..load import PathKey, SourceFile
-from ..model import FORMATS, Catalog, Family, Handler, Parameter, Tool, ToolVariant
+from ..model import Catalog, Family, Handler, Parameter, Tool, ToolVariant
 from ..resolve import resolve
 from ..runtime.formats import FORMATS as FORMAT_RECORDS
 from .findings import TEXT_FORMAT, Collector, Finding
@@ -61,7 +61,7 @@ class Side:
 
 def compare(old: Side, new: Side) -> list[Finding]:
     """Every change from ``old`` to ``new`` (without the selection grid: see selection.py)."""
-    out = Collector((TEXT_FORMAT, *FORMATS))
+    out = Collector()
     _project(old, new, out)
     renamed = _renamed_tools(old, new)
     _families(old, new, renamed, out)

@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..diagnostics import Location
+from ..model import FORMATS
 from .rules import RULES
 
 #: The text path's "format": the XML tools section of the system prompt, sent by every family.
 TEXT_FORMAT = "xml"
+#: The order formats are listed in: the text path, then the native formats as declared.
+FORMAT_ORDER = (TEXT_FORMAT, *FORMATS)
 
 
 @dataclass(frozen=True)
@@ -37,7 +40,6 @@ class Collector:
     families and formats are joined (in first-seen order: families are visited in selection order).
     """
 
-    format_order: tuple[str, ...]
     items: dict[tuple[str, str | None, Location, str], tuple[list[str], list[str]]] = field(default_factory=dict)
 
     def add(
@@ -58,7 +60,7 @@ class Collector:
 
     def findings(self) -> list[Finding]:
         """Every finding, ordered by location, then rule and message (the same bytes on every run)."""
-        rank = {name: i for i, name in enumerate(self.format_order)}
+        rank = {name: i for i, name in enumerate(FORMAT_ORDER)}
         result = [
             Finding(rule, location, message, tool, tuple(families), tuple(sorted(formats, key=rank.__getitem__)))
             for (rule, tool, location, message), (families, formats) in self.items.items()

@@ -28,6 +28,7 @@ _RULES = (
     Rule("FAMILY_REMOVED", True, "a prompt family (specs/variants/<family>.yaml) is gone"),
     Rule("FAMILY_ADDED", False, "a prompt family is new"),
     Rule("FAMILY_SELECTION_CHANGED", True, "a context that selected a family now selects another one"),
+    Rule("ROUTING_CHANGED", True, "a provider's requests are now sent in another native format"),
     Rule(
         "FORMAT_REMOVED",
         True,

@@ -1,23 +1,24 @@
-"""FAMILY_SELECTION_CHANGED: run both sides' selection rules over a grid of contexts.
+"""FAMILY_SELECTION_CHANGED and ROUTING_CHANGED: run both sides' rules over a grid of contexts.
 
 Selection rules are predicates over the provider id, the model id and a few context flags; no
 finite set of contexts covers them all, so the grid is made of the values the rules themselves
 name, taken from both sides: every provider of a provider set or a routing rule, every model id
 of a model set, every substring a model predicate or ``model_raw_contains`` tests (all the
 ``all_contains`` strings of one predicate joined into one id, so that it can hold), every value
-a ``field`` test compares with, plus "none" and an unknown value for each. The same
-``predicates.select`` the generated package runs picks the family on each side. Contexts whose
-family changed are grouped by (old family, new family), each group reported once with a count
-and its first context as the example.
+a ``field`` test compares with, plus "none" and an unknown value for each. The generated
+package's own ``Catalog`` (generator/runtime/catalog.py), over each side's catalog data, picks
+the family and routes the provider. Contexts whose family (or format) changed are grouped by
+(old, new), each group reported once with a count and its first context as the example.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..runtime.predicates import SelectionData, select
+from ..lower.core import selection_data
+from ..runtime.catalog import Catalog as RuntimeCatalog
 from .compare import Side
 from .findings import Collector, Finding
 
@@ -28,37 +29,60 @@ _SELF_FIELDS = ("provider_id", "model_id")
 
 
 def selection_changes(old: Side, new: Side) -> list[Finding]:
-    out = Collector(())
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    pick_old, pick_new = _selector(old), _selector(new)
+    """FAMILY_SELECTION_CHANGED and ROUTING_CHANGED findings over the grid of contexts."""
+    out = Collector()
+    families: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    formats: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    before_side, after_side = _runtime(old), _runtime(new)
+    routed: set[tuple[Any, Any]] = set()
     for context in grid(old, new):
-        before, after = pick_old(context), pick_new(context)
+        before, after = before_side.select_family(context), after_side.select_family(context)
         if before != after:
-            groups.setdefault((before, after), []).append(context)
+            families.setdefault((before, after), []).append(context)
+        pair = (context["provider_id"], context["model_id"])
+        if pair not in routed:  # routing reads the provider and the model only
+            routed.add(pair)
+            before, after = before_side.route(*pair), after_side.route(*pair)
+            if before != after:
+                formats.setdefault((before, after), []).append({"provider_id": pair[0], "model_id": pair[1]})
     new_families = {f.name: f for f in new.catalog.families}
     old_families = {f.name: f for f in old.catalog.families}
-    for (before, after), contexts in groups.items():
+    for (before, after), contexts in families.items():
         family = new_families.get(before) or old_families[before]
         side = new if before in new_families else old
         where = side.at(family.source, ("selection", "rule"))
-        example = ", ".join(f"{k}={v!r}" for k, v in contexts[0].items())
         message = (
-            f"{len(contexts)} tested context(s) that selected family {before!r} now select {after!r} (e.g. {example})"
+            f"{_tested(contexts)} that selected family {before!r} now select {after!r} (e.g. {_show(contexts[0])})"
         )
         out.add("FAMILY_SELECTION_CHANGED", where, message, family=before)
+    where = new.at(new.catalog.project.source, ("routing",))
+    for (before, after), contexts in formats.items():
+        message = f"{_tested(contexts)} that sent format {before!r} now send {after!r} (e.g. {_show(contexts[0])})"
+        out.add("ROUTING_CHANGED", where, message, formats=(before, after))
     return out.findings()
 
 
-def _selector(side: Side) -> Callable[[Mapping[str, Any]], str]:
-    """The family a context selects on one side, by the same function the generated package runs."""
-    project = side.catalog.project
-    data = SelectionData(project.provider_sets, project.model_sets, project.model_predicates)
-    rules = [(family.name, family.rule) for family in side.catalog.families]
+def _tested(contexts: list[dict[str, Any]]) -> str:
+    return f"{len(contexts)} tested context(s)"
 
-    def pick(context: Mapping[str, Any]) -> str:
-        return select(rules, context, data, project.fallback, project.precondition)
 
-    return pick
+def _show(context: Mapping[str, Any]) -> str:
+    return ", ".join(f"{key}={value!r}" for key, value in context.items())
+
+
+def _runtime(side: Side) -> RuntimeCatalog:
+    """The generated package's catalog over this side's selection and routing data (the rest left empty)."""
+    empty: dict[str, Any] = {}
+    return RuntimeCatalog(
+        **selection_data(side.catalog),
+        families=empty,
+        specs=empty,
+        family_specs=empty,
+        placeholders=empty,
+        mcp=empty,
+        subagents=empty,
+        as_context=lambda context: context,
+    )
 
 
 def grid(old: Side, new: Side) -> Iterator[dict[str, Any]]:

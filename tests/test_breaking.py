@@ -78,3 +78,28 @@ def test_moving_a_parameter_to_parameters_yaml_changes_nothing(
     )
     code, report, err = breaking(capsys)
     assert (code, report["findings"]) == (0, []), err
+
+
+OPTIONS = (
+    "      - name: options\n        type: object\n        member_required: [depth]\n        instruction: Options.\n"
+    "        properties:\n          depth: {type: integer, maximum: 5}\n          hidden: {type: boolean}\n"
+)
+
+
+def test_object_members_are_compared(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    old, new = breaking_trees
+    for tree in (old, new):
+        edit(
+            tree / "tools" / "read_file.yaml", "      - use: task_progress\n", OPTIONS + "      - use: task_progress\n"
+        )
+    edit(new / "tools" / "read_file.yaml", "          hidden: {type: boolean}\n", "")
+    edit(new / "tools" / "read_file.yaml", "maximum: 5", "maximum: 3")
+    edit(new / "tools" / "read_file.yaml", "member_required: [depth]", "member_required: []")
+    code, report, err = breaking(capsys)
+    found = {(f["rule"], f["message"], f["line"]) for f in report["findings"]}
+    assert found == {
+        ("PARAMETER_REMOVED", "read_file: parameter 'options': property 'hidden' removed", 19),
+        ("BOUND_TIGHTENED", "read_file: parameter 'options.depth': maximum lowered from 5 to 3", 19),
+        ("PARAMETER_MADE_OPTIONAL", "read_file: parameter 'options.depth': now optional", 19),
+    }, err
+    assert code == 1

@@ -14,6 +14,7 @@ the family and routes the provider. Contexts whose family (or format) changed ar
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -67,7 +68,8 @@ def _tested(contexts: list[dict[str, Any]]) -> str:
 
 
 def _show(context: Mapping[str, Any]) -> str:
-    return ", ".join(f"{key}={value!r}" for key, value in context.items())
+    """A context in messages, its values as JSON: provider_id="ollama", model_id=null."""
+    return ", ".join(f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in context.items())
 
 
 def _runtime(side: Side) -> RuntimeCatalog:

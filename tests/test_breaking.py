@@ -50,10 +50,17 @@ def test_tool_id_renamed_with_the_same_shape(
     assert code == 1
 
 
-def test_a_changed_tool_is_no_rename(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
-    """Another parameter list: the old id is removed and the new one added."""
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("name: items", "name: entries"), ("class: TodoHandler", "class: TasksHandler")],
+    ids=["another-parameter", "another-handler"],
+)
+def test_a_changed_tool_is_no_rename(
+    old: str, new: str, breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Other parameters, or another handler: the old id is removed and the new one added."""
     rename_tool_todo(*breaking_trees)
-    edit(breaking_trees[1] / "tools" / "tasks.yaml", "name: items", "name: entries")
+    edit(breaking_trees[1] / "tools" / "tasks.yaml", old, new)
     _, report, _ = breaking(capsys)
     rules = sorted({f["rule"] for f in report["findings"] if f["rule"].startswith("TOOL_")})
     assert rules == ["TOOL_ADDED", "TOOL_REMOVED"]

@@ -8,9 +8,10 @@ name, description, requirements, strict flag and each parameter's schema. Handle
 fields, formats and the MCP separator are compared once for the whole project.
 
 Renames are guessed from shape: a tool id that disappeared and one that appeared are a rename
-when their variants have the same parameters (names, types, required flags) in the same
-families; a parameter that disappeared and one that appeared in the same variant are a rename
-when they are equally required and their schemas are equal apart from prose and default.
+when they have the same handler binding and their variants the same parameters (names, types,
+required flags) in the same families; a parameter that disappeared and one that appeared in the
+same variant are a rename when they are equally required and their schemas are equal apart from
+prose and default.
 Candidates are paired in declared order, each used at most once.
 """
 
@@ -115,10 +116,12 @@ def _project(old: Side, new: Side, out: Collector) -> None:
 
 
 def _tool_shape(tool: Tool) -> Any:
-    return tuple(
+    """What a renamed tool keeps: its handler binding and each variant's parameter names, types and flags."""
+    variants = tuple(
         (v.family, tuple((p.name, p.type, p.required) for p in v.parameters))
         for v in sorted(tool.variants, key=lambda v: v.family)
     )
+    return _binding(tool.handler), variants
 
 
 def _pair(removed: list[T], added: list[T], key: Callable[[T], Any]) -> list[tuple[T, T]]:

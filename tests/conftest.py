@@ -146,3 +146,12 @@ def fixture_output(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def fixture_package(fixture_output: Path):
     return import_package(fixture_output)
+
+
+@pytest.fixture
+def breaking_trees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """(old, new) copies of the fixture catalog at old/specs and specs, with the working folder above them."""
+    shutil.copytree(FIXTURE_SPECS, tmp_path / "old" / "specs")
+    shutil.copytree(FIXTURE_SPECS, tmp_path / "specs")
+    monkeypatch.chdir(tmp_path)
+    return Path("old/specs"), Path("specs")

@@ -18,6 +18,7 @@ import {
   type Json,
   type Origins,
   type Path,
+  utf8Decode,
   type Schema,
 } from "./schema_common.js";
 
@@ -27,7 +28,7 @@ function unquote(text: string): string {
   return text.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
     const bytes = new Uint8Array(run.length / 3);
     for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16);
-    return new TextDecoder("utf-8").decode(bytes);
+    return utf8Decode(bytes);
   });
 }
 

@@ -4,7 +4,7 @@
  * tool id `use_subagents`, so its calls go to the subagents handler.
  */
 
-import { UNENCODABLE, hasLoneSurrogate, printable, pyRepr, type Json, type Schema } from "./schema_common.js";
+import { UNENCODABLE, hasLoneSurrogate, printable, pyRepr, utf8Encode, type Json, type Schema } from "./schema_common.js";
 import { SUBAGENTS_TOOL_ID, makeParameter, makeVariant, type SkipRecord, type Variant } from "./variants.js";
 
 const HASH_HEX = 8;
@@ -25,7 +25,7 @@ const K = new Uint32Array([
 
 /** The SHA-256 of `text` (UTF-8), as lowercase hex. */
 export function sha256Hex(text: string): string {
-  const data = new TextEncoder().encode(text);
+  const data = utf8Encode(text);
   const bitLength = data.length * 8;
   const padded = new Uint8Array(Math.ceil((data.length + 9) / 64) * 64);
   padded.set(data);

@@ -167,6 +167,19 @@ export class DialectError extends Error {
   }
 }
 
+/** An error spelled as Python raises it: `name` is the Python exception type (KeyError, ...). */
+export class PyError extends Error {
+  constructor(type: string, message: string) {
+    super(message);
+    this.name = type;
+  }
+}
+
+/** Python's `KeyError(key)`: its text is the key's repr. */
+export function keyError(key: unknown): PyError {
+  return new PyError("KeyError", pyRepr(key));
+}
+
 /** A non-fatal warning; `path` is located like DialectError's. */
 export interface Notice {
   readonly path: Path;
@@ -349,6 +362,28 @@ export function pyIn(value: unknown, container: unknown): boolean {
     return container.includes(value);
   }
   throw new TypeError(`argument of type '${pyTypeName(container)}' is not iterable`);
+}
+
+/** Python's `left + right` where `right` is a list (a TypeError unless `left` is a list too). */
+export function pyConcat(left: unknown, right: unknown[]): unknown[] {
+  if (Array.isArray(left)) return [...left, ...right];
+  if (typeof left === "string") throw new TypeError('can only concatenate str (not "list") to str');
+  throw new TypeError(`unsupported operand type(s) for +: '${pyTypeName(left)}' and 'list'`);
+}
+
+/** Python's `len(value)` for JSON values. */
+export function pyLen(value: unknown): number {
+  if (Array.isArray(value)) return value.length;
+  if (typeof value === "string") return [...value].length;
+  if (isDict(value)) return Object.keys(value).length;
+  throw new TypeError(`object of type '${pyTypeName(value)}' has no len()`);
+}
+
+/** Python's `value[i]` for a JSON value and an integer index. */
+export function pyIndex(value: unknown, i: number): unknown {
+  if (Array.isArray(value)) return value[i];
+  if (typeof value === "string") return [...value][i];
+  throw keyError(i);
 }
 
 /** Python's `iter(value)` for JSON values: a list's items, a dict's keys, a string's characters. */

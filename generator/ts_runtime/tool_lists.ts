@@ -19,7 +19,7 @@ import {
   runtimeEntry,
   type EntryMeta,
 } from "./native.js";
-import { has, pyRepr, type Json, type Schema } from "./schema_common.js";
+import { has, keyError, pyRepr, PyError, type Json, type Schema } from "./schema_common.js";
 import { toolEntry } from "./schema_dialects.js";
 import { mergeTools, skipRecord, type SkipRecord, type Variant } from "./variants.js";
 
@@ -159,7 +159,7 @@ export function nativeTools(
   const ctx = catalog.asContext(context);
   const chosen = options.format || formatFor(catalog, ctx);
   if (!FORMATS.has(chosen)) {
-    throw new Error(`KeyError: unknown format ${pyRepr(chosen)}; known: ${[...FORMATS.keys()].join(", ")}`);
+    throw keyError(`unknown format ${pyRepr(chosen)}; known: ${[...FORMATS.keys()].join(", ")}`);
   }
   return buildTools(catalog, chosen, family, ctx, options);
 }
@@ -174,12 +174,12 @@ export function buildTools(
 ): Schema[] {
   const cacheControl = Boolean(options.cacheControl);
   if (cacheControl && !FORMATS.get(dialect)!.cacheControl) {
-    throw new Error("ValueError: cache_control is an Anthropic option");
+    throw new PyError("ValueError", "cache_control is an Anthropic option");
   }
   const name = familyName(family);
   const ctx = catalog.asContext(context);
   const data = has(catalog.families, name) ? catalog.families[name] : undefined;
-  if (data === undefined) throw new Error(`KeyError: ${pyRepr(name)}`);
+  if (data === undefined) throw keyError(name);
   if (!data.use_native_tools) {
     throw new NativeToolsUnavailable(`family ${pyRepr(name)} does not use native tool calling`);
   }

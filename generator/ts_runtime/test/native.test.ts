@@ -169,6 +169,8 @@ test("buildTools raises NativeToolsUnavailable when the family or the context tu
     resolvePlaceholders: (t) => t,
     asContext: (c) => c ?? {},
     route: () => "anthropic",
+    mcp: { separator: "0mcp0", name_max_length: 64 },
+    subagents: { name_prefix: "use_subagent_", max_length: 64 },
   };
   assert.throws(() => buildTools(catalog, "anthropic", "t", {}), NativeToolsUnavailable);
   assert.throws(() => buildTools(catalog, "anthropic", "f", { enable_native_tool_calls: false }), /enable_native_tool_calls/);

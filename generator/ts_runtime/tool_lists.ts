@@ -177,7 +177,7 @@ function buildMeta(variant: Json, built: Schema | null): EntryMeta | null {
   return { gates, texts, placeholders: hasPlaceholder, paths };
 }
 
-const ENTRIES = new WeakMap<object, Map<string, StaticEntry>>();
+let ENTRIES = new WeakMap<object, Map<string, StaticEntry>>();
 
 function staticEntry(dialect: string, variant: Json): StaticEntry {
   let perFormat = ENTRIES.get(variant);
@@ -271,6 +271,13 @@ export function buildTools(
 /** Lists kept per catalog: at most this many contexts' lists (least recently used go first). */
 export const CACHE_LIMIT = 256;
 const LISTS = new WeakMap<object, Map<string, Schema[]>>();
+
+/** Forget the cached lists of `catalog` and, with `entries`, the converted static entries too
+ * (benchmarks measure a first call and a cache miss with it). */
+export function clearNativeCaches(catalog: NativeCatalog, entries: boolean = false): void {
+  LISTS.delete(catalog);
+  if (entries) ENTRIES = new WeakMap();
+}
 
 function listsOf(catalog: NativeCatalog): Map<string, Schema[]> {
   let lists = LISTS.get(catalog);

@@ -163,14 +163,19 @@ test("adapt drops gated parameters, swaps conditional text and fills only the ma
 test("buildTools raises NativeToolsUnavailable when the family or the context turns native calls off", () => {
   const catalog: NativeCatalog = {
     families: { f: { use_native_tools: true }, t: { use_native_tools: false } },
-    variantsOf: () => [],
+    variants: new Map([
+      ["f", []],
+      ["t", []],
+    ]),
+    data: {
+      mcp: { separator: "0mcp0", name_max_length: 64 },
+      subagents: { name_prefix: "use_subagent_", max_length: 64 },
+    },
     holds: () => true,
     resolveText: plainText,
     resolvePlaceholders: (t) => t,
     asContext: (c) => c ?? {},
     route: () => "anthropic",
-    mcp: { separator: "0mcp0", name_max_length: 64 },
-    subagents: { name_prefix: "use_subagent_", max_length: 64 },
   };
   assert.throws(() => buildTools(catalog, "anthropic", "t", {}), NativeToolsUnavailable);
   assert.throws(() => buildTools(catalog, "anthropic", "f", { enable_native_tool_calls: false }), /enable_native_tool_calls/);

@@ -20,7 +20,8 @@ import {
   runtimeEntry,
   type EntryMeta,
 } from "./native.js";
-import { has, isDict, keyError, pyRepr, PyError, type Json, type Schema } from "./schema_common.js";
+import { fieldValue, truthy } from "./predicates.js";
+import { has, isDict, keyError, pyRepr, pyStr, PyError, type Json, type Schema } from "./schema_common.js";
 import { toolEntry } from "./schema_dialects.js";
 import { mcpTools } from "./dynamic_tools.js";
 import { subagentTools, subagentsActive } from "./subagents.js";
@@ -57,25 +58,6 @@ export interface NativeToolsOptions {
   skipped?: SkipRecord[];
 }
 
-/** A family name: enum-like objects give their value. */
-function familyName(family: Json): string {
-  return typeof family === "string" ? family : String(family?.value ?? family);
-}
-
-/** JavaScript-like truthiness, empty lists falsy (runtime/predicates.py `truthy`). */
-function truthy(value: Json): boolean {
-  if (value === null || value === undefined || value === false) return false;
-  if (typeof value === "number") return value !== 0 && !Number.isNaN(value);
-  if (typeof value === "string" || Array.isArray(value)) return value.length > 0;
-  return true;
-}
-
-function fieldValue(context: Json, name: string): Json {
-  if (context === null || typeof context !== "object") return null;
-  const value = context[name];
-  return value === undefined ? null : value;
-}
-
 /** The native format the context's provider (and model) use. */
 export function formatFor(catalog: NativeCatalog, context: Json): string {
   return catalog.route(fieldValue(context, "provider_id"), fieldValue(context, "model_id"));
@@ -102,7 +84,7 @@ export function dynamicVariants(
   const ctx = catalog.asContext(context);
   const extra: Variant[] = [];
   const skipped: SkipRecord[] = [];
-  const name = familyName(family);
+  const name = pyStr(family);
   if (!has(catalog.families, name)) {
     throw keyError(`unknown family ${pyRepr(name)}; known: ${Object.keys(catalog.families).join(", ")}`);
   }
@@ -237,7 +219,7 @@ export function buildTools(
   if (cacheControl && !FORMATS.get(dialect)!.cacheControl) {
     throw new PyError("ValueError", "cache_control is an Anthropic option");
   }
-  const name = familyName(family);
+  const name = pyStr(family);
   const ctx = catalog.asContext(context);
   const data = has(catalog.families, name) ? catalog.families[name] : undefined;
   if (data === undefined) throw keyError(name);

@@ -25,7 +25,7 @@ import { has, isDict, keyError, pyRepr, pyStr, PyError, type Json, type Schema }
 import { toolEntry } from "./schema_dialects.js";
 import { mcpTools } from "./dynamic_tools.js";
 import { subagentTools, subagentsActive } from "./subagents.js";
-import { mergeTools, skipRecord, type SkipRecord, type Variant } from "./variants.js";
+import { skipRecord, type SkipRecord, type Variant } from "./variants.js";
 
 /** What nativeTools needs of the catalog: the runtime's Catalog (catalog.ts) has this shape. */
 export interface NativeCatalog {
@@ -39,6 +39,8 @@ export interface NativeCatalog {
   };
   /** Whether a requirement holds (null: no requirement; one that cannot be evaluated does not). */
   holds(predicate: Json, context: unknown): boolean;
+  /** Static enabled tools, then subagent tools, then MCP tools (run-time tools replace use_subagents). */
+  assemble(family: string, context: unknown, extraVariants: readonly Json[]): readonly Json[];
   resolveText(pieces: Json, context: unknown, placeholders?: boolean): string;
   resolvePlaceholders(text: string, context: unknown): string;
   /** A checked context from a Context, a plain object or null (the defaults). */
@@ -178,14 +180,6 @@ function staticEntry(dialect: string, variant: Json): StaticEntry {
 
 // ---- the tools list ------------------------------------------------------------------------
 
-/** Static enabled tools, then subagent tools, then MCP tools (Catalog.assemble). */
-export function assemble(catalog: NativeCatalog, family: string, ctx: Json, extraVariants: readonly Variant[]): Json[] {
-  const enabled = (catalog.variants.get(family) ?? []).filter((v) => catalog.holds(v.requires, ctx));
-  const subagent = extraVariants.filter((v) => (has(v, "input_schema") ? v["input_schema"] : null) === null);
-  const mcp = extraVariants.filter((v) => (has(v, "input_schema") ? v["input_schema"] : null) !== null);
-  return mergeTools(enabled, subagent, mcp);
-}
-
 /**
  * The request-ready `tools` list for `family`: the routed format unless `format` is given.
  *
@@ -314,7 +308,7 @@ function build(
     return done;
   };
   const result: Schema[] = [];
-  for (const variant of assemble(catalog, family, ctx, extraVariants)) {
+  for (const variant of catalog.assemble(family, ctx, extraVariants)) {
     let built: Schema | null = null;
     if (variant.spec === null || variant.spec === undefined) {
       // a run-time tool: one bad one never costs the others

@@ -32,17 +32,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from black.strings import str_width
-
 from ..model import Catalog, Parameter, plain
-from ..pyfmt import INDENT, LINE_LENGTH, Code, flat, string
-from ..render import format_code, header, render_python
+from ..pyfmt import INDENT, Code, flat, string
+from ..render import header, render_python
+from ..typelayout import Annotation, Sub, Union, class_header, field, functional
 
 # Names args.py binds itself besides the TypedDicts: a key spelled like one cannot be a class
 # attribute (its annotation would shadow the import inside the class body for type checkers).
 MODULE_NAMES = frozenset({"Any", "Literal", "NotRequired", "TypedDict", "ARGS", "ARGS_BY_TOOL", "args_type"})
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# Where the TypedDicts go in the rendered skeleton (a comment line black keeps as it is).
+# Where the TypedDicts go in the rendered skeleton.
 MARKER = "# toolgen: the TypedDicts go here"
 _LITERAL_TYPES = ("string", "integer", "boolean")
 _SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
@@ -51,7 +50,7 @@ _SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bo
 @dataclass(frozen=True)
 class Field:
     key: str
-    annotation: str  # Python type expression, built only from validated names and pyfmt literals
+    annotation: Annotation  # a type expression of validated names and pyfmt literals
     required: bool
     doc: str | None  # a docstring literal (see docstring()), or None
 
@@ -76,7 +75,7 @@ def usable(name: str) -> bool:
 
 
 def docstring(text: str) -> str:
-    """A one-line triple-quoted literal holding ``text`` exactly, which black leaves unchanged.
+    """A one-line triple-quoted literal holding ``text`` exactly, which black would leave unchanged.
 
     Quotes are escaped, a final one and edge spaces as ``\\x22`` and ``\\x20``, so black's docstring
     handling (which strips whitespace and pads a closing quote) has nothing to change.
@@ -119,28 +118,29 @@ class _Builder:
         self.names = _Names()
         self.defs: list[TypedDictDef] = []
 
-    def annotation(self, schema: Mapping[str, Any], owner: str, key: str) -> str:
+    def annotation(self, schema: Mapping[str, Any], owner: str, key: str) -> Annotation:
         """The Python type of a value schema (nested TypedDicts are defined on the way)."""
         type_name = str(schema.get("type", "string"))
         values = schema.get("enum")
         nullable = bool(schema.get("nullable")) or (values is not None and None in values)
         members = [v for v in values or () if v is not None]
+        node: Annotation
         if values is not None and type_name in _LITERAL_TYPES:  # Literal takes no floats, lists or dicts
-            text = f"Literal[{', '.join(flat(v) for v in members)}]" if members else "None"
+            node = Sub("Literal", tuple(flat(v) for v in members)) if members else "None"
         elif type_name == "array":
             items = schema.get("items")
-            text = f"list[{self.annotation(items, owner, key) if items else 'Any'}]"
+            node = Sub("list", (self.annotation(items, owner, key) if items else "Any",))
         elif type_name == "object":
             properties = schema.get("properties")
             if properties:
                 stem = owner.removesuffix("Args") + camel(key)
                 required = set(schema.get("required") or ())
-                text = self.define(self.names.claim(stem), f"The {key!r} member of {owner}.", properties, required)
+                node = self.define(self.names.claim(stem), f"The {key!r} member of {owner}.", properties, required)
             else:
-                text = "dict[str, Any]"
+                node = Sub("dict", ("str", "Any"))
         else:
-            text = _SCALARS.get(type_name, "Any")
-        return f"{text} | None" if nullable and text != "None" else text
+            node = _SCALARS.get(type_name, "Any")
+        return Union((node, "None")) if nullable and node != "None" else node
 
     def field(self, owner: str, key: str, schema: Mapping[str, Any], required: bool, doc: str) -> Field:
         return Field(key, self.annotation(schema, owner, key), required, docstring(doc) if doc else None)
@@ -215,37 +215,19 @@ def emit(catalog: Catalog) -> dict[str, str]:
 
 
 def definition_source(definition: TypedDictDef) -> str:
-    """One TypedDict's source as black formats it, without passing its docstrings through black.
-
-    The docstrings are the bulk of the module, and black costs about 5 s per MB: they stand as
-    short placeholders while black runs (docstring() makes each one a literal black keeps), and a
-    class whose lines all fit is already in black's style and skips black altogether.
-    """
-    docs = [definition.doc, *(f.doc for f in definition.fields if f.doc)]
-    lines: list[str] = []
-    wrap = "NotRequired[{}]" if definition.total else "{}"
-    annotations = [f.annotation if f.required else wrap.format(f.annotation) for f in definition.fields]
-    if definition.class_syntax:
-        lines += [f"class {definition.name}(TypedDict{'' if definition.total else ', total=False'}):", _doc(0, 1)]
-        count = 1
-        for field, annotation in zip(definition.fields, annotations, strict=True):
-            lines += ["", f"{INDENT}{field.key}: {annotation}"]
-            if field.doc:
-                lines.append(_doc(count, 1))
-                count += 1
-    else:
-        entries = ", ".join(f"{string(f.key)}: {a}" for f, a in zip(definition.fields, annotations, strict=True))
-        lines += [f"{definition.name} = TypedDict({string(definition.name)}, {{{entries}}}, total={definition.total})"]
-        lines.append(_doc(0, 0))
-        docs = docs[:1]  # the functional syntax has no per-key docstrings
-    source = "\n".join(lines) + "\n"
-    if not definition.class_syntax or any(str_width(line) > LINE_LENGTH for line in lines):
-        source = format_code(source)
-    return _PLACEHOLDER.sub(lambda m: m["indent"] + docs[int(m["n"])], source).removesuffix("\n")
-
-
-def _doc(index: int, depth: int) -> str:
-    return f'{INDENT * depth}"""__toolgen_doc_{index}__"""'
-
-
-_PLACEHOLDER = re.compile(r'^(?P<indent> *)"""__toolgen_doc_(?P<n>\d+)__"""$', re.MULTILINE)
+    """One TypedDict's source, laid out as black would (typelayout handles lines that do not fit)."""
+    annotations = [
+        f.annotation if f.required or not definition.total else Sub("NotRequired", (f.annotation,))
+        for f in definition.fields
+    ]
+    if not definition.class_syntax:  # the functional syntax has no per-key docstrings
+        entries = tuple((string(f.key), a) for f, a in zip(definition.fields, annotations, strict=True))
+        call = functional(definition.name, (string(definition.name),), entries, f"total={definition.total}")
+        return f"{call}\n{definition.doc}"
+    bases = "TypedDict" if definition.total else "TypedDict, total=False"
+    lines = [class_header(definition.name, bases), INDENT + definition.doc]
+    for each, annotation in zip(definition.fields, annotations, strict=True):
+        lines += ["", field(each.key, annotation)]
+        if each.doc:
+            lines.append(INDENT + each.doc)
+    return "\n".join(lines)

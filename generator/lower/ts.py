@@ -333,6 +333,6 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
     files["ids.ts"] = _ids(catalog)
     files["args.ts"] = _placeholder(head, "Typed argument interfaces per tool")
     files["dispatch.ts"] = _placeholder(head, "The dispatch table and Coordinator")
-    for name in ("catalog", "prompt", "index"):  # bindings without data: templates/ts_<name>.ts.j2
+    for name in ("catalog", "prompt", "providers", "index"):  # bindings without data: templates/ts_<name>.ts.j2
         files[f"{name}.ts"] = render_text(f"ts_{name}.ts.j2", header=head, runtime=RUNTIME_FOLDER)
     return dict(sorted(files.items()))

@@ -1,0 +1,331 @@
+/**
+ * Build a request's native `tools` list; mirrors runtime/tool_lists.py and the generated
+ * providers.py (`native_tools`, `format_for`).
+ *
+ * The Python package converts every spec variant at generation time (generated/<format>.py:
+ * TOOLS and META) and adapts the entries per context. The TypeScript package computes the same
+ * entries and META from the catalog data on first use, per format and variant, with the same
+ * converter and the same rules as generator/lower/native.py, then adapts them exactly as the
+ * Python runtime does. A small per-context cache keeps repeated calls cheap.
+ */
+
+import { copier, fastCopy } from "./copies.js";
+import { FORMATS } from "./formats.js";
+import {
+  NativeToolsUnavailable,
+  adapt,
+  parametersSchema,
+  placeholderPaths,
+  runtimeEntry,
+  type EntryMeta,
+} from "./native.js";
+import { fieldValue, truthy } from "./predicates.js";
+import { has, isDict, keyError, pyRepr, pyStr, PyError, type Json, type Schema } from "./schema_common.js";
+import { toolEntry } from "./schema_dialects.js";
+import { mcpTools } from "./dynamic_tools.js";
+import { subagentTools, subagentsActive } from "./subagents.js";
+import { skipRecord, type SkipRecord, type Variant } from "./variants.js";
+
+/** What nativeTools needs of the catalog: the runtime's Catalog (catalog.ts) has this shape. */
+export interface NativeCatalog {
+  readonly families: { readonly [family: string]: Json };
+  /** Each family's resolved spec variants, in prompt order. */
+  readonly variants: ReadonlyMap<string, readonly Json[]>;
+  /** The catalog data: MCP `{separator, name_max_length}`, SUBAGENTS `{name_prefix, max_length}`. */
+  readonly data: {
+    readonly mcp: { readonly separator: string; readonly name_max_length: number };
+    readonly subagents: { readonly name_prefix: string; readonly max_length: number };
+  };
+  /** Whether a requirement holds (null: no requirement; one that cannot be evaluated does not). */
+  holds(predicate: Json, context: unknown): boolean;
+  /** Static enabled tools, then subagent tools, then MCP tools (run-time tools replace use_subagents). */
+  assemble(family: string, context: unknown, extraVariants: readonly Json[]): readonly Json[];
+  resolveText(pieces: Json, context: unknown, placeholders?: boolean): string;
+  resolvePlaceholders(text: string, context: unknown): string;
+  /** A checked context from a Context, a plain object or null (the defaults). */
+  asContext(context: unknown): Json;
+  /** The native format a provider's requests use. */
+  route(providerId: unknown, modelId?: unknown): string;
+}
+
+export interface NativeToolsOptions {
+  /** The format; the context's routed format when left out. */
+  format?: string | null;
+  /** Run-time tools (subagents, MCP) from dynamicVariants. */
+  extraVariants?: readonly Variant[];
+  /** Marks the last tool as a prompt-cache breakpoint (anthropic only). */
+  cacheControl?: boolean;
+  /** Run-time tools the format cannot take are appended here when given. */
+  skipped?: SkipRecord[];
+}
+
+/** The native format the context's provider (and model) use. */
+export function formatFor(catalog: NativeCatalog, context: Json): string {
+  return catalog.route(fieldValue(context, "provider_id"), fieldValue(context, "model_id"));
+}
+
+export interface DynamicOptions {
+  /** MCP servers: `{uid, name, disabled, tools}` objects with MCP `tools/list` entries. */
+  mcpServers?: readonly Json[];
+  /** Subagent configs `{name, description}`. */
+  subagents?: readonly Json[];
+}
+
+/**
+ * Run-time tools for a request: [subagent tools + MCP tools, tools left out with reasons]
+ * (the Python Catalog.dynamic_variants). Subagent tools exist only when subagents are active
+ * for this family and context.
+ */
+export function dynamicVariants(
+  catalog: NativeCatalog,
+  family: Json,
+  context: Json,
+  options: DynamicOptions = {},
+): [Variant[], SkipRecord[]] {
+  const ctx = catalog.asContext(context);
+  const extra: Variant[] = [];
+  const skipped: SkipRecord[] = [];
+  const name = pyStr(family);
+  if (!has(catalog.families, name)) {
+    throw keyError(`unknown family ${pyRepr(name)}; known: ${Object.keys(catalog.families).join(", ")}`);
+  }
+  const tools = catalog.families[name].tools;
+  const subagents = options.subagents ?? [];
+  if (subagents.length > 0 && subagentsActive(ctx, tools)) {
+    const configs = subagents.filter((c) => isDict(c));
+    for (const c of subagents) {
+      if (!isDict(c)) skipped.push(skipRecord({}, "subagents", "config is not an object"));
+    }
+    extra.push(
+      ...subagentTools(configs, {
+        prefix: catalog.data.subagents.name_prefix,
+        maxLength: catalog.data.subagents.max_length,
+        separator: catalog.data.mcp.separator,
+        skipped,
+      }),
+    );
+  }
+  const servers = options.mcpServers ?? [];
+  if (servers.length > 0) {
+    const [found, leftOut] = mcpTools(servers, {
+      separator: catalog.data.mcp.separator,
+      maxLength: catalog.data.mcp.name_max_length,
+    });
+    extra.push(...found);
+    skipped.push(...leftOut);
+  }
+  return [extra, skipped];
+}
+
+// ---- the entries of the static tools (what generated/<format>.py holds in Python) ----------
+
+interface StaticEntry {
+  readonly entry: Schema | null;
+  readonly meta: EntryMeta | null;
+  readonly copy: (() => Schema) | null;
+}
+
+const isConditional = (piece: Json): boolean => typeof piece !== "string";
+const plain = (pieces: readonly Json[]): string => pieces.filter((p) => typeof p === "string").join("");
+const pieceText = (piece: Json): string => (typeof piece === "string" ? piece : piece[0]);
+
+/** The converted entry (placeholders unresolved); null for a tool with no description. */
+function buildEntry(dialect: string, variant: Json): Schema | null {
+  const description = plain(variant.description);
+  if (!description && !variant.description.some(isConditional)) return null;
+  const schema = parametersSchema(
+    variant.parameters.map((p: Json) => ({
+      name: p.name,
+      required: p.required,
+      instruction: plain(p.instruction),
+      schema: p.schema,
+    })),
+  );
+  // Formats without a strict mode take the same tool without it.
+  const strict = Boolean(variant.strict) && FORMATS.get(dialect)!.strict !== null;
+  return toolEntry(dialect, variant.name, description, schema, { strict });
+}
+
+/** What of this variant's entry depends on the context (null: nothing). */
+function buildMeta(variant: Json, built: Schema | null): EntryMeta | null {
+  const gates: [string, Json][] = [];
+  for (const p of variant.parameters) if (p.requires !== null) gates.push([p.name, p.requires]);
+  const texts: [string | null, string, readonly Json[]][] = [];
+  if (variant.description.some(isConditional)) texts.push([null, plain(variant.description), variant.description]);
+  for (const p of variant.parameters) {
+    if (p.instruction.some(isConditional)) texts.push([p.name, plain(p.instruction), p.instruction]);
+  }
+  const allText: Json[][] = [variant.description, ...variant.parameters.map((p: Json) => p.instruction)];
+  const hasPlaceholder = allText.some((t) => t.some((piece) => pieceText(piece).includes("{{")));
+  if (gates.length === 0 && texts.length === 0 && !hasPlaceholder) return null;
+  const paths = hasPlaceholder && built !== null ? placeholderPaths(built) : [];
+  return { gates, texts, placeholders: hasPlaceholder, paths };
+}
+
+let ENTRIES = new WeakMap<object, Map<string, StaticEntry>>();
+
+function staticEntry(dialect: string, variant: Json): StaticEntry {
+  let perFormat = ENTRIES.get(variant);
+  if (perFormat === undefined) ENTRIES.set(variant, (perFormat = new Map()));
+  let found = perFormat.get(dialect);
+  if (found === undefined) {
+    const entry = buildEntry(dialect, variant);
+    const meta = buildMeta(variant, entry);
+    found = { entry, meta, copy: entry === null ? null : copier(entry) };
+    perFormat.set(dialect, found);
+  }
+  return found;
+}
+
+// ---- the tools list ------------------------------------------------------------------------
+
+/**
+ * The request-ready `tools` list for `family`: the routed format unless `format` is given.
+ *
+ * Throws NativeToolsUnavailable when native tool calling is off (family label or context).
+ * A run-time tool the format cannot take never fails the list: it is left out and, when
+ * `skipped` is given, reported there as `{server, uid, tool, name, reason}`.
+ */
+export function nativeTools(
+  catalog: NativeCatalog,
+  family: Json,
+  context: Json = null,
+  options: NativeToolsOptions = {},
+): Schema[] {
+  const ctx = catalog.asContext(context);
+  const chosen = options.format || formatFor(catalog, ctx);
+  if (!FORMATS.has(chosen)) {
+    throw keyError(`unknown format ${pyRepr(chosen)}; known: ${[...FORMATS.keys()].join(", ")}`);
+  }
+  return buildTools(catalog, chosen, family, ctx, options);
+}
+
+/** The `tools` list of a request for `family` in `context`, in `dialect` (tool_lists.build_tools). */
+export function buildTools(
+  catalog: NativeCatalog,
+  dialect: string,
+  family: Json,
+  context: Json,
+  options: NativeToolsOptions = {},
+): Schema[] {
+  const cacheControl = Boolean(options.cacheControl);
+  if (cacheControl && !FORMATS.get(dialect)!.cacheControl) {
+    throw new PyError("ValueError", "cache_control is an Anthropic option");
+  }
+  const name = pyStr(family);
+  const ctx = catalog.asContext(context);
+  const data = has(catalog.families, name) ? catalog.families[name] : undefined;
+  if (data === undefined) throw keyError(name);
+  if (!data.use_native_tools) {
+    throw new NativeToolsUnavailable(`family ${pyRepr(name)} does not use native tool calling`);
+  }
+  // A project whose context has no such switch leaves the decision to the family label.
+  const switchable = ctx !== null && typeof ctx === "object" && "enable_native_tool_calls" in ctx;
+  const enabled = switchable ? ctx.enable_native_tool_calls : true;
+  if (!truthy(enabled)) {
+    throw new NativeToolsUnavailable("native tool calls are off in this context (enable_native_tool_calls)");
+  }
+  const extra = options.extraVariants ?? [];
+  const key = extra.length > 0 ? null : cacheKey(catalog, dialect, name, data, ctx, cacheControl);
+  const lists = listsOf(catalog);
+  if (key !== null) {
+    const cached = lists.get(key);
+    if (cached !== undefined) {
+      lists.delete(key); // most recently used last
+      lists.set(key, cached);
+      return fastCopy(cached);
+    }
+  }
+  const result = build(catalog, dialect, name, ctx, extra, options.skipped);
+  if (cacheControl && result.length > 0) result[result.length - 1]["cache_control"] = { type: "ephemeral" };
+  if (key !== null) {
+    if (lists.size >= CACHE_LIMIT) lists.delete(lists.keys().next().value!);
+    lists.set(key, fastCopy(result));
+  }
+  return result;
+}
+
+/** Lists kept per catalog: at most this many contexts' lists (least recently used go first). */
+export const CACHE_LIMIT = 256;
+const LISTS = new WeakMap<object, Map<string, Schema[]>>();
+
+/** Forget the cached lists of `catalog` and, with `entries`, the converted static entries too
+ * (benchmarks measure a first call and a cache miss with it). */
+export function clearNativeCaches(catalog: NativeCatalog, entries: boolean = false): void {
+  LISTS.delete(catalog);
+  if (entries) ENTRIES = new WeakMap();
+}
+
+function listsOf(catalog: NativeCatalog): Map<string, Schema[]> {
+  let lists = LISTS.get(catalog);
+  if (lists === undefined) LISTS.set(catalog, (lists = new Map()));
+  return lists;
+}
+
+/**
+ * The cache key of a family's static list: only what it depends on (the generated
+ * `context_fields` and the outcomes of its `context_tests`), as in the Python runtime; a
+ * family without them is not cached. JSON text keeps `true` and `1` apart.
+ */
+function cacheKey(
+  catalog: NativeCatalog,
+  dialect: string,
+  family: string,
+  data: Json,
+  ctx: Json,
+  cacheControl: boolean,
+): string | null {
+  const fields: readonly string[] | undefined = data.context_fields;
+  if (!Array.isArray(fields)) return null;
+  const tests: readonly Json[] = Array.isArray(data.context_tests) ? data.context_tests : [];
+  const values = fields.map((f) => fieldValue(ctx, f));
+  const outcomes = tests.map((t) => catalog.holds(t, ctx));
+  return JSON.stringify([dialect, family, cacheControl, values, outcomes]);
+}
+
+function build(
+  catalog: NativeCatalog,
+  dialect: string,
+  family: string,
+  ctx: Json,
+  extraVariants: readonly Variant[],
+  skipped: SkipRecord[] | undefined,
+): Schema[] {
+  const checked = new Map<Json, boolean>();
+  const requirement = (predicate: Json): boolean => {
+    let known = checked.get(predicate);
+    if (known === undefined) checked.set(predicate, (known = catalog.holds(predicate, ctx)));
+    return known;
+  };
+  const text = (pieces: readonly Json[]): string => catalog.resolveText(pieces, ctx);
+  // MCP and subagent text comes from servers and users: never fill placeholders in it.
+  const serverText = (pieces: readonly Json[]): string => catalog.resolveText(pieces, ctx, false);
+  const filled = new Map<string, string>();
+  const placeholders = (value: string): string => {
+    let done = filled.get(value);
+    if (done === undefined) filled.set(value, (done = catalog.resolvePlaceholders(value, ctx)));
+    return done;
+  };
+  const result: Schema[] = [];
+  for (const variant of catalog.assemble(family, ctx, extraVariants)) {
+    let built: Schema | null = null;
+    if (variant.spec === null || variant.spec === undefined) {
+      // a run-time tool: one bad one never costs the others
+      try {
+        built = runtimeEntry(dialect, variant, serverText);
+      } catch (exc) {
+        if (skipped !== undefined) skipped.push(skipRecord(variant, dialect, exc));
+        continue;
+      }
+    } else {
+      const found = staticEntry(dialect, variant);
+      if (found.copy !== null) {
+        built = found.copy();
+        if (found.meta !== null) built = adapt(dialect, built, found.meta, requirement, text, placeholders);
+      }
+    }
+    if (built !== null) result.push(built);
+  }
+  return result;
+}
+

@@ -1,0 +1,242 @@
+/**
+ * Build a request's native `tools` list; mirrors runtime/tool_lists.py and the generated
+ * providers.py (`native_tools`, `format_for`).
+ *
+ * The Python package converts every spec variant at generation time (generated/<format>.py:
+ * TOOLS and META) and adapts the entries per context. The TypeScript package computes the same
+ * entries and META from the catalog data on first use, per format and variant, with the same
+ * converter and the same rules as generator/lower/native.py, then adapts them exactly as the
+ * Python runtime does. A small per-context cache keeps repeated calls cheap.
+ */
+
+import { copier } from "./copies.js";
+import { FORMATS } from "./formats.js";
+import {
+  NativeToolsUnavailable,
+  adapt,
+  parametersSchema,
+  placeholderPaths,
+  runtimeEntry,
+  type EntryMeta,
+} from "./native.js";
+import { has, pyRepr, type Json, type Schema } from "./schema_common.js";
+import { toolEntry } from "./schema_dialects.js";
+import { mergeTools, skipRecord, type SkipRecord, type Variant } from "./variants.js";
+
+/** What nativeTools needs of the catalog (the runtime's Catalog provides it). */
+export interface NativeCatalog {
+  readonly families: { readonly [family: string]: Json };
+  /** Each family's resolved spec variants, in prompt order. */
+  variantsOf(family: string): readonly Json[];
+  /** Whether a requirement holds (null: no requirement; one that cannot be evaluated does not). */
+  holds(predicate: Json, context: Json): boolean;
+  resolveText(pieces: readonly Json[], context: Json, placeholders?: boolean): string;
+  resolvePlaceholders(text: string, context: Json): string;
+  /** A checked context from a Context, a plain object or null (the defaults). */
+  asContext(context: Json): Json;
+  /** The native format a provider's requests use. */
+  route(providerId: Json, modelId?: Json): string;
+}
+
+export interface NativeToolsOptions {
+  /** The format; the context's routed format when left out. */
+  format?: string | null;
+  /** Run-time tools (subagents, MCP) from dynamicVariants. */
+  extraVariants?: readonly Variant[];
+  /** Marks the last tool as a prompt-cache breakpoint (anthropic only). */
+  cacheControl?: boolean;
+  /** Run-time tools the format cannot take are appended here when given. */
+  skipped?: SkipRecord[];
+}
+
+/** A family name: enum-like objects give their value. */
+function familyName(family: Json): string {
+  return typeof family === "string" ? family : String(family?.value ?? family);
+}
+
+/** JavaScript-like truthiness, empty lists falsy (runtime/predicates.py `truthy`). */
+function truthy(value: Json): boolean {
+  if (value === null || value === undefined || value === false) return false;
+  if (typeof value === "number") return value !== 0 && !Number.isNaN(value);
+  if (typeof value === "string" || Array.isArray(value)) return value.length > 0;
+  return true;
+}
+
+function fieldValue(context: Json, name: string): Json {
+  if (context === null || typeof context !== "object") return null;
+  const value = context[name];
+  return value === undefined ? null : value;
+}
+
+/** The native format the context's provider (and model) use. */
+export function formatFor(catalog: NativeCatalog, context: Json): string {
+  return catalog.route(fieldValue(context, "provider_id"), fieldValue(context, "model_id"));
+}
+
+// ---- the entries of the static tools (what generated/<format>.py holds in Python) ----------
+
+interface StaticEntry {
+  readonly entry: Schema | null;
+  readonly meta: EntryMeta | null;
+  readonly copy: (() => Schema) | null;
+}
+
+const isConditional = (piece: Json): boolean => typeof piece !== "string";
+const plain = (pieces: readonly Json[]): string => pieces.filter((p) => typeof p === "string").join("");
+const pieceText = (piece: Json): string => (typeof piece === "string" ? piece : piece[0]);
+
+/** The converted entry (placeholders unresolved); null for a tool with no description. */
+function buildEntry(dialect: string, variant: Json): Schema | null {
+  const description = plain(variant.description);
+  if (!description && !variant.description.some(isConditional)) return null;
+  const schema = parametersSchema(
+    variant.parameters.map((p: Json) => ({
+      name: p.name,
+      required: p.required,
+      instruction: plain(p.instruction),
+      schema: p.schema,
+    })),
+  );
+  // Formats without a strict mode take the same tool without it.
+  const strict = Boolean(variant.strict) && FORMATS.get(dialect)!.strict !== null;
+  return toolEntry(dialect, variant.name, description, schema, { strict });
+}
+
+/** What of this variant's entry depends on the context (null: nothing). */
+function buildMeta(variant: Json, built: Schema | null): EntryMeta | null {
+  const gates: [string, Json][] = [];
+  for (const p of variant.parameters) if (p.requires !== null) gates.push([p.name, p.requires]);
+  const texts: [string | null, string, readonly Json[]][] = [];
+  if (variant.description.some(isConditional)) texts.push([null, plain(variant.description), variant.description]);
+  for (const p of variant.parameters) {
+    if (p.instruction.some(isConditional)) texts.push([p.name, plain(p.instruction), p.instruction]);
+  }
+  const allText: Json[][] = [variant.description, ...variant.parameters.map((p: Json) => p.instruction)];
+  const hasPlaceholder = allText.some((t) => t.some((piece) => pieceText(piece).includes("{{")));
+  if (gates.length === 0 && texts.length === 0 && !hasPlaceholder) return null;
+  const paths = hasPlaceholder && built !== null ? placeholderPaths(built) : [];
+  return { gates, texts, placeholders: hasPlaceholder, paths };
+}
+
+const ENTRIES = new WeakMap<object, Map<string, StaticEntry>>();
+
+function staticEntry(dialect: string, variant: Json): StaticEntry {
+  let perFormat = ENTRIES.get(variant);
+  if (perFormat === undefined) ENTRIES.set(variant, (perFormat = new Map()));
+  let found = perFormat.get(dialect);
+  if (found === undefined) {
+    const entry = buildEntry(dialect, variant);
+    const meta = buildMeta(variant, entry);
+    found = { entry, meta, copy: entry === null ? null : copier(entry) };
+    perFormat.set(dialect, found);
+  }
+  return found;
+}
+
+// ---- the tools list ------------------------------------------------------------------------
+
+/** Static enabled tools, then subagent tools, then MCP tools (Catalog.assemble). */
+export function assemble(catalog: NativeCatalog, family: string, ctx: Json, extraVariants: readonly Variant[]): Json[] {
+  const enabled = catalog.variantsOf(family).filter((v) => catalog.holds(v.requires, ctx));
+  const subagent = extraVariants.filter((v) => (has(v, "input_schema") ? v["input_schema"] : null) === null);
+  const mcp = extraVariants.filter((v) => (has(v, "input_schema") ? v["input_schema"] : null) !== null);
+  return mergeTools(enabled, subagent, mcp);
+}
+
+/**
+ * The request-ready `tools` list for `family`: the routed format unless `format` is given.
+ *
+ * Throws NativeToolsUnavailable when native tool calling is off (family label or context).
+ * A run-time tool the format cannot take never fails the list: it is left out and, when
+ * `skipped` is given, reported there as `{server, uid, tool, name, reason}`.
+ */
+export function nativeTools(
+  catalog: NativeCatalog,
+  family: Json,
+  context: Json = null,
+  options: NativeToolsOptions = {},
+): Schema[] {
+  const ctx = catalog.asContext(context);
+  const chosen = options.format || formatFor(catalog, ctx);
+  if (!FORMATS.has(chosen)) {
+    throw new Error(`KeyError: unknown format ${pyRepr(chosen)}; known: ${[...FORMATS.keys()].join(", ")}`);
+  }
+  return buildTools(catalog, chosen, family, ctx, options);
+}
+
+/** The `tools` list of a request for `family` in `context`, in `dialect` (tool_lists.build_tools). */
+export function buildTools(
+  catalog: NativeCatalog,
+  dialect: string,
+  family: Json,
+  context: Json,
+  options: NativeToolsOptions = {},
+): Schema[] {
+  const cacheControl = Boolean(options.cacheControl);
+  if (cacheControl && !FORMATS.get(dialect)!.cacheControl) {
+    throw new Error("ValueError: cache_control is an Anthropic option");
+  }
+  const name = familyName(family);
+  const ctx = catalog.asContext(context);
+  const data = has(catalog.families, name) ? catalog.families[name] : undefined;
+  if (data === undefined) throw new Error(`KeyError: ${pyRepr(name)}`);
+  if (!data.use_native_tools) {
+    throw new NativeToolsUnavailable(`family ${pyRepr(name)} does not use native tool calling`);
+  }
+  // A project whose context has no such switch leaves the decision to the family label.
+  const switchable = ctx !== null && typeof ctx === "object" && "enable_native_tool_calls" in ctx;
+  const enabled = switchable ? ctx.enable_native_tool_calls : true;
+  if (!truthy(enabled)) {
+    throw new NativeToolsUnavailable("native tool calls are off in this context (enable_native_tool_calls)");
+  }
+  const result = build(catalog, dialect, name, ctx, options.extraVariants ?? [], options.skipped);
+  if (cacheControl && result.length > 0) result[result.length - 1]["cache_control"] = { type: "ephemeral" };
+  return result;
+}
+
+function build(
+  catalog: NativeCatalog,
+  dialect: string,
+  family: string,
+  ctx: Json,
+  extraVariants: readonly Variant[],
+  skipped: SkipRecord[] | undefined,
+): Schema[] {
+  const checked = new Map<Json, boolean>();
+  const requirement = (predicate: Json): boolean => {
+    let known = checked.get(predicate);
+    if (known === undefined) checked.set(predicate, (known = catalog.holds(predicate, ctx)));
+    return known;
+  };
+  const text = (pieces: readonly Json[]): string => catalog.resolveText(pieces, ctx);
+  // MCP and subagent text comes from servers and users: never fill placeholders in it.
+  const serverText = (pieces: readonly Json[]): string => catalog.resolveText(pieces, ctx, false);
+  const filled = new Map<string, string>();
+  const placeholders = (value: string): string => {
+    let done = filled.get(value);
+    if (done === undefined) filled.set(value, (done = catalog.resolvePlaceholders(value, ctx)));
+    return done;
+  };
+  const result: Schema[] = [];
+  for (const variant of assemble(catalog, family, ctx, extraVariants)) {
+    let built: Schema | null = null;
+    if (variant.spec === null || variant.spec === undefined) {
+      // a run-time tool: one bad one never costs the others
+      try {
+        built = runtimeEntry(dialect, variant, serverText);
+      } catch (exc) {
+        if (skipped !== undefined) skipped.push(skipRecord(variant, dialect, exc));
+        continue;
+      }
+    } else {
+      const found = staticEntry(dialect, variant);
+      if (found.copy !== null) {
+        built = found.copy();
+        if (found.meta !== null) built = adapt(dialect, built, found.meta, requirement, text, placeholders);
+      }
+    }
+    if (built !== null) result.push(built);
+  }
+  return result;
+}
+

@@ -22,7 +22,7 @@
 
 import { parseMcpName } from "./dynamic_tools.js";
 import { escapeLabelText, fillLabel } from "./labels.js";
-import { isObject } from "./pyjson.js";
+import { has, isDict } from "./schema_common.js";
 import { ToolResult, type ToolUse } from "./tool_types.js";
 
 /** How many subagent tool names a Coordinator keeps a handler for (least recently used go). */
@@ -164,7 +164,7 @@ export class Bindings {
         name.slice(0, at),
         name.slice(at + this.mcpSeparator.length),
       ];
-      const values = { ...(isObject(params) ? params : {}), server_name: server, tool_name: tool };
+      const values = { ...(isDict(params) ? params : {}), server_name: server, tool_name: tool };
       return fillLabel(mcpTemplate, values);
     }
     if (this.isSubagentToolName(name)) {
@@ -185,7 +185,7 @@ export class Bindings {
 }
 
 function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
+  return has(record, key) ? record[key] : undefined;
 }
 
 function lookup(namespace: HandlerNamespace, className: string): HandlerClass | null {

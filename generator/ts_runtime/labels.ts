@@ -9,7 +9,8 @@
  * cut to `MAX_VALUE_CHARS` ending in an ellipsis.
  */
 
-import { isObject, pyDumps, pyLen, pyRepr, pyRstrip, pySlice, pySplit, pyStrip, pyTypeName } from "./pyjson.js";
+import { pyLen, pyRstrip, pySlice, pySplit, pyStrip } from "./pyjson.js";
+import { has, isDict, pyJsonDumps, pyRepr, pyTypeName } from "./schema_common.js";
 
 /** The longest value shown in a label; longer ones are cut and end in an ellipsis. */
 export const MAX_VALUE_CHARS = 60;
@@ -109,7 +110,7 @@ function shown(value: unknown): string | null {
     text = value;
   } else {
     try {
-      text = pyDumps(value, { compact: true });
+      text = pyJsonDumps(value, ",", ":");
     } catch {
       text = pyTypeName(value); // deep nesting, odd objects: still a label, never an error
     }
@@ -128,7 +129,7 @@ export function fillLabel(template: string, params: unknown): string {
   } catch {
     return String(template);
   }
-  const values = isObject(params) ? params : {};
+  const values = isDict(params) ? params : {};
   let out = "";
   for (const piece of pieces) {
     if (typeof piece === "string") {
@@ -137,7 +138,7 @@ export function fillLabel(template: string, params: unknown): string {
     }
     let text: string | null = null;
     for (const name of piece) {
-      text = shown(Object.hasOwn(values, name) ? values[name] : undefined);
+      text = shown(has(values, name) ? values[name] : undefined);
       if (text !== null) break;
     }
     out += text ?? MISSING;

@@ -1,14 +1,11 @@
 /**
- * Text the way the Python runtime writes it, so both runtimes give the same messages.
- *
- * Python's `json.dumps`, `repr` of numbers, `str.split()`/`strip()` and `len` differ from their
- * JavaScript counterparts in small ways (float spelling, whitespace set, code points versus UTF-16
- * units); messages that quote values use these helpers instead. There is no Python module of this
- * name: the helpers serve several modules (labels, validation, replies).
- *
- * A JavaScript number cannot say whether it was written `3` or `3.0`: a safe integer is spelled
- * as a Python int, everything else as a Python float.
+ * Python's text handling where the return path needs it, so both runtimes give the same messages:
+ * `str.split()`/`strip()` (Python's whitespace set), `len` and slicing in code points, sorted
+ * `json.dumps`, and `json.loads` with CPython's error messages and positions. There is no Python
+ * module of this name; `json.dumps`, `repr` and `==` live in schema_common.ts.
  */
+
+import { fromEntries, isDict, put, pyJsonDumps } from "./schema_common.js";
 
 /** Characters Python's `str.split()` and `str.strip()` treat as whitespace. */
 const PY_SPACE =
@@ -52,61 +49,15 @@ export function pySlice(text: string, count: number): string {
   return out;
 }
 
-/** Python's `repr(float)`: shortest round-trip digits, exponent outside 1e-4 <= |x| < 1e16. */
-function floatRepr(value: number): string {
-  if (Number.isNaN(value)) return "NaN";
-  if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
-  if (value === 0) return Object.is(value, -0) ? "-0.0" : "0.0";
-  const [mantissa = "", exponent = "0"] = value.toExponential().split("e");
-  const negative = mantissa.startsWith("-");
-  const digits = mantissa.replace("-", "").replace(".", "");
-  const exp = Number(exponent);
-  let out: string;
-  if (exp >= -4 && exp < 16) {
-    if (exp >= 0) {
-      const whole = digits.slice(0, exp + 1).padEnd(exp + 1, "0");
-      out = `${whole}.${digits.slice(exp + 1) || "0"}`;
-    } else {
-      out = `0.${"0".repeat(-exp - 1)}${digits}`;
-    }
-  } else {
-    const rest = digits.length > 1 ? `.${digits.slice(1)}` : "";
-    const sign = exp < 0 ? "-" : "+";
-    out = `${digits[0]}${rest}e${sign}${String(Math.abs(exp)).padStart(2, "0")}`;
-  }
-  return negative ? `-${out}` : out;
-}
-
-/** A number as Python's `str()` and `json.dumps` spell it (safe integers as ints). */
-export function pyNumber(value: number): string {
-  return Number.isSafeInteger(value) ? String(value) : floatRepr(value);
-}
-
-/** A JSON string literal as `json.dumps(..., ensure_ascii=False)` writes it. */
-export function pyJsonString(text: string): string {
-  let out = '"';
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    const char = text[i] as string;
-    if (char === '"') out += '\\"';
-    else if (char === "\\") out += "\\\\";
-    else if (char === "\n") out += "\\n";
-    else if (char === "\r") out += "\\r";
-    else if (char === "\t") out += "\\t";
-    else if (char === "\b") out += "\\b";
-    else if (char === "\f") out += "\\f";
-    else if (code < 0x20) out += `\\u${code.toString(16).padStart(4, "0")}`;
-    else out += char;
-  }
-  return `${out}"`;
-}
-
-/** How `pyDumps` lays out containers. */
-export interface DumpOptions {
-  /** `separators=(",", ":")` instead of Python's default `(", ", ": ")`. */
-  compact?: boolean;
-  /** `sort_keys=True` (code-point order, as Python sorts str). */
-  sortKeys?: boolean;
+/** `json.dumps(value, sort_keys=True)` in Python: a canonical text of a JSON value. */
+export function pySortedDumps(value: unknown): string {
+  const sorted = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(sorted);
+    if (!isDict(node)) return node;
+    const keys = Object.keys(node).sort(codePointOrder);
+    return fromEntries(keys.map((k) => [k, sorted(node[k])]));
+  };
+  return pyJsonDumps(sorted(value));
 }
 
 function codePointOrder(a: string, b: string): number {
@@ -117,79 +68,6 @@ function codePointOrder(a: string, b: string): number {
     if (diff !== 0) return diff;
   }
   return left.length - right.length;
-}
-
-/**
- * `json.dumps(value, ensure_ascii=False)` for JSON values; throws TypeError for anything else
- * (a function, a symbol, a bigint, a cycle), as Python does for values it cannot serialise.
- */
-export function pyDumps(value: unknown, options: DumpOptions = {}): string {
-  const item = options.compact ? "," : ", ";
-  const pair = options.compact ? ":" : ": ";
-  const seen = new Set<unknown>();
-  const dump = (node: unknown): string => {
-    if (node === null || node === undefined) return "null";
-    if (node === true) return "true";
-    if (node === false) return "false";
-    if (typeof node === "number") return pyNumber(node);
-    if (typeof node === "string") return pyJsonString(node);
-    if (typeof node !== "object") throw new TypeError(`Object of type ${typeof node} is not JSON serializable`);
-    if (seen.has(node)) throw new TypeError("Circular reference detected");
-    seen.add(node);
-    let out: string;
-    if (Array.isArray(node)) {
-      out = `[${node.map(dump).join(item)}]`;
-    } else {
-      let keys = Object.keys(node);
-      if (options.sortKeys) keys = [...keys].sort(codePointOrder);
-      const record = node as Record<string, unknown>;
-      out = `{${keys.map((k) => `${pyJsonString(k)}${pair}${dump(record[k])}`).join(item)}}`;
-    }
-    seen.delete(node);
-    return out;
-  };
-  return dump(value);
-}
-
-/** Characters `str.isprintable()` refuses (other, separator), which `repr` escapes. */
-const UNPRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
-
-function pyEscape(code: number): string {
-  if (code < 0x100) return `\\x${code.toString(16).padStart(2, "0")}`;
-  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, "0")}`;
-  return `\\U${code.toString(16).padStart(8, "0")}`;
-}
-
-/** Python's `repr()` of a str: single quotes unless the text holds one and no double quote. */
-export function pyRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    if (char === quote || char === "\\") out += `\\${char}`;
-    else if (char === "\n") out += "\\n";
-    else if (char === "\r") out += "\\r";
-    else if (char === "\t") out += "\\t";
-    else if (char !== " " && UNPRINTABLE.test(char)) out += pyEscape(code);
-    else out += char;
-  }
-  return out + quote;
-}
-
-/** Python's type name of a JSON value, for messages (`dict`, `list`, `str`, ...). */
-export function pyTypeName(value: unknown): string {
-  if (value === null || value === undefined) return "NoneType";
-  if (typeof value === "boolean") return "bool";
-  if (typeof value === "number") return Number.isSafeInteger(value) ? "int" : "float";
-  if (typeof value === "string") return "str";
-  if (Array.isArray(value)) return "list";
-  if (typeof value === "object") return "dict";
-  return typeof value;
-}
-
-/** A plain JSON-like object (not an array, not null). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 // ---- json.loads ------------------------------------------------------------------------------
@@ -374,7 +252,7 @@ export function pyJsonLoads(text: string): unknown {
         i = space(afterKey);
         if (i >= end || text[i] !== ":") fail("Expecting ':' delimiter", i);
         const [item, afterItem] = value(space(i + 1));
-        Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+        put(out, key, item);
         i = space(afterItem);
         if (i < end && text[i] === "}") break;
         if (i >= end || text[i] !== ",") fail("Expecting ',' delimiter", i);

@@ -32,16 +32,16 @@ import {
   type Envelope,
   type FormatRecord,
 } from "./formats.js";
+import { PyJsonError, pyJsonLoads, pyLen, pyStrip } from "./pyjson.js";
 import {
-  PyJsonError,
-  isObject,
-  pyJsonLoads,
-  pyLen,
+  MAX_NESTING,
+  isDict,
+  jsonTextDepth,
+  jsonTypeOf,
+  nestingDepth,
   pyRepr,
-  pyStrip,
   pyTypeName,
-} from "./pyjson.js";
-import { MAX_NESTING, jsonTextDepth, jsonTypeOf, nestingDepth } from "./schema_common.js";
+} from "./schema_common.js";
 import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
 
 /**
@@ -144,7 +144,7 @@ function sizePast(value: unknown, limit: number): boolean {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const item = stack.pop();
-    if (isObject(item)) {
+    if (isDict(item)) {
       const keys = Object.keys(item);
       total += 2 + keys.reduce((sum, k) => sum + pyLen(k) + 4, 0);
       stack.push(...keys.map((k) => item[k]));
@@ -195,13 +195,13 @@ export function decodeArguments(
       const where = error.lineno === null ? "" : ` at line ${error.lineno} column ${error.colno}`;
       return [{}, `its arguments are not valid JSON (${error.msg}${where})`];
     }
-  } else if (isObject(value)) {
+  } else if (isDict(value)) {
     if (nestingDepth(value) > MAX_NESTING) {
       return [{}, `its arguments are nested more than ${MAX_NESTING} levels deep`];
     }
     if (sizePast(value, maxChars)) return [{}, `its arguments are longer than ${maxChars} characters`];
   }
-  if (!isObject(value)) {
+  if (!isDict(value)) {
     const kind = jsonTypeOf(value) ?? kindOf(value);
     return [{}, `its arguments are a JSON ${kind}, not an object`];
   }
@@ -548,7 +548,7 @@ class PartialJson {
       } catch {
         continue;
       }
-      if (isObject(value)) {
+      if (isDict(value)) {
         this.preview = value;
         break;
       }
@@ -669,7 +669,7 @@ export class AnthropicStream extends Stream {
       const name = walk(block, ["name"]);
       const started = this.start(index, typeof callId === "string" ? callId : "", typeof name === "string" ? name : "");
       const initial = walk(block, ["input"]);
-      if (isObject(initial)) started.initial = { ...initial };
+      if (isDict(initial)) started.initial = { ...initial };
       return [started.partial()];
     }
     const call = this.open.get(index);
@@ -693,7 +693,7 @@ export class AnthropicStream extends Stream {
 function items(value: unknown): readonly unknown[] {
   if (value === null || value === undefined || value === false || value === 0 || value === "") return [];
   if (Array.isArray(value)) return value;
-  if (isObject(value)) return Object.keys(value);
+  if (isDict(value)) return Object.keys(value);
   if (typeof value === "string") return [...value];
   throw new TypeError(`'${kindOf(value)}' object is not iterable`);
 }

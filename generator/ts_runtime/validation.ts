@@ -20,8 +20,18 @@
  * text of that type, nesting at most MAX_NESTING); anything else stays a string.
  */
 
-import { isObject, pyDumps, pyLen, pyNumber, pySlice, pyStrip, pyTypeName } from "./pyjson.js";
-import { MAX_NESTING, jsonTextDepth } from "./schema_common.js";
+import { pyLen, pySlice, pySortedDumps, pyStrip } from "./pyjson.js";
+import {
+  MAX_NESTING,
+  has,
+  isDict,
+  jsonTextDepth,
+  pyEqual,
+  pyJsonDumps,
+  pyNumber,
+  pyTypeName,
+  put,
+} from "./schema_common.js";
 
 /** A compiled schema: `check(value, path, problems, coerce)` gives the (coerced) value. */
 export type Check = (value: unknown, path: string, problems: string[], coerce: boolean) => unknown;
@@ -79,7 +89,7 @@ function isType(value: unknown, name: string): boolean {
     case "array":
       return Array.isArray(value);
     case "object":
-      return isObject(value);
+      return isDict(value);
     case "null":
       return value === null;
     default:
@@ -98,25 +108,11 @@ function typeOf(value: unknown): string {
 function show(value: unknown): string {
   let text: string;
   try {
-    text = pyDumps(value);
+    text = pyJsonDumps(value);
   } catch {
     text = String(value);
   }
   return pyLen(text) <= 60 ? text : pySlice(text, 57) + "...";
-}
-
-/** Python's `==` on JSON values: 1 == 1.0, True == 1 (inside containers), dicts unordered. */
-function pyEquals(a: unknown, b: unknown): boolean {
-  const scalar = (v: unknown) => (typeof v === "boolean" ? Number(v) : v);
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => pyEquals(v, b[i]));
-  }
-  if (isObject(a) || isObject(b)) {
-    if (!isObject(a) || !isObject(b)) return false;
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && pyEquals(a[k], b[k]));
-  }
-  return scalar(a) === scalar(b);
 }
 
 /** The text read as one of `types` by the module's rules, or the text unchanged. */
@@ -156,11 +152,6 @@ function where(path: string): string {
   return path || "arguments";
 }
 
-/** Set `key` as an own property, even `__proto__`. */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 /** A Python `re` pattern as a JavaScript RegExp, or null when it cannot be compiled. */
 function pyRegex(source: unknown): RegExp | null {
   if (typeof source !== "string") return null;
@@ -183,7 +174,7 @@ const accept: Check = (value) => value;
 
 /** The check for one schema node; a non-object schema (`true`, junk) accepts anything. */
 export function compileSchema(schema: unknown, depth = 0): Check {
-  if (!isObject(schema) || depth > MAX_NESTING) return accept;
+  if (!isDict(schema) || depth > MAX_NESTING) return accept;
   const rawType = schema["type"];
   let types: string[] =
     typeof rawType === "string"
@@ -224,13 +215,13 @@ function node(types: readonly string[], steps: readonly Check[]): Check {
 
 function values(schema: Schema): Check | null {
   const enumValues = schema["enum"];
-  const hasConst = Object.hasOwn(schema, "const");
+  const hasConst = has(schema, "const");
   if (!Array.isArray(enumValues) && !hasConst) return null;
   const allowed: unknown[] = Array.isArray(enumValues) ? [...enumValues] : [schema["const"]];
   const shown = allowed.map(show).join(", ");
   return (value, path, problems) => {
     const isBool = typeof value === "boolean";
-    if (!allowed.some((v) => (typeof v === "boolean") === isBool && pyEquals(v, value))) {
+    if (!allowed.some((v) => (typeof v === "boolean") === isBool && pyEqual(v, value))) {
       const lead = allowed.length !== 1 ? "must be one of" : "must be";
       problems.push(`${where(path)}: ${lead} ${shown} (got ${show(value)})`);
     }
@@ -310,7 +301,7 @@ function array(schema: Schema, depth: number): Check | null {
     items = schema["additionalItems"];
   }
   const prefix = (Array.isArray(prefixSource) ? prefixSource : []).map((s) => compileSchema(s, depth + 1));
-  const rest = isObject(items) ? compileSchema(items, depth + 1) : null;
+  const rest = isDict(items) ? compileSchema(items, depth + 1) : null;
   const closed = items === false;
   const [low, high] = count(schema, "minItems", "maxItems");
   const unique = schema["uniqueItems"] === true;
@@ -322,7 +313,7 @@ function array(schema: Schema, depth: number): Check | null {
     if (closed && value.length > prefix.length) {
       problems.push(`${where(path)}: must have at most ${prefix.length} items`);
     }
-    if (unique && new Set(value.map((v) => pyDumps(v, { sortKeys: true }))).size < value.length) {
+    if (unique && new Set(value.map((v) => pySortedDumps(v))).size < value.length) {
       problems.push(`${where(path)}: items must be unique`);
     }
     const out = [...value];
@@ -337,17 +328,17 @@ function array(schema: Schema, depth: number): Check | null {
 function object(schema: Schema, depth: number): Check | null {
   const rawProps = schema["properties"];
   const props = new Map<string, Check>();
-  if (isObject(rawProps)) {
+  if (isDict(rawProps)) {
     for (const [key, sub] of Object.entries(rawProps)) props.set(key, compileSchema(sub, depth + 1));
   }
   const rawRequired = schema["required"];
   const required = (Array.isArray(rawRequired) ? rawRequired : []).filter((r): r is string => typeof r === "string");
   const extra = schema["additionalProperties"];
   const closed = extra === false;
-  const extraCheck = isObject(extra) ? compileSchema(extra, depth + 1) : null;
+  const extraCheck = isDict(extra) ? compileSchema(extra, depth + 1) : null;
   const patterns: [RegExp, Check][] = [];
   const rawPatterns = schema["patternProperties"];
-  for (const [source, sub] of isObject(rawPatterns) ? Object.entries(rawPatterns) : []) {
+  for (const [source, sub] of isDict(rawPatterns) ? Object.entries(rawPatterns) : []) {
     const pattern = pyRegex(source);
     if (pattern !== null) patterns.push([pattern, compileSchema(sub, depth + 1)]);
   }
@@ -355,9 +346,9 @@ function object(schema: Schema, depth: number): Check | null {
   const constrained = props.size > 0 || required.length > 0 || closed || extraCheck !== null || patterns.length > 0;
   if (!constrained && low === null && high === null) return null;
   return (value, path, problems, coerce) => {
-    if (!isObject(value)) return value;
+    if (!isDict(value)) return value;
     for (const key of required) {
-      if (!Object.hasOwn(value, key)) problems.push(`${child(path, key)}: required, but missing`);
+      if (!has(value, key)) problems.push(`${child(path, key)}: required, but missing`);
     }
     const size = Object.keys(value).length;
     if (low !== null && size < low) problems.push(`${where(path)}: must have at least ${low} properties`);
@@ -381,7 +372,7 @@ function object(schema: Schema, depth: number): Check | null {
         if (closed) problems.push(`${child(path, name)}: unknown parameter`);
         else if (extraCheck !== null) item = extraCheck(item, child(path, name), problems, false);
       }
-      setOwn(out, name, item);
+      put(out, name, item);
     }
     return out;
   };
@@ -441,9 +432,9 @@ export function argumentsChecker(schema: Readonly<Record<string, unknown>>): Arg
     const problems: string[] = [];
     const cleaned: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(params)) {
-      if ((value !== null && value !== undefined) || required.has(key)) setOwn(cleaned, key, value);
+      if ((value !== null && value !== undefined) || required.has(key)) put(cleaned, key, value);
     }
     const value = check(cleaned, "", problems, coerce);
-    return [isObject(value) ? value : cleaned, problems];
+    return [isDict(value) ? value : cleaned, problems];
   };
 }

@@ -14,9 +14,10 @@ export type ToolParams = Readonly<Record<string, unknown>>;
  * `partial` is true while the call is still streaming. Native calls (`readCalls`) carry `id`,
  * the provider's call id the result must quote. `error` is set when the call could not be read:
  * `params` is then empty, no handler must run, and the caller answers with
- * `ToolResult.error(use.error)`.
+ * `ToolResult.error(use.error)`. `P` and `N` narrow the params and the name for typed handlers
+ * (the generated args.ts: `ToolUse<ReadFileArgs, "read_file">`).
  */
-export interface ToolUse<P extends ToolParams = ToolParams, N extends string = string> {
+export interface ToolUse<P extends object = ToolParams, N extends string = string> {
   readonly name: N;
   readonly params: P;
   readonly partial: boolean;

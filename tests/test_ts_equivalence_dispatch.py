@@ -31,15 +31,22 @@ from typing import Any
 
 import pytest
 import ts_bridge
-from replies_data import CALLS, FORMATS, anthropic_events, openai_chat_chunks, reply
 
 import generated
 from generated import catalog_data
 from generated._runtime import replies, validation
 from generated._runtime.dynamic_tools import encode_mcp_tool_name, load_servers_json, mcp_tools
 from generated._runtime.native import parameters_schema
-from generated.dispatch import HANDLERS, MCP_SEPARATOR, SUBAGENT_MAX_LENGTH, SUBAGENT_PREFIX, Coordinator
-from generated.dispatch import MissingHandlersError, SharedToolHandler
+from generated.dispatch import (
+    HANDLERS,
+    MCP_SEPARATOR,
+    SUBAGENT_MAX_LENGTH,
+    SUBAGENT_PREFIX,
+    Coordinator,
+    MissingHandlersError,
+    SharedToolHandler,
+)
+from replies_data import CALLS, FORMATS, anthropic_events, openai_chat_chunks, reply
 
 MCP_DATA = Path(__file__).parent / "data" / "mcp"
 SEED = 20261130
@@ -100,17 +107,30 @@ def describe(handler: Any) -> Any:
 
 def py_route(given: dict[str, Any]) -> Any:
     try:
-        coordinator = Coordinator.from_namespace(namespace(given.get("missing", [])), lenient=given.get("lenient", False))
+        coordinator = Coordinator.from_namespace(
+            namespace(given.get("missing", [])), lenient=given.get("lenient", False)
+        )
     except MissingHandlersError as exc:
         return {"refused": f"MissingHandlersError: {exc}"}
     out = []
     for call in given["calls"]:
         use = generated.ToolUse(
-            call["name"], call.get("params", {}), partial=call.get("partial", False), id=call.get("id", ""), error=call.get("error")
+            call["name"],
+            call.get("params", {}),
+            partial=call.get("partial", False),
+            id=call.get("id", ""),
+            error=call.get("error"),
         )
         has = coordinator.has(use.name)
         handler = describe(coordinator.get_handler(use.name)) if use.error is None else None
-        out.append({"has": has, "handler": handler, "result": result_json(coordinator.execute(None, use)), "label": coordinator.label(use)})
+        out.append(
+            {
+                "has": has,
+                "handler": handler,
+                "result": result_json(coordinator.execute(None, use)),
+                "label": coordinator.label(use),
+            }
+        )
     return out
 
 
@@ -173,13 +193,44 @@ def test_dispatch_decisions_are_equal() -> None:
 # ---- reading calls ---------------------------------------------------------------------------
 
 BAD_JSON = [
-    '{"a": 1,}', '{"a" 1}', "[1 2]", "{", "   ", "null", "3", '"s"', "[1]", "NaN", '{"a": NaN}',
-    '{"a": -Infinity}', '{"a": "\\x"}', '{"a": "\\u12"}', '{"a": "\\u12"', '{"a": "b\nc"}', '{"a": 1} x',
-    "\ufeff{}", '{"a":1}\n\n  }', '{"a": ' + "1" * 4301 + "}", '{"a": ' + "1" * 15 + "}", "[" * 101,
-    '{"a":' * 100 + "1" + "}" * 100, '{"a":' * 101 + "1" + "}" * 101, '{\n"a": 1,\n"b" 2}',
-    '{"\u00e4\U0001f600": 1,,}', '{"a": tru}', '{"a": 01}', '{"a": 1.}', '{"a": -}', '{"a": "\\ud800"}',
-    '{"a": "\\ud83d\\ude00"}', '{"a": 1e5, "b": -0.5e-3, "c": 1E+2}', '{"a": [], "b": {}, "a": 2}',
-    '{"__proto__": {"x": 1}, "constructor": 2}', "{} ", " \t\n{}\r\n", '{"a": "\\/\\b\\f\\n\\r\\t\\"\\\\"}',
+    '{"a": 1,}',
+    '{"a" 1}',
+    "[1 2]",
+    "{",
+    "   ",
+    "null",
+    "3",
+    '"s"',
+    "[1]",
+    "NaN",
+    '{"a": NaN}',
+    '{"a": -Infinity}',
+    '{"a": "\\x"}',
+    '{"a": "\\u12"}',
+    '{"a": "\\u12"',
+    '{"a": "b\nc"}',
+    '{"a": 1} x',
+    "\ufeff{}",
+    '{"a":1}\n\n  }',
+    '{"a": ' + "1" * 4301 + "}",
+    '{"a": ' + "1" * 15 + "}",
+    "[" * 101,
+    '{"a":' * 100 + "1" + "}" * 100,
+    '{"a":' * 101 + "1" + "}" * 101,
+    '{\n"a": 1,\n"b" 2}',
+    '{"\u00e4\U0001f600": 1,,}',
+    '{"a": tru}',
+    '{"a": 01}',
+    '{"a": 1.}',
+    '{"a": -}',
+    '{"a": "\\ud800"}',
+    '{"a": "\\ud83d\\ude00"}',
+    '{"a": 1e5, "b": -0.5e-3, "c": 1E+2}',
+    '{"a": [], "b": {}, "a": 2}',
+    '{"__proto__": {"x": 1}, "constructor": 2}',
+    "{} ",
+    " \t\n{}\r\n",
+    '{"a": "\\/\\b\\f\\n\\r\\t\\"\\\\"}',
 ]
 
 
@@ -196,16 +247,33 @@ def reply_inputs() -> Iterator[dict[str, Any]]:
         full = reply(fmt)
         path: list[Any] = []
         node: Any = full
-        for key in {"anthropic": ["content"], "openai-chat": ["choices", 0, "message", "tool_calls"],
-                    "openai-responses": ["output"], "gemini": ["candidates", 0, "content", "parts"],
-                    "bedrock-converse": ["output", "message", "content"]}[fmt]:
+        for key in {
+            "anthropic": ["content"],
+            "openai-chat": ["choices", 0, "message", "tool_calls"],
+            "openai-responses": ["output"],
+            "gemini": ["candidates", 0, "content", "parts"],
+            "bedrock-converse": ["output", "message", "content"],
+        }[fmt]:
             node = node[key]
             path.append(key)
             yield {"format": fmt, "response": node}
     for fmt in FORMATS:
-        for junk in ({}, [], {"choices": []}, {"choices": [{}]}, {"choices": "x"}, {"output": 3},
-                     {"candidates": []}, {"content": None}, {"output": {"message": None}}, "text", 3, None,
-                     {"choices": [{"message": {"tool_calls": None}}]}, [{"type": "tool_use"}, 3, None]):
+        for junk in (
+            {},
+            [],
+            {"choices": []},
+            {"choices": [{}]},
+            {"choices": "x"},
+            {"output": 3},
+            {"candidates": []},
+            {"content": None},
+            {"output": {"message": None}},
+            "text",
+            3,
+            None,
+            {"choices": [{"message": {"tool_calls": None}}]},
+            [{"type": "tool_use"}, 3, None],
+        ):
             yield {"format": fmt, "response": junk}
     yield {"format": "nope", "response": {}}
 
@@ -214,7 +282,10 @@ def py_read(given: dict[str, Any]) -> Any:
     problems: list[str] = []
     try:
         uses = replies.read_calls(
-            given["response"], given["format"], problems=problems, max_argument_chars=given.get("max") or replies.MAX_ARGUMENT_CHARS
+            given["response"],
+            given["format"],
+            problems=problems,
+            max_argument_chars=given.get("max") or replies.MAX_ARGUMENT_CHARS,
         )
     except ValueError as exc:
         return {"error": f"Error: {exc}"}
@@ -229,7 +300,9 @@ def test_decode_arguments_is_equal() -> None:
     inputs = [{"value": text} for text in BAD_JSON] + [{"value": text, "max": 5} for text in BAD_JSON[:5]]
     inputs += [{"value": v} for v in (None, {}, {"a": [1, {"b": "c"}]}, [1], 3, True, "x" * 20)]
     inputs += [{"value": {"a": "x" * 30}, "max": 20}, {"value": "\U0001f600" * 6, "max": 8}]
-    compare("decode", inputs, lambda g: replies.decode_arguments(g["value"], g.get("max") or replies.MAX_ARGUMENT_CHARS))
+    compare(
+        "decode", inputs, lambda g: replies.decode_arguments(g["value"], g.get("max") or replies.MAX_ARGUMENT_CHARS)
+    )
 
 
 # ---- streams ---------------------------------------------------------------------------------
@@ -290,7 +363,20 @@ class Draw:
     keys never look like array indexes (JavaScript iterates those first).
     """
 
-    WORDS = ("a", "src/app.ts", "", " 3 ", "true", "FALSE", "-2.5", "2.5e-1", '["x"]', '{"k": 1}', "\u00e4\U0001f600", "0mcp0")
+    WORDS = (
+        "a",
+        "src/app.ts",
+        "",
+        " 3 ",
+        "true",
+        "FALSE",
+        "-2.5",
+        "2.5e-1",
+        '["x"]',
+        '{"k": 1}',
+        "\u00e4\U0001f600",
+        "0mcp0",
+    )
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
@@ -363,15 +449,56 @@ def validation_inputs() -> Iterator[dict[str, Any]]:
         {"anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 1}]},
         {"oneOf": [{"type": "number"}, {"type": "integer"}]},
         {"allOf": [{"minimum": 1}, {"maximum": 2}]},
-        {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"], "additionalProperties": False,
-         "minProperties": 1, "maxProperties": 2},
+        {
+            "type": "object",
+            "properties": {"n": {"type": "integer"}},
+            "required": ["n"],
+            "additionalProperties": False,
+            "minProperties": 1,
+            "maxProperties": 2,
+        },
         {"patternProperties": {"^n_": {"type": "integer"}}, "additionalProperties": {"type": "string"}},
         {"type": "boolean", "nullable": True},
-        True, 3, {"type": 7, "minLength": True, "pattern": "("},
+        True,
+        3,
+        {"type": 7, "minLength": True, "pattern": "("},
     ]
-    values = [None, True, 0, 1, 2, 0.5, 7, -3, "", "ab", "abcd", "AB", "aa", [], [1], [1, 1], ["a", 1], [1, "a", 2],
-              {}, {"n": 1}, {"n": "1", "m": 2}, {"n_a": 1, "o": "s"}, {"n_a": "1", "o": 2}, {"a": [1, True]},
-              {"a": [1, 1]}, "x" * 80, [[1], {"k": 1}], "3", " 4 ", "true", "[1]", '{"n": 1}', "2.5e-1", "-2.5"]
+    values = [
+        None,
+        True,
+        0,
+        1,
+        2,
+        0.5,
+        7,
+        -3,
+        "",
+        "ab",
+        "abcd",
+        "AB",
+        "aa",
+        [],
+        [1],
+        [1, 1],
+        ["a", 1],
+        [1, "a", 2],
+        {},
+        {"n": 1},
+        {"n": "1", "m": 2},
+        {"n_a": 1, "o": "s"},
+        {"n_a": "1", "o": 2},
+        {"a": [1, True]},
+        {"a": [1, 1]},
+        "x" * 80,
+        [[1], {"k": 1}],
+        "3",
+        " 4 ",
+        "true",
+        "[1]",
+        '{"n": 1}',
+        "2.5e-1",
+        "-2.5",
+    ]
     for schema in keyword_cases:
         wrapped = {"type": "object", "properties": {"v": schema}}
         yield {"schema": wrapped, "cases": [({"v": v}, coerce) for v in values for coerce in (False, True)]}
@@ -398,7 +525,10 @@ def test_result_messages_are_equal() -> None:
 
     def py_results(given: dict[str, Any]) -> Any:
         pairs = [
-            (generated.ToolUse(u["name"], u["params"], id=u["id"]), generated.ToolResult(r["content"], r["is_error"], r["denied"]))
+            (
+                generated.ToolUse(u["name"], u["params"], id=u["id"]),
+                generated.ToolResult(r["content"], r["is_error"], r["denied"]),
+            )
             for u, r in given["answers"]
         ]
         return {

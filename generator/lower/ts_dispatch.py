@@ -1,6 +1,6 @@
 """Lowering for the TypeScript package's handler side: args.ts and dispatch.ts.
 
-args.ts holds one interface per TypedDict of args.py (the same names and grouping, from
+args.ts holds one object type per TypedDict of args.py (the same names and grouping, from
 ``lower.args.plan``), the literal tool names, and the handler types: ``HandlerMap`` requires a
 handler for every tool the specs bind one to, so a map that misses one fails ``tsc``.
 dispatch.ts holds the data of bindings.py and a ``Coordinator`` bound to it, as dispatch.py does.
@@ -103,15 +103,17 @@ def emit_args(catalog: Catalog, diags: Diagnostics) -> str:
         )
     handlers = {t.id: binding_data(t) for t in catalog.tools}
     handled = [t for t in project.tool_order if handlers.get(t) is not None]
-    classes = list(dict.fromkeys(str(handlers[t]["class_name"]) for t in handled))  # type: ignore[index]
+    bound = [b for t in handled if (b := handlers.get(t)) is not None]
+    classes = list(dict.fromkeys(str(b["class_name"]) for b in bound))
     root = project.source.split("/", 1)[0]
     parts = [
         header((f"{root}/tools/*.yaml", f"{root}/variants/*.yaml", f"{root}/parameters.yaml"), "//"),
-        "/**\n * Typed arguments (as args.py): one interface per distinct parameter set of each tool, for\n"
+        "/**\n * Typed arguments (as args.py): one object type per distinct parameter set of each tool, for\n"
         " * writing handlers, and the handler-map type that makes a missing handler a compile error.\n"
         " * docs/handlers.md gives the naming rule. At run time a call's arguments are a plain object.\n */\n\n",
         f'import {{ checkVersion }} from "./{RUNTIME_FOLDER}/index.js";\n',
-        f'import type {{ ToolResult as _ToolResult, ToolUse as _ToolUse }} from "./{RUNTIME_FOLDER}/tool_types.js";\n\n',
+        "import type { ToolResult as _ToolResult, ToolUse as _ToolUse }",
+        f' from "./{RUNTIME_FOLDER}/tool_types.js";\n\n',
         f'checkVersion({RUNTIME_VERSION}, "args");\n',
     ]
     parts += ["\n" + _interface(d) for d in planned.defs]
@@ -119,7 +121,7 @@ def emit_args(catalog: Catalog, diags: Diagnostics) -> str:
         "\n"
         + _type_map(
             "ArgsByKey",
-            'Spec key ("family/tool_id", as in SPECS) -> its argument interface (args.py ARGS).',
+            'Spec key ("family/tool_id", as in SPECS) -> its argument type (args.py ARGS).',
             ((key, planned.by_key[key]) for key in sorted(planned.by_key)),
         )
     )
@@ -127,7 +129,8 @@ def emit_args(catalog: Catalog, diags: Diagnostics) -> str:
         "\n"
         + _type_map(
             "ArgsByTool",
-            "Tool id -> the argument interface most families share (args.py ARGS_BY_TOOL); an object for a tool without variants.",
+            "Tool id -> the argument type most families share (args.py ARGS_BY_TOOL); any object for a tool"
+            " without variants.",
             ((t, planned.by_tool.get(t, _ANY_OBJECT)) for t in project.tool_order),
         )
     )
@@ -172,15 +175,28 @@ def emit_dispatch(catalog: Catalog) -> str:
     root = project.source.split("/", 1)[0]
     values = bindings_values(catalog)
     consts = (
-        ("HANDLERS", "{ readonly [toolId: string]: Binding | null }", "handlers",
-         "Every tool id in enum order: null (no handler), else class_name, takes_validator and shares."),
+        (
+            "HANDLERS",
+            "{ readonly [toolId: string]: Binding | null }",
+            "handlers",
+            "Every tool id in enum order: null (no handler), else class_name, takes_validator and shares.",
+        ),
         ("MCP_TOOL", "string | null", "mcp_tool", "The tool whose handler receives every MCP tool call."),
-        ("SUBAGENTS_TOOL", "string | null", "subagents_tool", "The tool whose handler class serves the dynamic subagent tools."),
+        (
+            "SUBAGENTS_TOOL",
+            "string | null",
+            "subagents_tool",
+            "The tool whose handler class serves the dynamic subagent tools.",
+        ),
         ("MCP_SEPARATOR", "string", "mcp_separator", "Separates server uid and tool name in an MCP tool name."),
         ("SUBAGENT_PREFIX", "string", "subagent_prefix", ""),
         ("SUBAGENT_MAX_LENGTH", "number", "subagent_max_length", ""),
-        ("LABELS", "{ readonly [toolId: string]: string }", "labels",
-         "Label templates by tool id (specs `label:`), filled by `label(use)`; see _runtime/labels.ts."),
+        (
+            "LABELS",
+            "{ readonly [toolId: string]: string }",
+            "labels",
+            "Label templates by tool id (specs `label:`), filled by `label(use)`; see _runtime/labels.ts.",
+        ),
     )
     parts = [
         header((project.source, f"{root}/tools/*.yaml"), "//"),
@@ -215,7 +231,8 @@ def emit_dispatch(catalog: Catalog) -> str:
         f"{_INDENT}static override bindings: Bindings = BINDINGS;\n\n"
         f"{_INDENT}/** Handler objects by tool name; a handled tool missing from `handlers` fails to compile. */\n"
         f"{_INDENT}static override fromHandlers<T extends typeof RuntimeCoordinator<any>>(\n"
-        f"{_INDENT * 2}this: T,\n{_INDENT * 2}handlers: HandlerMap<any>,\n{_INDENT * 2}options: CoordinatorOptions = {{}},\n"
+        f"{_INDENT * 2}this: T,\n{_INDENT * 2}handlers: HandlerMap<any>,\n"
+        f"{_INDENT * 2}options: CoordinatorOptions = {{}},\n"
         f"{_INDENT}): InstanceType<T> {{\n"
         f"{_INDENT * 2}return super.fromHandlers.call(this, handlers, options) as InstanceType<T>;\n"
         f"{_INDENT}}}\n"
@@ -224,7 +241,7 @@ def emit_dispatch(catalog: Catalog) -> str:
         "export function isSubagentToolName(name: string): boolean {\n"
         f"{_INDENT}return BINDINGS.isSubagentToolName(name);\n}}\n"
         "\n/** The static table as JSON-able rows, in enum order. */\n"
-        "export function dispatchTable(): ReturnType<Bindings[\"table\"]> {\n"
+        'export function dispatchTable(): ReturnType<Bindings["table"]> {\n'
         f"{_INDENT}return BINDINGS.table();\n}}\n"
         "\n/** A short label for a tool call, e.g. `[read_file for 'src/app.ts']`; never throws. */\n"
         'export function label(use: Pick<ToolUse, "name" | "params">): string {\n'

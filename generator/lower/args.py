@@ -161,8 +161,12 @@ class _Builder:
         self.names = _Names()
         self.defs: list[TypedDictDef] = []
 
-    def annotation(self, schema: Mapping[str, Any], owner: str, key: str) -> Ann:
-        """The type of a value schema (nested TypedDicts are defined on the way)."""
+    def annotation(self, schema: Mapping[str, Any], owner: str, key: str) -> str:
+        """The Python type of a value schema (nested TypedDicts are defined on the way)."""
+        return self.type_of(schema, owner, key).python()
+
+    def type_of(self, schema: Mapping[str, Any], owner: str, key: str) -> Ann:
+        """The type of a value schema, for either target (nested TypedDicts are defined on the way)."""
         type_name = str(schema.get("type", "string"))
         values = schema.get("enum")
         nullable = bool(schema.get("nullable")) or (values is not None and None in values)
@@ -173,7 +177,7 @@ class _Builder:
             return Ann("literal", members, nullable)
         if type_name == "array":
             items = schema.get("items")
-            return Ann("list", (self.annotation(items, owner, key),) if items else (), nullable)
+            return Ann("list", (self.type_of(items, owner, key),) if items else (), nullable)
         if type_name == "object":
             properties = schema.get("properties")
             if properties:
@@ -185,7 +189,7 @@ class _Builder:
         return Ann("scalar", (type_name,), nullable)
 
     def field(self, owner: str, key: str, schema: Mapping[str, Any], required: bool, doc: str) -> Field:
-        ann = self.annotation(schema, owner, key)
+        ann = self.type_of(schema, owner, key)
         return Field(key, ann.python(), required, docstring(doc) if doc else None, ann, doc)
 
     def define(self, name: str, doc: str, members: Mapping[str, Any], required: set[str]) -> str:

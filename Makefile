@@ -3,8 +3,11 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.toolgen-installed
+# The pinned TypeScript toolchain for the TS checks (tests/ts/package.json and its lockfile).
+TS_DIR   := tests/ts
+TS_STAMP := $(TS_DIR)/node_modules/.toolgen-installed
 
-.PHONY: generate check validate test lint bench clean venv
+.PHONY: generate check validate test lint bench clean venv ts-deps
 
 venv: $(STAMP)
 
@@ -23,9 +26,21 @@ check: $(STAMP)
 validate: $(STAMP)
 	$(BIN)/toolgen validate
 
-test: $(STAMP) lint
+test: $(STAMP) lint ts-deps
 	$(BIN)/toolgen check
 	$(BIN)/python -m pytest
+
+# Installs the TS toolchain when npm exists; without it the TS tests are skipped (and say so loudly).
+ts-deps:
+	@if command -v npm >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory $(TS_STAMP); \
+	else \
+		echo "*** npm not found: the TypeScript checks will be SKIPPED, not passed (install Node.js 20+ and npm) ***"; \
+	fi
+
+$(TS_STAMP): $(TS_DIR)/package.json $(TS_DIR)/package-lock.json
+	npm ci --prefix $(TS_DIR) --no-audit --no-fund
+	touch $(TS_STAMP)
 
 # The lint and type gate, part of `make test`: ruff with the rule set in pyproject.toml, and mypy --strict (set
 # there too) over the generator, its runtime (generator/runtime/), the generated package as vendored, and the
@@ -38,4 +53,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) .toolgen-cache build dist *.egg-info
+	rm -rf $(VENV) .toolgen-cache build dist *.egg-info $(TS_DIR)/node_modules

@@ -11,10 +11,11 @@ import os
 import stat
 import sys
 from collections.abc import Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__
+from . import __version__, outputs
 from .diagnostics import Diagnostics, printable
 from .specfiles import not_a_folder
 
@@ -32,6 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument(
         "--error-format", choices=("text", "github", "json"), default="text", help="how diagnostics are printed"
     )
+    outputs.add_options(common)
     parser = argparse.ArgumentParser(prog="toolgen", description="Generate tool-calling code from YAML tool specs.")
     parser.add_argument("--version", action="version", version=f"toolgen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -80,7 +82,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     # The fast path only for a specs folder; anything else goes to the pipeline, which reports it.
     fast = args.command != "validate" and os.path.isdir(args.specs)
     inputs = fastpath.fingerprint(args.specs) if fast else ""
-    cached = fastpath.up_to_date(args.specs, args.out, root, inputs) if fast else None
+    # the extra targets (the TypeScript package): name -> folder; each is handled like --out
+    args.extra = {t.key: t.out for t in outputs.targets(args.specs, args)}
+    cached = fastpath.up_to_date(args.specs, args.out, root, inputs, args.extra) if fast else None
     if cached is not None:
         _print_diagnostics(Diagnostics.from_json(cached), args.error_format)
         if args.command == "generate":
@@ -92,14 +96,16 @@ def _dispatch(args: argparse.Namespace) -> int:
     blocker = _file_above(out) if args.command != "validate" else None
     if args.command == "validate" or blocker is not None:
         # validate lowers too (provider limits are spec errors); only hashes are kept
-        result = _render(args, write.Staging(None))
+        result = _render(args, write.Staging(None), {name: write.Staging(None) for name in args.extra})
         if result.diagnostics.has_errors or blocker is None:
             return EXIT_INVALID if result.diagnostics.has_errors else EXIT_OK
         problem = f"cannot create the output folder: {blocker} {not_a_folder(blocker)}"
         _error(out, "E404", problem, f"move {blocker} away or pass another --out")
         return EXIT_INVALID
     try:
-        with write.locked(out):  # one run at a time per --out, across recover, render, plan and write
+        with ExitStack() as held:  # one run at a time per output folder, across recover, render, plan and write
+            for folder in (out, *args.extra.values()):
+                held.enter_context(write.locked(folder))
             return _check_or_generate(args, root, out, inputs)
     except write.LockTimeout as exc:
         _error(out, "E403", str(exc), "wait for the other run to finish, then run again")
@@ -112,11 +118,13 @@ def _dispatch(args: argparse.Namespace) -> int:
     return EXIT_INVALID
 
 
-def _render(args: argparse.Namespace, staging: write.Staging) -> Result:
-    """Run the pipeline with every generated file streamed into ``staging``; print its diagnostics."""
+def _render(args: argparse.Namespace, staging: write.Staging, extra: dict[str, write.Staging]) -> Result:
+    """Run the pipeline with every generated file streamed into ``staging`` (each extra target's into
+    its own); print its diagnostics."""
     from . import pipeline
 
-    result = pipeline.run(args.specs, staging)
+    ts_sink = extra.get("typescript")
+    result = pipeline.run(args.specs, staging) if ts_sink is None else pipeline.run(args.specs, staging, ts_sink)
     _print_diagnostics(result.diagnostics, args.error_format)
     return result
 
@@ -125,43 +133,60 @@ def _check_or_generate(args: argparse.Namespace, root: Path, out: Path, inputs: 
     """Render into staging and compare or swap it in; staging is gone afterwards unless it became --out."""
     from . import write
 
-    problem = write.check_out_dir(out)  # also finishes or undoes an interrupted swap
-    if problem:
-        result = _render(args, write.Staging(None))  # spec errors are reported first
-        if not result.diagnostics.has_errors:
-            message, _, hint = problem.partition("\n  hint: ")
-            _error(out, "E402", message, hint)
+    folders = {"": out, **args.extra}
+    # also finishes or undoes an interrupted swap
+    problems = {folder: problem for folder in folders.values() if (problem := write.check_out_dir(folder))}
+    if problems:
+        result = _render(args, write.Staging(None), {name: write.Staging(None) for name in args.extra})
+        if not result.diagnostics.has_errors:  # spec errors are reported first
+            for folder, problem in problems.items():
+                message, _, hint = problem.partition("\n  hint: ")
+                _error(folder, "E402", message, hint)
         return EXIT_INVALID
-    staging = write.Staging.scratch() if args.command == "check" else write.Staging.beside(out)
+    stagings = {
+        name: write.Staging.scratch() if args.command == "check" else write.Staging.beside(folder)
+        for name, folder in folders.items()
+    }
     try:
-        result = _render(args, staging)
+        result = _render(args, stagings[""], {name: stagings[name] for name in args.extra})
         if result.diagnostics.has_errors:
             return EXIT_INVALID
-        return _compare_or_swap(args, root, out, inputs, result, staging)
+        return _compare_or_swap(args, root, inputs, result, {folders[n]: stagings[n] for n in folders})
     finally:
-        staging.discard()
+        for staging in stagings.values():
+            staging.discard()
 
 
 def _compare_or_swap(
-    args: argparse.Namespace, root: Path, out: Path, inputs: str, result: Result, staging: write.Staging
+    args: argparse.Namespace, root: Path, inputs: str, result: Result, trees: dict[Path, write.Staging]
 ) -> int:
+    """Check or write every output folder (``trees``: folder -> its staging, --out first) and the docs."""
     from . import fastpath, write
 
     warnings = [d.to_json() for d in result.diagnostics.sorted()]
-    plan = write.plan_hashes(out, staging.hashes)
+    out, staging = next(iter(trees.items()))
+    plans = {folder: write.plan_hashes(folder, staged.hashes) for folder, staged in trees.items()}
     docs_stale = {rel: data for rel, data in result.docs.items() if _read(root / rel) != data}
-    conflicts = [f"{out.name}/{rel}" for rel in plan.conflicts] + write.doc_conflicts(root, docs_stale)
+    conflicts = [f"{folder.name}/{rel}" for folder, plan in plans.items() for rel in plan.conflicts]
+    conflicts += write.doc_conflicts(root, docs_stale)
+    extra = {name: (folder, trees[folder].with_manifest()) for name, folder in args.extra.items()}
+
+    def record() -> None:
+        fastpath.record(args.specs, out, root, inputs, staging.with_manifest(), result.docs, warnings, extra)
+
     if args.command == "check":
-        if plan.hand_edited:
+        hand_edited = [rel for plan in plans.values() for rel in plan.hand_edited]
+        if hand_edited:
             print(
-                "note: edited by hand since toolgen wrote them (manifest hash differs): " + ", ".join(plan.hand_edited),
+                "note: edited by hand since toolgen wrote them (manifest hash differs): " + ", ".join(hand_edited),
                 file=sys.stderr,
             )
-        if plan.up_to_date and not docs_stale:
-            fastpath.record(args.specs, out, root, inputs, staging.with_manifest(), result.docs, warnings)
+        if all(plan.up_to_date for plan in plans.values()) and not docs_stale:
+            record()
             return EXIT_OK
-        for chunk in write.diff(out, plan, staging):
-            sys.stdout.write(chunk)
+        for folder, plan in plans.items():
+            for chunk in write.diff(folder, plan, trees[folder]):
+                sys.stdout.write(chunk)
         for rel in sorted(docs_stale):
             print(f"--- {rel} is out of date", file=sys.stdout)
         print("toolgen check: generated files are out of date; run `make generate`", file=sys.stderr)
@@ -170,10 +195,12 @@ def _compare_or_swap(
     if conflicts:
         _print_conflicts(conflicts)
         return EXIT_INVALID
-    for rel in plan.kept_stale:
-        where = printable(f"{out.name}/{rel}")
-        print(f"{where}: warning[W401]: no longer generated but edited by hand; left in place", file=sys.stderr)
-    write.swap_in(out, staging, plan)
+    for folder, plan in plans.items():
+        for rel in plan.kept_stale:
+            where = printable(f"{folder.name}/{rel}")
+            print(f"{where}: warning[W401]: no longer generated but edited by hand; left in place", file=sys.stderr)
+    for folder, plan in plans.items():
+        write.swap_in(folder, trees[folder], plan)
     try:
         refused = write.write_docs(root, docs_stale)
     except OSError as exc:
@@ -183,8 +210,8 @@ def _compare_or_swap(
     if refused:  # appeared after the check above
         _print_conflicts(refused)
         return EXIT_INVALID
-    fastpath.record(args.specs, out, root, inputs, staging.with_manifest(), result.docs, warnings)
-    changed = len(plan.changed) + len(plan.removed) + len(docs_stale)
+    record()
+    changed = sum(len(plan.changed) + len(plan.removed) for plan in plans.values()) + len(docs_stale)
     print(f"toolgen: {changed} file(s) updated" if changed else "toolgen: up to date", file=sys.stderr)
     return EXIT_OK
 

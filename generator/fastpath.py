@@ -13,6 +13,7 @@ import json
 import os
 import stat
 import sys
+from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
 
@@ -39,7 +40,7 @@ def _generator_files() -> list[tuple[str, Path]]:
     found: dict[str, Path] = {}
     for tag, root in (("generator", _PACKAGE), ("templates", Path(generator.templates.__file__).resolve().parent)):
         for path in root.rglob("*"):
-            if path.suffix in (".py", ".json", ".j2") and "__pycache__" not in path.parts:
+            if path.suffix in (".py", ".json", ".j2", ".ts") and "__pycache__" not in path.parts:
                 found[f"{tag}/{path.relative_to(root).as_posix()}"] = path
     return sorted(found.items())
 
@@ -65,12 +66,14 @@ def fingerprint(specs: Path) -> str:
     return digest.hexdigest()
 
 
-def _state_path(specs: Path, out: Path) -> Path | None:
+def _state_path(specs: Path, out: Path, extra: Mapping[str, Path]) -> Path | None:
     base = cache_dir()
     if base is None:
         return None
     # realpath, not Path.resolve: it never raises (Path.resolve does on a symlink loop)
-    key = hashlib.sha256(f"{os.path.realpath(specs)}\0{os.path.realpath(out)}".encode()).hexdigest()
+    places = [os.path.realpath(specs), os.path.realpath(out)]
+    places += [f"{name}={os.path.realpath(path)}" for name, path in sorted(extra.items())]
+    key = hashlib.sha256("\0".join(places).encode()).hexdigest()
     return base / "state" / key
 
 
@@ -83,17 +86,31 @@ def _hash(path: Path) -> str | None:
         return None
 
 
-def _outputs(out: Path, root: Path, files: dict[str, str]) -> dict[str, Path]:
-    return {rel: (root / rel[5:] if rel.startswith("root:") else out / rel) for rel in files}
+def _outputs(out: Path, root: Path, files: dict[str, str], extra: Mapping[str, Path]) -> dict[str, Path]:
+    """Where each recorded file is: "root:<rel>" below the project root, "<target>:<rel>" in an
+    extra target's folder (generator/outputs.py), anything else in --out."""
+    folders = {"root": root, **extra}
+    located = {}
+    for rel in files:
+        prefix, colon, rest = rel.partition(":")
+        located[rel] = folders[prefix] / rest if colon and prefix in folders else out / rel
+    return located
 
 
-def up_to_date(specs: Path, out: Path, root: Path, inputs: str) -> list[dict[str, object]] | None:
+def _tree(folder: Path) -> set[str]:
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()} if folder.is_dir() else set()
+
+
+def up_to_date(
+    specs: Path, out: Path, root: Path, inputs: str, extra: Mapping[str, Path] | None = None
+) -> list[dict[str, object]] | None:
     """The recorded run's warnings when it had the same inputs and every output is still as written.
 
     None means "run the pipeline". The warnings are returned so that a cached run reports
     exactly what a full run would.
     """
-    state = _state_path(specs, out)
+    extra = extra or {}
+    state = _state_path(specs, out, extra)
     if state is None or not inputs:
         return None
     try:
@@ -104,13 +121,13 @@ def up_to_date(specs: Path, out: Path, root: Path, inputs: str) -> list[dict[str
         warnings: list[dict[str, object]] = list(record.get("diagnostics", []))
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if interrupted(out):  # the full run's recover removes what a killed run left beside --out
+    if any(map(interrupted, (out, *extra.values()))):  # the full run's recover removes what a killed run left
         return None
-    on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()} if out.is_dir() else set()
+    on_disk = _tree(out) | {f"{name}:{rel}" for name, folder in extra.items() for rel in _tree(folder)}
     expected = {rel for rel in files if not rel.startswith("root:")}
     if not expected <= on_disk:
         return None
-    if all(_hash(path) == files[rel] for rel, path in _outputs(out, root, files).items()):
+    if all(_hash(path) == files[rel] for rel, path in _outputs(out, root, files, extra).items()):
         return warnings
     return None
 
@@ -123,17 +140,21 @@ def record(
     outputs: dict[str, str],
     docs: dict[str, bytes],
     diagnostics: list[dict[str, object]],
+    extra: Mapping[str, tuple[Path, dict[str, str]]] | None = None,
 ) -> None:
     """Remember this run's inputs and outputs (best effort: the cache is only an optimisation).
 
     ``inputs`` is the fingerprint taken *before* the run, so a spec saved while the pipeline
     was running makes the next run miss the cache instead of pairing new specs with old output.
-    ``outputs`` maps each file of --out (manifest included) to its SHA-256: the bytes are on disk only.
+    ``outputs`` maps each file of --out (manifest included) to its SHA-256: the bytes are on disk only;
+    ``extra`` maps each extra target to its folder and its files' hashes alike.
     """
-    state = _state_path(specs, out)
+    extra = extra or {}
+    state = _state_path(specs, out, {name: folder for name, (folder, _) in extra.items()})
     if state is None or not inputs:
         return
     files = dict(outputs)
+    files.update({f"{name}:{rel}": digest for name, (_, hashes) in extra.items() for rel, digest in hashes.items()})
     files.update({"root:" + rel: hashlib.sha256(data).hexdigest() for rel, data in docs.items()})
     try:
         state.parent.mkdir(parents=True, exist_ok=True)

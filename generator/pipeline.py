@@ -25,6 +25,7 @@ class Result:
     catalog: Catalog | None = None
     files: dict[str, bytes] = field(default_factory=dict)  # relative to --out (empty when streamed to a sink)
     docs: dict[str, bytes] = field(default_factory=dict)  # relative to the project root
+    ts_files: dict[str, bytes] = field(default_factory=dict)  # the TypeScript package, relative to its folder
 
 
 def display_path(specs: Path, path: Path) -> str:
@@ -140,15 +141,20 @@ def _large_blocks_by_mmap() -> None:
     mallopt(M_MMAP_THRESHOLD, 1 << 20)
 
 
-def run(specs: Path, sink: Callable[[str, bytes], None] | None = None) -> Result:
+def run(
+    specs: Path,
+    sink: Callable[[str, bytes], None] | None = None,
+    typescript: Callable[[str, bytes], None] | bool = False,
+) -> Result:
     """The whole pure part of a run: every output file, or diagnostics explaining why not.
 
     With a ``sink`` (``write.Staging``), each generated file is handed to it as soon as it is
     rendered and ``Result.files`` stays empty: the CLI never holds the whole output in memory.
     Files may have reached the sink before a lowering error is reported, so the caller throws
-    them away when the diagnostics have errors.
+    them away when the diagnostics have errors. ``typescript`` asks for the TypeScript package too:
+    True keeps it in ``Result.ts_files``, a sink receives it file by file.
     """
-    from .lower import emit_all  # imported late: lowering pulls in jinja and black
+    from .lower import emit_all, emit_typescript  # imported late: lowering pulls in jinja and black
 
     _large_blocks_by_mmap()
 
@@ -168,9 +174,12 @@ def run(specs: Path, sink: Callable[[str, bytes], None] | None = None) -> Result
         if collecting:
             gc.enable()
         files, docs = emit_all(catalog, families, diags, sink)
+        ts_files: dict[str, bytes] = {}
+        if typescript:
+            ts_files = emit_typescript(catalog, families, diags, None if typescript is True else typescript)
         if diags.has_errors:
             return result
-        result.files, result.docs = files, docs
+        result.files, result.docs, result.ts_files = files, docs, ts_files
         return result
     finally:
         gc.unfreeze()

@@ -131,3 +131,17 @@ def fixture_output(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def fixture_package(fixture_output: Path):
     return import_package(fixture_output)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say loudly when the TypeScript checks were skipped (tests/ts_bridge.py): they did not pass."""
+    from ts_bridge import SKIP_PREFIX
+
+    reasons = set()
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = getattr(report, "longrepr", None)
+        message = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+        if SKIP_PREFIX in message:
+            reasons.add(message[message.index(SKIP_PREFIX) :])
+    for reason in sorted(reasons):
+        terminalreporter.write_sep("!", "NOT CHECKED: " + reason, red=True, bold=True)

@@ -9,7 +9,7 @@ from ..diagnostics import Diagnostics
 from ..model import Catalog
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
-from . import args, catalog_doc, core, dispatch, native, prompts
+from . import args, catalog_doc, core, dispatch, native, prompts, ts
 
 # The runtime package (generator/runtime/) ships unchanged as the subpackage RUNTIME_PACKAGE of
 # every generated package; the generated modules hold data and import their code from it.
@@ -50,15 +50,7 @@ def emit_all(
     """
     sources = core.spec_sources(catalog)
     files: dict[str, bytes] = {}
-
-    def add(rendered: dict[str, str]) -> None:
-        for name in list(rendered):
-            data = rendered.pop(name).encode("utf-8")
-            if sink is None:
-                files[name] = data
-            else:
-                sink(name, data)
-            del data  # the sink has it: drop our reference before the next file is encoded
+    add = _adder(files, sink)
 
     add(runtime_sources())
     add(core.emit(catalog, families))
@@ -82,3 +74,30 @@ def emit_all(
     )
     docs = {"docs/catalog.md": catalog_doc.emit(catalog, families).encode("utf-8")}
     return dict(sorted(files.items())), docs
+
+
+def emit_typescript(
+    catalog: Catalog,
+    families: tuple[ResolvedFamily, ...],
+    diags: Diagnostics,
+    sink: Callable[[str, bytes], None] | None = None,
+) -> dict[str, bytes]:
+    """All files of the TypeScript package (relative to its folder), streamed to ``sink`` when given."""
+    files: dict[str, bytes] = {}
+    _adder(files, sink)(ts.emit(catalog, families, diags))
+    return files
+
+
+def _adder(files: dict[str, bytes], sink: Callable[[str, bytes], None] | None) -> Callable[[dict[str, str]], None]:
+    """Encode rendered files one at a time into ``files``, or hand each to ``sink``."""
+
+    def add(rendered: dict[str, str]) -> None:
+        for name in list(rendered):
+            data = rendered.pop(name).encode("utf-8")
+            if sink is None:
+                files[name] = data
+            else:
+                sink(name, data)
+            del data  # the sink has it: drop our reference before the next file is encoded
+
+    return add

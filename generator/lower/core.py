@@ -95,13 +95,56 @@ def _shared_parameters(variants: list[ToolVariant]) -> tuple[dict[str, Any], tup
     return specs, tuple(shared)
 
 
+def catalog_values(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, Any]:
+    """The values of catalog_data (Python and TypeScript alike), by template variable, in emit order.
+
+    ``specs`` refers to shared parameter lists as ``Code("_PARAMS[i]")``; ``shared`` holds them.
+    """
+    project = catalog.project
+    specs, shared = _shared_parameters([v for t in catalog.tools for v in t.variants])
+    keys = {r.family.name: family_key(r.variants, project) for r in families}
+    return {
+        "selection": {
+            "provider_sets": dict(project.provider_sets),
+            "model_sets": dict(project.model_sets),
+            "model_predicates": dict(project.model_predicates),
+        },
+        "rules": tuple((f.name, f.rule) for f in catalog.families),
+        "precondition": project.precondition,
+        "fallback": project.fallback,
+        "families": {
+            r.family.name: {
+                "description": r.family.description,
+                "labels": dict(r.family.labels),
+                "tools": r.family.tools,
+                "use_native_tools": r.family.use_native_tools,
+                "context_fields": keys[r.family.name][0],
+                "context_tests": keys[r.family.name][1],
+            }
+            for r in families
+        },
+        "shared": shared,
+        "specs": specs,
+        "family_specs": {r.family.name: tuple(v.key for v in r.variants) for r in families},
+        "placeholders": {
+            p.name: {"field": p.field, "default": p.default, "map": p.mapping} for p in project.placeholders
+        },
+        "routing": {
+            "default": project.routing_default,
+            "rules": tuple(
+                {"providers": r.providers, "when": r.when, "format": r.format} for r in project.routing_rules
+            ),
+        },
+        "mcp": {"separator": project.mcp_separator, "name_max_length": project.mcp_name_max_length},
+        "subagents": {"name_prefix": project.subagent_prefix, "max_length": project.subagent_max_length},
+    }
+
+
 def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, str]:
     project = catalog.project
     head = header(spec_sources(catalog))
     tool_members = [(member_name(t), t) for t in project.tool_order]
     family_members = [(member_name(f), f) for f in project.family_enum]
-    specs, shared = _shared_parameters([v for t in catalog.tools for v in t.variants])
-    keys = {r.family.name: family_key(r.variants, project) for r in families}
     files = {
         "ids.py": render_python(
             "ids.py.j2",
@@ -117,43 +160,7 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, st
             fields_types={f.name: (f.type, f.nullable) for f in project.context},
             fields_docs={f.name: f.doc for f in project.context},
         ),
-        "catalog_data.py": render_python(
-            "catalog_data.py.j2",
-            head,
-            selection={
-                "provider_sets": dict(project.provider_sets),
-                "model_sets": dict(project.model_sets),
-                "model_predicates": dict(project.model_predicates),
-            },
-            rules=tuple((f.name, f.rule) for f in catalog.families),
-            precondition=project.precondition,
-            fallback=project.fallback,
-            families={
-                r.family.name: {
-                    "description": r.family.description,
-                    "labels": dict(r.family.labels),
-                    "tools": r.family.tools,
-                    "use_native_tools": r.family.use_native_tools,
-                    "context_fields": keys[r.family.name][0],
-                    "context_tests": keys[r.family.name][1],
-                }
-                for r in families
-            },
-            specs=specs,
-            shared=shared,
-            family_specs={r.family.name: tuple(v.key for v in r.variants) for r in families},
-            placeholders={
-                p.name: {"field": p.field, "default": p.default, "map": p.mapping} for p in project.placeholders
-            },
-            routing={
-                "default": project.routing_default,
-                "rules": tuple(
-                    {"providers": r.providers, "when": r.when, "format": r.format} for r in project.routing_rules
-                ),
-            },
-            mcp={"separator": project.mcp_separator, "name_max_length": project.mcp_name_max_length},
-            subagents={"name_prefix": project.subagent_prefix, "max_length": project.subagent_max_length},
-        ),
+        "catalog_data.py": render_python("catalog_data.py.j2", head, **catalog_values(catalog, families)),
     }
     files["catalog.py"] = render_python("catalog.py.j2", head)
     files["__init__.py"] = render_python("__init__.py.j2", head)

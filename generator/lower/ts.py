@@ -248,10 +248,6 @@ def _index(head: str) -> str:
     )
 
 
-def _placeholder(head: str, what: str) -> str:
-    return head + f"/** {what} (to come). */\n\nexport {{}};\n"
-
-
 def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnostics) -> dict[str, str]:
     """Every file of the TypeScript package, relative to its output folder."""
     head = header(spec_sources(catalog), "//")
@@ -268,7 +264,9 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
             "change the value in the specs, or remove outputs.typescript from toolgen.yaml",
         )
     files["ids.ts"] = _ids(catalog)
-    files["args.ts"] = _placeholder(head, "Typed argument interfaces per tool")
-    files["dispatch.ts"] = _placeholder(head, "The dispatch table and Coordinator")
+    from .ts_dispatch import emit_args, emit_dispatch  # it imports this module's helpers
+
+    files["args.ts"] = emit_args(catalog, diags)
+    files["dispatch.ts"] = emit_dispatch(catalog)
     files["index.ts"] = _index(head)
     return dict(sorted(files.items()))

@@ -40,6 +40,22 @@ def _per_call(func: Callable[[], Any], repeats: int, budget: float) -> float:
 CALL_FAMILIES = ("native-next-gen", "gemini3")
 
 
+#: A context that switches native calls and the optional features on, so the most tools apply.
+WANTED: dict[str, Any] = {
+    "provider_id": "anthropic",
+    "model_id": "claude-sonnet-4-5-20250929",
+    "enable_native_tool_calls": True,
+    "cwd": "/home/user/project",
+    "supports_browser_use": True,
+    "focus_chain_enabled": True,
+    "has_mcp_hub": True,
+    "cline_web_tools_enabled": True,
+    "editor_tabs": ["src/main.py", "notes.ipynb"],
+    "feature_a": True,
+    "feature_c": True,
+}
+
+
 def _calls(ctx: Any, repeats: int, budget: float) -> list[dict[str, Any]]:
     """Miss, hit and first-call medians of ``native_tools`` per format for CALL_FAMILIES."""
     from generated import providers
@@ -101,22 +117,8 @@ def main() -> None:
     from generated.context import Context
     from generated.prompt import prompt_section
 
-    # A context that switches native calls and the optional features on, so the most tools apply.
-    wanted: dict[str, Any] = {
-        "provider_id": "anthropic",
-        "model_id": "claude-sonnet-4-5-20250929",
-        "enable_native_tool_calls": True,
-        "cwd": "/home/user/project",
-        "supports_browser_use": True,
-        "focus_chain_enabled": True,
-        "has_mcp_hub": True,
-        "cline_web_tools_enabled": True,
-        "editor_tabs": ["src/main.py", "notes.ipynb"],
-        "feature_a": True,
-        "feature_c": True,
-    }
     names = set(Context.__dataclass_fields__)
-    ctx = Context.from_mapping({k: v for k, v in wanted.items() if k in names})
+    ctx = Context.from_mapping({k: v for k, v in WANTED.items() if k in names})
     calls = _calls(ctx, repeats, budget)
     if "--calls" in sys.argv[2:]:
         print(_table(calls))

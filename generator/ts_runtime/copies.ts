@@ -3,17 +3,22 @@
  * mirrors runtime/copies.py.
  */
 
-import { put, type Json, type Schema } from "./schema_common.js";
+import { TooLong, put, type Json, type Schema } from "./schema_common.js";
 
-/** Deep copy of JSON-like data: new objects and arrays, scalars shared. */
+/** Deep copy of JSON-like data: new objects and arrays, scalars shared (the TOO_LONG marker too). */
 export function fastCopy<T = Json>(value: T): T {
-  if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return value.map((v) => fastCopy(v)) as T;
-  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
-    return value; // a marker object (TooLong), kept as it is
+  if (typeof value !== "object" || value === null || value instanceof TooLong) return value;
+  if (Array.isArray(value)) {
+    const copied = new Array(value.length);
+    for (let i = 0; i < value.length; i++) copied[i] = fastCopy(value[i]);
+    return copied as T;
   }
   const out: Schema = {};
-  for (const [k, v] of Object.entries(value as Schema)) put(out, k, fastCopy(v));
+  // for-in is the fastest walk of own keys here: JSON objects inherit no enumerable keys.
+  for (const k in value as Schema) {
+    if (k === "__proto__") put(out, k, fastCopy((value as Schema)[k]));
+    else out[k] = fastCopy((value as Schema)[k]);
+  }
   return out as T;
 }
 

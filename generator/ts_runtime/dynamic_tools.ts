@@ -14,6 +14,7 @@
 import { NAME_SAFE_CHARS } from "./formats.js";
 import {
   MAX_NESTING,
+  PyError,
   TOO_LONG,
   TooLong,
   UNENCODABLE,
@@ -170,7 +171,7 @@ export function loadServersJson(text: string): Json {
   try {
     data = JSON.parse(text);
   } catch (exc) {
-    throw new Error(`ValueError: ${(exc as Error).message}`);
+    throw new PyError("ValueError", `${(exc as Error).message}`);
   }
   return replaced ? restoreSentinels(data) : data;
 }
@@ -254,14 +255,14 @@ function fits(value: Json, kind: Kind): boolean {
 }
 
 function checkItems(data: Json, required: Record<string, Kind>, optional: Record<string, Kind>): void {
-  if (!Array.isArray(data)) throw new Error("ValueError: expected a JSON list of objects");
+  if (!Array.isArray(data)) throw new PyError("ValueError", "expected a JSON list of objects");
   data.forEach((item, i) => {
-    if (!isDict(item)) throw new Error(`ValueError: item ${i} is not an object`);
+    if (!isDict(item)) throw new PyError("ValueError", `item ${i} is not an object`);
     for (const [key, kind] of Object.entries(required)) {
-      if (!fits(item[key], kind) || !has(item, key)) throw new Error(`ValueError: item ${i} needs '${key}' (${kind})`);
+      if (!fits(item[key], kind) || !has(item, key)) throw new PyError("ValueError", `item ${i} needs '${key}' (${kind})`);
     }
     for (const [key, kind] of Object.entries(optional)) {
-      if (has(item, key) && !fits(item[key], kind)) throw new Error(`ValueError: item ${i}: '${key}' must be ${kind}`);
+      if (has(item, key) && !fits(item[key], kind)) throw new PyError("ValueError", `item ${i}: '${key}' must be ${kind}`);
     }
   });
 }
@@ -284,7 +285,7 @@ export interface McpToolsOptions {
 /** Spec variants for the tools of every enabled MCP server, and the tools left out. */
 export function mcpTools(servers: readonly Json[], options: McpToolsOptions): [Variant[], SkipRecord[]] {
   const { separator, maxLength = 64 } = options;
-  if (!separator) throw new Error("ValueError: the MCP separator must not be empty");
+  if (!separator) throw new PyError("ValueError", "the MCP separator must not be empty");
   const variants: Variant[] = [];
   const skipped: SkipRecord[] = [];
   const taken = new Set<string>();

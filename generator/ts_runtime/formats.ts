@@ -7,7 +7,7 @@
  * as in the Python runtime, and the two must stay field for field the same.
  */
 
-import { pyRepr } from "./schema_common.js";
+import { PyError, keyError, pyRepr } from "./schema_common.js";
 
 /** Emit the keyword as it is (sub-schemas converted). */
 export const KEEP = "keep";
@@ -219,7 +219,7 @@ export function pathTo(rec: FormatRecord, slot: Slot): string[] {
       if (Array.isArray(value)) stack.push([value as Envelope, [...prefix, key]]);
     }
   }
-  throw new Error(`KeyError: '${slot.name}'`);
+  throw keyError(slot.name);
 }
 
 export function descriptionPath(rec: FormatRecord): string[] {
@@ -482,7 +482,8 @@ export const FORMATS: ReadonlyMap<string, FormatRecord> = new Map(RECORDS.map((r
 export function record(name: unknown): FormatRecord {
   const rec = typeof name === "string" ? FORMATS.get(name) : undefined;
   if (rec === undefined) {
-    throw new Error(
+    throw new PyError(
+      "ValueError",
       `unknown dialect ${pyRepr(name)}; expected one of ${[...FORMATS.keys()].join(", ")}`,
     );
   }

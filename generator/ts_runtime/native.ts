@@ -22,6 +22,7 @@ import {
 } from "./formats.js";
 import {
   MAX_NESTING,
+  PyError,
   DialectError,
   codePointCompare,
   extrasLead,
@@ -303,7 +304,7 @@ function containsNonFinite(value: Json): boolean {
 /** A tool entry whose parameters are full JSON Schema under the record's `jsonSchemaKey`. */
 export function jsonSchemaEntry(dialect: string, name: Json, description: string, schema: Json): Schema {
   const rec = FORMATS.get(dialect)!;
-  if (rec.jsonSchemaKey === null) throw new Error(`ValueError: ${dialect} has no full JSON Schema key`);
+  if (rec.jsonSchemaKey === null) throw new PyError("ValueError", `${dialect} has no full JSON Schema key`);
   toolEntry(dialect, name, description, { type: "object", properties: {} });
   const label = `${dialect} ${rec.jsonSchemaKey}`;
   const converted = convertWith(schema, rec, JSON_SCHEMA, label).schema;

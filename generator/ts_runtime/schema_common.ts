@@ -167,6 +167,19 @@ export class DialectError extends Error {
   }
 }
 
+/** An error spelled as Python raises it: `name` is the Python exception type (KeyError, ...). */
+export class PyError extends Error {
+  constructor(type: string, message: string) {
+    super(message);
+    this.name = type;
+  }
+}
+
+/** Python's `KeyError(key)`: its text is the key's repr. */
+export function keyError(key: unknown): PyError {
+  return new PyError("KeyError", pyRepr(key));
+}
+
 /** A non-fatal warning; `path` is located like DialectError's. */
 export interface Notice {
   readonly path: Path;
@@ -351,6 +364,28 @@ export function pyIn(value: unknown, container: unknown): boolean {
   throw new TypeError(`argument of type '${pyTypeName(container)}' is not iterable`);
 }
 
+/** Python's `left + right` where `right` is a list (a TypeError unless `left` is a list too). */
+export function pyConcat(left: unknown, right: unknown[]): unknown[] {
+  if (Array.isArray(left)) return [...left, ...right];
+  if (typeof left === "string") throw new TypeError('can only concatenate str (not "list") to str');
+  throw new TypeError(`unsupported operand type(s) for +: '${pyTypeName(left)}' and 'list'`);
+}
+
+/** Python's `len(value)` for JSON values. */
+export function pyLen(value: unknown): number {
+  if (Array.isArray(value)) return value.length;
+  if (typeof value === "string") return [...value].length;
+  if (isDict(value)) return Object.keys(value).length;
+  throw new TypeError(`object of type '${pyTypeName(value)}' has no len()`);
+}
+
+/** Python's `value[i]` for a JSON value and an integer index. */
+export function pyIndex(value: unknown, i: number): unknown {
+  if (Array.isArray(value)) return value[i];
+  if (typeof value === "string") return [...value][i];
+  throw keyError(i);
+}
+
 /** Python's `iter(value)` for JSON values: a list's items, a dict's keys, a string's characters. */
 export function pyIter(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
@@ -368,6 +403,73 @@ export function codePointCompare(a: string, b: string): number {
     if (d !== 0) return d;
   }
   return x.length - y.length;
+}
+
+/** The UTF-8 bytes of `text` (lone surrogates as U+FFFD); no TextEncoder in plain ES2022. */
+export function utf8Encode(text: string): Uint8Array {
+  const bytes: number[] = [];
+  for (const char of text) {
+    let code = char.codePointAt(0)!;
+    if (code >= 0xd800 && code <= 0xdfff) code = 0xfffd;
+    if (code < 0x80) bytes.push(code);
+    else if (code < 0x800) bytes.push(0xc0 | (code >> 6), 0x80 | (code & 63));
+    else if (code < 0x10000) bytes.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63));
+    else {
+      bytes.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 63), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63));
+    }
+  }
+  return Uint8Array.from(bytes);
+}
+
+/** `bytes` decoded as UTF-8, each maximal invalid subpart replaced by U+FFFD (Python's "replace"). */
+export function utf8Decode(bytes: Uint8Array): string {
+  let out = "";
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    let need = 0;
+    let code = 0;
+    let lower = 0x80;
+    let upper = 0xbf;
+    if (b < 0x80) {
+      out += String.fromCharCode(b);
+      i += 1;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      code = b & 0x1f;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      code = b & 0x0f;
+      if (b === 0xe0) lower = 0xa0;
+      if (b === 0xed) upper = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      code = b & 0x07;
+      if (b === 0xf0) lower = 0x90;
+      if (b === 0xf4) upper = 0x8f;
+    } else {
+      out += "\ufffd";
+      i += 1;
+      continue;
+    }
+    let j = 1;
+    for (; j <= need; j++) {
+      const next = bytes[i + j];
+      if (next === undefined || next < lower || next > upper) break;
+      code = (code << 6) | (next & 0x3f);
+      lower = 0x80;
+      upper = 0xbf;
+    }
+    if (j <= need) {
+      out += "\ufffd";
+      i += j;
+    } else {
+      out += String.fromCodePoint(code);
+      i += need + 1;
+    }
+  }
+  return out;
 }
 
 // ---- small helpers ---------------------------------------------------------------------------

@@ -9,10 +9,13 @@ import {
   has,
   isDict,
   isNumber,
+  keyError,
   joinDescriptions,
   jsonTypeOf,
   put,
   pyIn,
+  pyIndex,
+  pyLen,
   pyIter,
   pyRepr,
   type Json,
@@ -63,7 +66,7 @@ export class GeminiHooks extends Hooks {
     if (types.length === 0 && anyOf === null) types = inferType(w, node);
     const gtypes = types.map((x) => {
       const g = w.policy.types.get(x);
-      if (g === undefined) throw new Error(`KeyError: ${pyRepr(x)}`);
+      if (g === undefined) throw keyError(x);
       return g;
     });
     node.state = { types, gtypes, nullable, anyOf, nullBranches, collapsed: null } satisfies Shape;
@@ -172,11 +175,10 @@ const anyOf: Keyword = (w, node, key, value) => {
   const shape: Shape = node.state;
   const n = node.n;
   const path = w.child(key, node.at, node.origins);
-  const list = pyIter(value);
   const conv: Schema[] = [];
-  list.forEach((branch, i) => {
-    if (!shape.nullBranches.includes(i)) conv.push(w.node(branch, [...path, i]));
-  });
+  for (let i = 0; i < pyLen(value); i++) {
+    if (!shape.nullBranches.includes(i)) conv.push(w.node(pyIndex(value, i), [...path, i]));
+  }
   if (conv.length === 1 && !["type", "properties", "items"].some((x) => has(n, x))) {
     shape.collapsed = conv[0];
   } else {

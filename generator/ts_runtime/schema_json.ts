@@ -10,6 +10,7 @@ import {
   isDict,
   ordered,
   put,
+  pyConcat,
   pyIn,
   pyIter,
   pyRepr,
@@ -58,8 +59,8 @@ function makeNullable(out: Schema): void {
   const t = has(out, "type") ? out["type"] : null;
   if (t !== null) {
     const types = Array.isArray(t) ? t : [t];
-    if (!pyIn(null, types)) out["type"] = [...types, "null"];
-    if (has(out, "enum") && !pyIn(null, out["enum"])) out["enum"] = [...pyIter(out["enum"]), null];
+    if (!pyIn("null", types)) out["type"] = [...types, "null"];
+    if (has(out, "enum") && !pyIn(null, out["enum"])) out["enum"] = pyConcat(out["enum"], [null]);
     if (has(out, "const") && out["const"] !== null) {
       const value = out["const"];
       delete out["const"];
@@ -68,10 +69,10 @@ function makeNullable(out: Schema): void {
   } else if (has(out, "anyOf")) {
     // a null branch may carry a description or title: it still lets null through
     if (!pyIter(out["anyOf"]).some((b) => isDict(b) && b["type"] === "null")) {
-      out["anyOf"] = [...pyIter(out["anyOf"]), { type: "null" }];
+      out["anyOf"] = pyConcat(out["anyOf"], [{ type: "null" }]);
     }
   } else if (has(out, "enum") && !pyIn(null, out["enum"])) {
-    out["enum"] = [...pyIter(out["enum"]), null];
+    out["enum"] = pyConcat(out["enum"], [null]);
   }
   // an untyped schema already accepts null
 }
@@ -182,7 +183,7 @@ function nullableCopy(schema: Schema): Schema {
       delete out["const"];
       out["enum"] = [value, null];
     } else if (!pyIn(null, out["enum"])) {
-      out["enum"] = [...pyIter(out["enum"]), null];
+      out["enum"] = pyConcat(out["enum"], [null]);
     }
     return ordered(out);
   }

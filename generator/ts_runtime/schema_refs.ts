@@ -15,9 +15,12 @@ import {
   pyIn,
   pyIter,
   pyRepr,
+  pyTypeName,
+  PyError,
   type Json,
   type Origins,
   type Path,
+  utf8Decode,
   type Schema,
 } from "./schema_common.js";
 
@@ -27,7 +30,7 @@ function unquote(text: string): string {
   return text.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
     const bytes = new Uint8Array(run.length / 3);
     for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16);
-    return new TextDecoder("utf-8").decode(bytes);
+    return utf8Decode(bytes);
   });
 }
 
@@ -39,6 +42,13 @@ function decodePointer(fragment: string): string[] {
     .slice(1)
     .split("/")
     .map((p) => unquote(p).replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+/** Python's `dict(value)` for the JSON values an allOf merge meets. */
+function asDict(value: Json): Schema {
+  if (isDict(value)) return value;
+  if (Array.isArray(value) && value.length === 0) return {};
+  throw new TypeError(`'${pyTypeName(value)}' object is not iterable`);
 }
 
 /** A Path as a Map key. */
@@ -246,8 +256,9 @@ export class RefResolver {
           out[k] = [...current, ...pyIter(v).filter((r) => !pyIn(r, out[k]))];
         } else if (k === "properties") {
           const props: Schema = {};
-          for (const [pk, pv] of Object.entries(out[k] as Schema)) put(props, pk, pv);
-          for (const [pk, pv] of Object.entries(v as Schema)) {
+          for (const [pk, pv] of Object.entries(asDict(out[k]))) put(props, pk, pv);
+          if (!isDict(v)) throw new PyError("AttributeError", `'${pyTypeName(v)}' object has no attribute 'items'`);
+          for (const [pk, pv] of Object.entries(v)) {
             if (has(props, pk) && !pyEqual(props[pk], pv)) {
               throw new DialectError(
                 [...src, "properties", pk],

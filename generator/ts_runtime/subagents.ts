@@ -4,7 +4,7 @@
  * tool id `use_subagents`, so its calls go to the subagents handler.
  */
 
-import { UNENCODABLE, hasLoneSurrogate, printable, pyRepr, type Json, type Schema } from "./schema_common.js";
+import { PyError, UNENCODABLE, hasLoneSurrogate, printable, pyRepr, utf8Encode, type Json, type Schema } from "./schema_common.js";
 import { SUBAGENTS_TOOL_ID, makeParameter, makeVariant, type SkipRecord, type Variant } from "./variants.js";
 
 const HASH_HEX = 8;
@@ -25,7 +25,7 @@ const K = new Uint32Array([
 
 /** The SHA-256 of `text` (UTF-8), as lowercase hex. */
 export function sha256Hex(text: string): string {
-  const data = new TextEncoder().encode(text);
+  const data = utf8Encode(text);
   const bitLength = data.length * 8;
   const padded = new Uint8Array(Math.ceil((data.length + 9) / 64) * 64);
   padded.set(data);
@@ -82,8 +82,9 @@ function stripUnderscores(text: string, left: boolean): string {
 function fit(prefix: string, base: string, suffix: string, maxLength: number): string {
   const room = maxLength - prefix.length - suffix.length;
   if (room < 1) {
-    throw new Error(
-      `ValueError: prefix ${pyRepr(prefix)} leaves no room for a name within ${maxLength} characters`,
+    throw new PyError(
+      "ValueError",
+      `prefix ${pyRepr(prefix)} leaves no room for a name within ${maxLength} characters`,
     );
   }
   const cut = base.slice(0, room);
@@ -94,7 +95,7 @@ function fit(prefix: string, base: string, suffix: string, maxLength: number): s
 function scrub(prefix: string, body: string, separator: string): string {
   if (!separator) return prefix + body;
   if (prefix.includes(separator)) {
-    throw new Error(`ValueError: subagent prefix ${pyRepr(prefix)} contains the MCP separator ${pyRepr(separator)}`);
+    throw new PyError("ValueError", `subagent prefix ${pyRepr(prefix)} contains the MCP separator ${pyRepr(separator)}`);
   }
   for (let text of [body, "subagent"]) {
     let found: number;
@@ -105,7 +106,7 @@ function scrub(prefix: string, body: string, separator: string): string {
     }
     if (text) return prefix + text;
   }
-  throw new Error(`ValueError: no subagent name is left once ${pyRepr(separator)} is removed`);
+  throw new PyError("ValueError", `no subagent name is left once ${pyRepr(separator)} is removed`);
 }
 
 export interface SubagentNameOptions {

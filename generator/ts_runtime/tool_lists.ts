@@ -9,7 +9,7 @@
  * Python runtime does. A small per-context cache keeps repeated calls cheap.
  */
 
-import { copier } from "./copies.js";
+import { copier, fastCopy } from "./copies.js";
 import { FORMATS } from "./formats.js";
 import {
   NativeToolsUnavailable,
@@ -19,8 +19,10 @@ import {
   runtimeEntry,
   type EntryMeta,
 } from "./native.js";
-import { has, pyRepr, type Json, type Schema } from "./schema_common.js";
+import { has, isDict, keyError, pyRepr, PyError, type Json, type Schema } from "./schema_common.js";
 import { toolEntry } from "./schema_dialects.js";
+import { mcpTools } from "./dynamic_tools.js";
+import { subagentTools, subagentsActive } from "./subagents.js";
 import { mergeTools, skipRecord, type SkipRecord, type Variant } from "./variants.js";
 
 /** What nativeTools needs of the catalog (the runtime's Catalog provides it). */
@@ -36,6 +38,10 @@ export interface NativeCatalog {
   asContext(context: Json): Json;
   /** The native format a provider's requests use. */
   route(providerId: Json, modelId?: Json): string;
+  /** catalog_data MCP: `{separator, name_max_length}`. */
+  readonly mcp: { readonly separator: string; readonly name_max_length: number };
+  /** catalog_data SUBAGENTS: `{name_prefix, max_length}`. */
+  readonly subagents: { readonly name_prefix: string; readonly max_length: number };
 }
 
 export interface NativeToolsOptions {
@@ -71,6 +77,59 @@ function fieldValue(context: Json, name: string): Json {
 /** The native format the context's provider (and model) use. */
 export function formatFor(catalog: NativeCatalog, context: Json): string {
   return catalog.route(fieldValue(context, "provider_id"), fieldValue(context, "model_id"));
+}
+
+export interface DynamicOptions {
+  /** MCP servers: `{uid, name, disabled, tools}` objects with MCP `tools/list` entries. */
+  mcpServers?: readonly Json[];
+  /** Subagent configs `{name, description}`. */
+  subagents?: readonly Json[];
+}
+
+/**
+ * Run-time tools for a request: [subagent tools + MCP tools, tools left out with reasons]
+ * (the Python Catalog.dynamic_variants). Subagent tools exist only when subagents are active
+ * for this family and context.
+ */
+export function dynamicVariants(
+  catalog: NativeCatalog,
+  family: Json,
+  context: Json,
+  options: DynamicOptions = {},
+): [Variant[], SkipRecord[]] {
+  const ctx = catalog.asContext(context);
+  const extra: Variant[] = [];
+  const skipped: SkipRecord[] = [];
+  const name = familyName(family);
+  if (!has(catalog.families, name)) {
+    throw keyError(`unknown family ${pyRepr(name)}; known: ${Object.keys(catalog.families).join(", ")}`);
+  }
+  const tools = catalog.families[name].tools;
+  const subagents = options.subagents ?? [];
+  if (subagents.length > 0 && subagentsActive(ctx, tools)) {
+    const configs = subagents.filter((c) => isDict(c));
+    for (const c of subagents) {
+      if (!isDict(c)) skipped.push(skipRecord({}, "subagents", "config is not an object"));
+    }
+    extra.push(
+      ...subagentTools(configs, {
+        prefix: catalog.subagents.name_prefix,
+        maxLength: catalog.subagents.max_length,
+        separator: catalog.mcp.separator,
+        skipped,
+      }),
+    );
+  }
+  const servers = options.mcpServers ?? [];
+  if (servers.length > 0) {
+    const [found, leftOut] = mcpTools(servers, {
+      separator: catalog.mcp.separator,
+      maxLength: catalog.mcp.name_max_length,
+    });
+    extra.push(...found);
+    skipped.push(...leftOut);
+  }
+  return [extra, skipped];
 }
 
 // ---- the entries of the static tools (what generated/<format>.py holds in Python) ----------
@@ -118,7 +177,7 @@ function buildMeta(variant: Json, built: Schema | null): EntryMeta | null {
   return { gates, texts, placeholders: hasPlaceholder, paths };
 }
 
-const ENTRIES = new WeakMap<object, Map<string, StaticEntry>>();
+let ENTRIES = new WeakMap<object, Map<string, StaticEntry>>();
 
 function staticEntry(dialect: string, variant: Json): StaticEntry {
   let perFormat = ENTRIES.get(variant);
@@ -159,7 +218,7 @@ export function nativeTools(
   const ctx = catalog.asContext(context);
   const chosen = options.format || formatFor(catalog, ctx);
   if (!FORMATS.has(chosen)) {
-    throw new Error(`KeyError: unknown format ${pyRepr(chosen)}; known: ${[...FORMATS.keys()].join(", ")}`);
+    throw keyError(`unknown format ${pyRepr(chosen)}; known: ${[...FORMATS.keys()].join(", ")}`);
   }
   return buildTools(catalog, chosen, family, ctx, options);
 }
@@ -174,12 +233,12 @@ export function buildTools(
 ): Schema[] {
   const cacheControl = Boolean(options.cacheControl);
   if (cacheControl && !FORMATS.get(dialect)!.cacheControl) {
-    throw new Error("ValueError: cache_control is an Anthropic option");
+    throw new PyError("ValueError", "cache_control is an Anthropic option");
   }
   const name = familyName(family);
   const ctx = catalog.asContext(context);
   const data = has(catalog.families, name) ? catalog.families[name] : undefined;
-  if (data === undefined) throw new Error(`KeyError: ${pyRepr(name)}`);
+  if (data === undefined) throw keyError(name);
   if (!data.use_native_tools) {
     throw new NativeToolsUnavailable(`family ${pyRepr(name)} does not use native tool calling`);
   }
@@ -189,9 +248,62 @@ export function buildTools(
   if (!truthy(enabled)) {
     throw new NativeToolsUnavailable("native tool calls are off in this context (enable_native_tool_calls)");
   }
-  const result = build(catalog, dialect, name, ctx, options.extraVariants ?? [], options.skipped);
+  const extra = options.extraVariants ?? [];
+  const key = extra.length > 0 ? null : cacheKey(catalog, dialect, name, data, ctx, cacheControl);
+  const lists = listsOf(catalog);
+  if (key !== null) {
+    const cached = lists.get(key);
+    if (cached !== undefined) {
+      lists.delete(key); // most recently used last
+      lists.set(key, cached);
+      return fastCopy(cached);
+    }
+  }
+  const result = build(catalog, dialect, name, ctx, extra, options.skipped);
   if (cacheControl && result.length > 0) result[result.length - 1]["cache_control"] = { type: "ephemeral" };
+  if (key !== null) {
+    if (lists.size >= CACHE_LIMIT) lists.delete(lists.keys().next().value!);
+    lists.set(key, fastCopy(result));
+  }
   return result;
+}
+
+/** Lists kept per catalog: at most this many contexts' lists (least recently used go first). */
+export const CACHE_LIMIT = 256;
+const LISTS = new WeakMap<object, Map<string, Schema[]>>();
+
+/** Forget the cached lists of `catalog` and, with `entries`, the converted static entries too
+ * (benchmarks measure a first call and a cache miss with it). */
+export function clearNativeCaches(catalog: NativeCatalog, entries: boolean = false): void {
+  LISTS.delete(catalog);
+  if (entries) ENTRIES = new WeakMap();
+}
+
+function listsOf(catalog: NativeCatalog): Map<string, Schema[]> {
+  let lists = LISTS.get(catalog);
+  if (lists === undefined) LISTS.set(catalog, (lists = new Map()));
+  return lists;
+}
+
+/**
+ * The cache key of a family's static list: only what it depends on (the generated
+ * `context_fields` and the outcomes of its `context_tests`), as in the Python runtime; a
+ * family without them is not cached. JSON text keeps `true` and `1` apart.
+ */
+function cacheKey(
+  catalog: NativeCatalog,
+  dialect: string,
+  family: string,
+  data: Json,
+  ctx: Json,
+  cacheControl: boolean,
+): string | null {
+  const fields: readonly string[] | undefined = data.context_fields;
+  if (!Array.isArray(fields)) return null;
+  const tests: readonly Json[] = Array.isArray(data.context_tests) ? data.context_tests : [];
+  const values = fields.map((f) => fieldValue(ctx, f));
+  const outcomes = tests.map((t) => catalog.holds(t, ctx));
+  return JSON.stringify([dialect, family, cacheControl, values, outcomes]);
 }
 
 function build(

@@ -73,15 +73,12 @@ export function makeParameter(
   };
 }
 
-/** Python's `str(exc)` for an exception raised while converting a run-time tool. */
+/** The reason text for an exception raised while converting a run-time tool: a DialectError's
+ * own text, any other error's type and text (PyError carries the Python type name). */
 function describeError(error: unknown): string {
-  if (typeof error === "string" || error instanceof DialectError) return String(error instanceof DialectError ? error.message : error);
-  if (error instanceof Error) {
-    const colon = /^([A-Za-z]+Error): /.exec(error.message);
-    // Errors spelled like Python's ("TypeError: ...") keep their own type name.
-    if (colon !== null) return error.message;
-    return `${error.name}: ${error.message}`;
-  }
+  if (typeof error === "string") return error;
+  if (error instanceof DialectError) return error.message;
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
   return `Error: ${String(error)}`;
 }
 

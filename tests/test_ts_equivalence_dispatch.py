@@ -288,7 +288,7 @@ def py_read(given: dict[str, Any]) -> Any:
             max_argument_chars=given.get("max") or replies.MAX_ARGUMENT_CHARS,
         )
     except ValueError as exc:
-        return {"error": f"Error: {exc}"}
+        return {"error": f"{type(exc).__name__}: {exc}"}
     return {"uses": [use_json(u) for u in uses], "problems": problems}
 
 

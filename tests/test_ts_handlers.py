@@ -48,6 +48,7 @@ def diagnostics() -> dict[str, str]:
             "include": ["generated-ts/**/*.ts", "tests/ts/example/*.ts"],
         }
         (root / "tsconfig.json").write_text(json.dumps(config))
+        (root / "package.json").write_text('{"type": "module", "private": true}\n')
         completed = subprocess.run(
             [built.node, str(ts_bridge.TSC), "-p", "tsconfig.json", "--pretty", "false"],
             cwd=root,

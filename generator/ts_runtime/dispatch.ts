@@ -269,7 +269,8 @@ export interface NamespaceOptions extends Pick<CoordinatorOptions, "log"> {
   lenient?: boolean;
 }
 
-type Route = { answered: true; answer: ToolResult | null } | { answered: false; handler: ToolHandler<any, any> | null };
+/** A call answered without running a handler, or the handler (a partial block's has `handlePartialBlock`). */
+type Route = { answered: true; answer: ToolResult | null } | { answered: false; handler: ToolHandler<any, any> };
 
 /**
  * Routes tool calls to registered handlers; see the module comment for the routing order.
@@ -423,8 +424,9 @@ export class Coordinator<Config = unknown> {
     if (block.error !== null && block.error !== undefined) {
       return { answered: true, answer: block.partial ? null : ToolResult.error(block.error) };
     }
+    let handler: ToolHandler<any, any> | null;
     try {
-      return { answered: false, handler: this.getHandler(block.name) };
+      handler = this.getHandler(block.name);
     } catch (error) {
       this.log("error", `dispatch: could not create the handler for ${block.name}`, error);
       return {
@@ -432,6 +434,15 @@ export class Coordinator<Config = unknown> {
         answer: block.partial ? null : ToolResult.error(`Error executing tool ${block.name}: ${describe(error)}`),
       };
     }
+    if (block.partial) {
+      // a preview goes to the handler's handlePartialBlock, when it has one; its result is null
+      if (handler !== null && typeof handler.handlePartialBlock === "function") return { answered: false, handler };
+      return { answered: true, answer: null };
+    }
+    if (handler === null) {
+      return { answered: true, answer: ToolResult.error(`No handler registered for tool: ${block.name}`) };
+    }
+    return { answered: false, handler };
   }
 
   /**
@@ -447,20 +458,17 @@ export class Coordinator<Config = unknown> {
     if (route.answered) return route.answer;
     const handler = route.handler;
     if (block.partial) {
-      if (handler !== null && typeof handler.handlePartialBlock === "function") {
-        try {
-          const value = handler.handlePartialBlock(config, block);
-          if (isThenable(value)) {
-            Promise.resolve(value).catch(() => undefined);
-            throw new Error(asyncRefused(block.name));
-          }
-        } catch (error) {
-          this.log("error", `dispatch: partial block of ${block.name} failed`, error);
+      try {
+        const value = handler.handlePartialBlock!(config, block);
+        if (isThenable(value)) {
+          Promise.resolve(value).catch(() => undefined);
+          throw new Error(asyncRefused(block.name));
         }
+      } catch (error) {
+        this.log("error", `dispatch: partial block of ${block.name} failed`, error);
       }
       return null;
     }
-    if (handler === null) return ToolResult.error(`No handler registered for tool: ${block.name}`);
     if (isAsyncFunction(handler.execute)) return ToolResult.error(asyncRefused(block.name));
     try {
       const result = handler.execute(config, block);
@@ -491,16 +499,13 @@ export class Coordinator<Config = unknown> {
     if (route.answered) return route.answer;
     const handler = route.handler;
     if (block.partial) {
-      if (handler !== null && typeof handler.handlePartialBlock === "function") {
-        try {
-          await within(Promise.resolve().then(() => handler.handlePartialBlock!(config, block)), timeout);
-        } catch (error) {
-          this.log("error", `dispatch: partial block of ${block.name} failed`, error);
-        }
+      try {
+        await within(Promise.resolve().then(() => handler.handlePartialBlock!(config, block)), timeout);
+      } catch (error) {
+        this.log("error", `dispatch: partial block of ${block.name} failed`, error);
       }
       return null;
     }
-    if (handler === null) return ToolResult.error(`No handler registered for tool: ${block.name}`);
     try {
       return await within(Promise.resolve().then(() => handler.execute(config, block)), timeout);
     } catch (error) {

@@ -35,6 +35,7 @@ import {
 import { PyJsonError, pyJsonLoads, pyLen, pyStrip } from "./pyjson.js";
 import {
   MAX_NESTING,
+  PyError,
   isDict,
   jsonTextDepth,
   jsonTypeOf,
@@ -218,7 +219,7 @@ function refusal(name: string, reason: string): string {
 
 function callsRecord(format: string): [FormatRecord, CallFields] {
   const rec = record(format);
-  if (rec.callFields === null) throw new Error(`format ${pyRepr(format)} has no native tool calls`);
+  if (rec.callFields === null) throw new PyError("ValueError", `format ${pyRepr(format)} has no native tool calls`);
   return [rec, rec.callFields];
 }
 
@@ -361,7 +362,7 @@ function fill(layout: Envelope, values: Readonly<Record<string, unknown>>): Reco
 
 function resultsRecord(format: string): [FormatRecord, Envelope] {
   const rec = record(format);
-  if (rec.resultEnvelope === null) throw new Error(`format ${pyRepr(format)} has no tool-result message`);
+  if (rec.resultEnvelope === null) throw new PyError("ValueError", `format ${pyRepr(format)} has no tool-result message`);
   return [rec, rec.resultEnvelope];
 }
 

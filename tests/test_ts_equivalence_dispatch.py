@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import ts_bridge
 
 import generated
+import ts_bridge
 from generated import catalog_data
 from generated._runtime import replies, validation
 from generated._runtime.dynamic_tools import encode_mcp_tool_name, load_servers_json, mcp_tools

@@ -5,7 +5,7 @@
  * range are refused, every problem at once (see _runtime/context.ts for the behaviour). */
 
 import { checkVersion } from "./_runtime/index.js";
-import { ContextError, MAX_SAFE_INTEGER, contextFromObject } from "./_runtime/context.js";
+import { ContextError, MAX_SAFE_INTEGER, asContext as coerce, contextFromObject } from "./_runtime/context.js";
 import type { FieldTypes } from "./_runtime/context.js";
 
 checkVersion(5, "context");
@@ -162,3 +162,8 @@ export const Context = {
     return DEFAULTS;
   },
 };
+
+/** A Context as is; a plain object checked and completed with the defaults; null as all defaults. */
+export function asContext(value: unknown): Context {
+  return coerce(FIELD_TYPES, DEFAULTS, value);
+}

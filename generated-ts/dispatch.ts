@@ -23,8 +23,6 @@ export type {
   NamespaceOptions,
   ToolHandler,
 } from "./_runtime/dispatch.js";
-export { ToolResult, toolUse } from "./_runtime/tool_types.js";
-export type { ToolUse } from "./_runtime/tool_types.js";
 
 /** Every tool id in enum order: null (no handler), else class_name, takes_validator and shares. */
 export const HANDLERS: { readonly [toolId: string]: Binding | null } = {

@@ -8,6 +8,11 @@
 export * from "./ids.js";
 export * from "./context.js";
 export * from "./catalog_data.js";
+export * from "./catalog.js";
+export * from "./prompt.js";
+export { StreamingParser, parsePartialJsonArray } from "./_runtime/xml_calls.js";
+export { ToolResult, toolUse } from "./_runtime/tool_types.js";
+export type { ToolUse } from "./_runtime/tool_types.js";
 export * from "./args.js";
 export * from "./dispatch.js";
 export { RUNTIME_VERSION } from "./_runtime/index.js";

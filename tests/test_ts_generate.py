@@ -80,7 +80,7 @@ def test_array_index_keys_out_of_order_are_refused() -> None:
 
 
 def test_strings_stay_valid_utf8_and_exact() -> None:
-    assert ts.string("a\u2028b\ud800\"\n") == '"a\\u2028b\\ud800\\"\\n"'
+    assert ts.string('a\u2028b\ud800"\n') == '"a\\u2028b\\ud800\\"\\n"'
     assert ts.string("é✓") == '"é✓"'
 
 

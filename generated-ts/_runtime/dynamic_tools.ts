@@ -59,7 +59,7 @@ const SENTINELS: Record<string, Json> = {
 // ---- MCP ----------------------------------------------------------------------------------
 
 /** One parameter per root property; `required` from the ROOT `required` list only. */
-function mcpParameters(inputSchema: Schema): Schema[] {
+function mcpParameters(inputSchema: Schema): ReturnType<typeof makeParameter>[] {
   const properties = inputSchema["properties"];
   if (!isDict(properties)) return [];
   const rootRequired = inputSchema["required"];

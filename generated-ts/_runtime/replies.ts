@@ -244,8 +244,8 @@ function makeUse(
   let params: Record<string, unknown> = {};
   if (reason === null) [params, reason] = decodeArguments(args, maxChars);
   const id = callId as string;
-  if (reason !== null) return toolUse(name, {}, { id, error: refusal(name, reason) });
-  return toolUse(name, params, { id });
+  if (reason !== null) return toolUse(name, {}, false, id, refusal(name, reason));
+  return toolUse(name, params, false, id);
 }
 
 /** `use` as an error when an earlier call of the reply had the same id. */
@@ -256,7 +256,7 @@ function markDuplicate(use: ToolUse, seen: Set<string>): ToolUse {
   }
   if (use.error !== null) return use;
   const reason = `another call of the reply already has the id ${pyRepr(use.id)}`;
-  return toolUse(use.name, {}, { id: use.id, error: refusal(use.name, reason) });
+  return toolUse(use.name, {}, false, use.id, refusal(use.name, reason));
 }
 
 /** The call `item` holds, or null when it is not a call (text, reasoning, ...). */
@@ -577,13 +577,13 @@ class OpenCall {
   partial(): ToolUse {
     const params = this.arguments.length ? this.arguments.partialParams() : {};
     const shown = Object.keys(params).length > 0 ? params : { ...this.initial };
-    return toolUse(this.name, shown, { partial: true, id: this.id });
+    return toolUse(this.name, shown, true, this.id);
   }
 
   close(fields: CallFields, position: number): ToolUse {
     if (this.arguments.overflow) {
       const reason = `its arguments are longer than ${this.maxChars} characters`;
-      return toolUse(this.name, {}, { id: this.id, error: refusal(this.name, reason) });
+      return toolUse(this.name, {}, false, this.id, refusal(this.name, reason));
     }
     const text = this.arguments.text();
     const initialGiven = Object.keys(this.initial).length > 0;

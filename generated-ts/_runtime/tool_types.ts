@@ -26,26 +26,15 @@ export interface ToolUse<P extends object = ToolParams, N extends string = strin
   readonly error: string | null;
 }
 
-/** The optional fields of a ToolUse, as `toolUse` takes them. */
-export interface ToolUseOptions {
-  partial?: boolean;
-  id?: string;
-  error?: string | null;
-}
-
-/** A ToolUse with the Python dataclass's defaults (no params, complete, no id, no error). */
+/** A ToolUse with the Python dataclass's defaults (and its field order) for what is not given. */
 export function toolUse(
   name: string,
   params: ToolParams = {},
-  options: ToolUseOptions = {},
+  partial = false,
+  id = "",
+  error: string | null = null,
 ): ToolUse {
-  return Object.freeze({
-    name,
-    params,
-    partial: options.partial ?? false,
-    id: options.id ?? "",
-    error: options.error ?? null,
-  });
+  return Object.freeze({ name, params, partial, id, error });
 }
 
 /**

@@ -216,8 +216,6 @@ def emit_dispatch(catalog: Catalog) -> str:
         f"{_INDENT}Binding,\n{_INDENT}CoordinatorOptions,\n{_INDENT}HandlerNamespace,\n"
         f"{_INDENT}NamespaceOptions,\n{_INDENT}ToolHandler,\n"
         f'}} from "./{RUNTIME_FOLDER}/dispatch.js";\n',
-        f'export {{ ToolResult, toolUse }} from "./{RUNTIME_FOLDER}/tool_types.js";\n',
-        f'export type {{ ToolUse }} from "./{RUNTIME_FOLDER}/tool_types.js";\n',
     ]
     for name, type_, key, comment in consts:
         parts.append(f"\n{doc(comment)}export const {name}: {type_} = {_literal(values[key])};\n")

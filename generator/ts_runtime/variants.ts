@@ -1,44 +1,33 @@
 /**
- * Run-time tools as spec variants: their shape, the order they join a list, skip reports;
- * mirrors runtime/variants.py. MCP and subagent tools become objects in the shape of the
- * catalog's spec variants plus `input_schema` (an MCP tool's raw JSON Schema, null otherwise)
- * and `origin` (where the tool came from); `spec` is null.
+ * Run-time tools as spec variants: their shape, the order they join a list, skip reports.
+ *
+ * Mirrors generator/runtime/variants.py. MCP server tools and subagent tools become objects in
+ * the shape of the catalog's spec variants plus `input_schema` (the raw JSON Schema of an MCP
+ * tool, null otherwise) and `origin` (where the tool came from). `spec` is null: run-time tools
+ * belong to no family.
  */
 
-import { DialectError, isDict, type Json, type Schema } from "./schema_common.js";
+import type { Json, JsonObject, ParameterData, SpecData } from "./data.js";
 
 /** The tool id every MCP tool variant carries (calls are dispatched to its handler). */
 export const MCP_TOOL_ID = "use_mcp_tool";
 /** The static tool the dynamic subagent tools replace. */
 export const SUBAGENTS_TOOL_ID = "use_subagents";
 
-/** A variant as the runtime reads it (static from SPECS, or run-time from here). */
-export type Variant = Schema;
-
-/** Where a run-time tool came from. */
-export interface Origin {
-  server: Json;
-  uid: Json;
-  tool: Json;
+/** A spec variant, or a run-time tool in that shape (`spec` null, with `input_schema` and `origin`). */
+export interface Variant extends Omit<SpecData, "spec"> {
+  readonly spec: string | null;
+  readonly input_schema?: Json;
+  readonly origin?: JsonObject;
 }
 
-/** A `{server, uid, tool, name, reason}` entry of the skip report. */
-export interface SkipRecord {
-  server: Json;
-  uid: Json;
-  tool: Json;
-  name: Json;
-  reason: string;
-}
-
-/** A run-time tool as a spec variant. */
 export function makeVariant(
   toolId: string,
   name: string,
   description: string,
-  parameters: Iterable<Schema>,
+  parameters: readonly ParameterData[],
   inputSchema: Json,
-  origin: Origin,
+  origin: JsonObject,
 ): Variant {
   return {
     id: toolId,
@@ -53,56 +42,57 @@ export function makeVariant(
   };
 }
 
-/** A run-time tool's parameter in the shape of a spec parameter. */
 export function makeParameter(
   name: string,
   required: boolean,
   instruction: string,
-  schema: Schema,
+  schema: JsonObject,
   usage: string | null,
-): Schema {
-  return {
-    name,
-    required,
-    instruction: [instruction],
-    description: [],
-    usage,
-    schema,
-    dependencies: [],
-    requires: null,
-  };
+): ParameterData {
+  return { name, required, instruction: [instruction], description: [], usage, schema, dependencies: [], requires: null };
 }
 
-/** The reason text for an exception raised while converting a run-time tool: a DialectError's
- * own text, any other error's type and text (PyError carries the Python type name). */
-function describeError(error: unknown): string {
-  if (typeof error === "string") return error;
-  if (error instanceof DialectError) return error.message;
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return `Error: ${String(error)}`;
+/** One entry of a skip report. */
+export interface SkipRecord {
+  readonly server: Json;
+  readonly uid: Json;
+  readonly tool: Json;
+  readonly name: Json;
+  readonly reason: string;
 }
+
+/** Errors whose message is reported as is (Python's DialectError); others also name their type. */
+const PLAIN_ERRORS = new Set(["DialectError"]);
 
 /** The skip-report entry for a run-time variant that `stage` (a format, "prompt") refused. */
-export function skipRecord(variant: Json, stage: string, error: unknown): SkipRecord {
-  const found = isDict(variant) ? variant["origin"] : null;
-  const origin: Schema = isDict(found) ? found : {};
-  const message = describeError(error);
+export function skipRecord(variant: object, stage: string, error: unknown): SkipRecord {
+  const fields = variant as { readonly [key: string]: unknown };
+  const raw = fields["origin"];
+  const origin = (typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : {}) as JsonObject;
+  let message: string;
+  if (typeof error === "string") message = error;
+  else if (error instanceof Error) message = PLAIN_ERRORS.has(error.name) ? error.message : `${error.name}: ${error.message}`;
+  else message = String(error);
+  const pick = (key: string): Json => (Object.hasOwn(origin, key) ? (origin[key] ?? null) : null);
+  const name = fields["name"];
   return {
-    server: origin["server"] ?? null,
-    uid: origin["uid"] ?? null,
-    tool: origin["tool"] ?? null,
-    name: isDict(variant) ? (variant["name"] ?? null) : null,
+    server: pick("server"),
+    uid: pick("uid"),
+    tool: pick("tool"),
+    name: name === undefined ? null : (name as Json),
     reason: message.startsWith(stage) ? message : `${stage}: ${message}`,
   };
 }
 
-/** Static tools, then subagent tools, then MCP tools; subagent tools replace `use_subagents`. */
-export function mergeTools(
-  staticVariants: Iterable<Variant>,
-  subagentVariants: Iterable<Variant>,
-  mcpVariants: Iterable<Variant>,
-): Variant[] {
+/** Static tools, then subagent tools, then MCP tools (the modelled system's order).
+ *
+ * With subagent tools, the static `use_subagents` is left out: they replace it. */
+export function mergeTools<V extends { readonly id?: unknown }>(
+  staticVariants: Iterable<V>,
+  subagentVariants: Iterable<V>,
+  mcpVariants: Iterable<V>,
+): V[] {
   const subagents = [...subagentVariants];
-  const kept = [...staticVariants].filter((v) => !(subagents.length > 0 && v["id"] === SUBAGENTS_TOOL_ID));
+  const kept = [...staticVariants].filter((v) => !(subagents.length > 0 && v.id === SUBAGENTS_TOOL_ID));
   return [...kept, ...subagents, ...mcpVariants];
 }

@@ -1,10 +1,34 @@
-/** Equivalence driver for ts-core: one operation per input, results as JSON (see tests/ts_bridge.py). */
+/** Equivalence driver for ts-core (tests/test_ts_equivalence_core.py): one operation per input,
+ * the result as JSON; tests/ts_bridge.py runs a whole batch in one node process. */
 
-import { CATALOG_DATA, Context, ToolId } from "../pkg/index.js";
+import {
+  CATALOG_DATA,
+  Context,
+  StreamingParser,
+  ToolId,
+  enabledTools,
+  parseCalls,
+  parsePartialJsonArray,
+  promptSection,
+  resolveText,
+  route,
+  selectFamily,
+} from "../pkg/index.js";
+import type { PromptFamily, ToolUse } from "../pkg/index.js";
+import { parseToolCalls } from "../pkg/_runtime/xml_calls.js";
+import type { Text } from "../pkg/_runtime/data.js";
+import { fillLabel } from "../pkg/_runtime/labels.js";
 
 type Input = { readonly op: string; readonly [key: string]: unknown };
+type Tools = { readonly [name: string]: readonly string[] };
+
+function uses(blocks: readonly ToolUse[]): unknown[] {
+  return blocks.map((b) => ({ name: b.name, params: { ...b.params }, partial: b.partial, id: b.id, error: b.error }));
+}
 
 export function handle(input: Input): unknown {
+  const family = input["family"] as PromptFamily;
+  const context = input["context"] as object | null;
   switch (input.op) {
     case "data":
       return CATALOG_DATA;
@@ -12,6 +36,38 @@ export function handle(input: Input): unknown {
       return Object.values(ToolId);
     case "context":
       return Context.fromObject(input["data"]);
+    case "selectFamily":
+      return selectFamily(context);
+    case "enabledTools":
+      return enabledTools(family, context);
+    case "promptSection":
+      return promptSection(family, context);
+    case "route":
+      return route(input["provider"] as string | null, input["model"] as string | null);
+    case "resolveText":
+      return resolveText(input["pieces"] as Text, context);
+    case "parseCalls":
+      return uses(parseCalls(input["text"] as string, family));
+    case "parsePrefixes": {
+      // every cut of the text, for a family's tools or an explicit tool set
+      const text = input["text"] as string;
+      const tools = input["tools"] as Tools | undefined;
+      const cuts = Array.from(text);
+      const out: unknown[] = [];
+      for (let i = 0; i <= cuts.length; i++) {
+        const prefix = cuts.slice(0, i).join("");
+        out.push(uses(tools === undefined ? parseCalls(prefix, family) : parseToolCalls(prefix, tools)));
+      }
+      return out;
+    }
+    case "stream": {
+      const parser = new StreamingParser(input["tools"] as Tools);
+      return (input["chunks"] as string[]).map((chunk) => uses(parser.feed(chunk)));
+    }
+    case "partialJson":
+      return parsePartialJsonArray(input["text"]);
+    case "label":
+      return fillLabel(input["template"] as string, input["params"]);
     default:
       throw new Error(`unknown op ${input.op}`);
   }

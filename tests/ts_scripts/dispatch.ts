@@ -28,7 +28,7 @@ function resultJson(result: ToolResult | null): unknown {
 }
 
 function useFrom(data: any): ToolUse {
-  return toolUse(data.name, data.params ?? {}, { partial: data.partial, id: data.id, error: data.error });
+  return toolUse(data.name, data.params ?? {}, data.partial, data.id, data.error);
 }
 
 function resultFrom(data: any): ToolResult {

@@ -72,9 +72,9 @@ test("unknown names and unreadable calls are error results, never thrown", () =>
   const coordinator = TestCoordinator.fromNamespace(NAMESPACE);
   assert.deepEqual(coordinator.execute(null, toolUse("nope")), ToolResult.error("No handler registered for tool: nope"));
   assert.deepEqual(coordinator.execute(null, toolUse("focus_chain")), ToolResult.error("No handler registered for tool: focus_chain"));
-  const broken = toolUse("read_file", {}, { error: "bad arguments" });
+  const broken = toolUse("read_file", {}, false, "", "bad arguments");
   assert.deepEqual(coordinator.execute(null, broken), ToolResult.error("bad arguments"));
-  assert.equal(coordinator.execute(null, toolUse("read_file", {}, { error: "x", partial: true })), null);
+  assert.equal(coordinator.execute(null, toolUse("read_file", {}, true, "", "x")), null);
   assert.equal(coordinator.has("use_subagent_" + "x".repeat(52)), false);
   assert.equal(coordinator.has("use_subagent_"), false);
   assert.equal(coordinator.has("srv0mcp0x"), true);
@@ -134,9 +134,9 @@ test("partial blocks go to handlePartialBlock and give null", async () => {
       seen.push(String(block.params["path"]));
     },
   });
-  assert.equal(coordinator.execute(null, toolUse("read_file", { path: "a" }, { partial: true })), null);
-  assert.equal(await coordinator.executeAsync(null, toolUse("read_file", { path: "b" }, { partial: true })), null);
-  assert.equal(coordinator.execute(null, toolUse("nope", {}, { partial: true })), null);
+  assert.equal(coordinator.execute(null, toolUse("read_file", { path: "a" }, true, "")), null);
+  assert.equal(await coordinator.executeAsync(null, toolUse("read_file", { path: "b" }, true, "")), null);
+  assert.equal(coordinator.execute(null, toolUse("nope", {}, true, "")), null);
   assert.deepEqual(seen, ["a", "b"]);
 });
 

@@ -96,7 +96,7 @@ test("mcpTools skips bad tools with reasons and notes dropped non-finite numbers
   const [variants, skipped] = mcpTools(servers, { separator: "0mcp0" });
   assert.equal(variants.length, 1);
   assert.equal(variants[0].name, "s10mcp0ok");
-  assert.match(variants[0].description[0], /NaN\/Infinity is not JSON: \/maximum \(NaN\)\)$/);
+  assert.match(variants[0].description[0] as string, /NaN\/Infinity is not JSON: \/maximum \(NaN\)\)$/);
   assert.deepEqual(
     skipped.map((s) => s.reason),
     ["duplicate name", "tool has no name", "server disabled"],
@@ -180,5 +180,5 @@ test("buildTools raises NativeToolsUnavailable when the family or the context tu
 test("known difference: integer-like property keys come first in JavaScript objects", () => {
   const servers = loadServersJson('[{"uid":"s","name":"s","tools":[{"name":"t","inputSchema":{"type":"object","properties":{"b":{"type":"string"},"0":{"type":"string"}}}}]}]');
   const [variants] = mcpTools(servers, { separator: "0mcp0" });
-  assert.deepEqual(Object.keys(variants[0].input_schema.properties), ["0", "b"]); // Python keeps ["b", "0"]
+  assert.deepEqual(Object.keys((variants[0].input_schema as Record<string, object>)["properties"]!), ["0", "b"]); // Python keeps ["b", "0"]
 });

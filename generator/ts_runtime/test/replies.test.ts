@@ -31,7 +31,7 @@ const CHAT = {
 
 test("readCalls reads every call in order, each unreadable one with its error", () => {
   const uses = readCalls(CHAT, "openai-chat");
-  assert.deepEqual(uses[0], toolUse("read_file", { path: "x" }, { id: "a" }));
+  assert.deepEqual(uses[0], toolUse("read_file", { path: "x" }, false, "a"));
   assert.equal(
     uses[1]?.error,
     "The call to tool list_files was not run: its arguments are not valid JSON " +
@@ -62,7 +62,7 @@ test("readCalls enters the call path anywhere and reports unknown shapes", () =>
 test("Gemini calls without ids get synthetic ids and no error", () => {
   const reply = { candidates: [{ content: { parts: [{ text: "hi" }, { functionCall: { name: "t", args: { a: 1 } } }] } }] };
   const [use] = readCalls(reply, "gemini");
-  assert.deepEqual(use, toolUse("t", { a: 1 }, { id: "toolgen-call-0" }));
+  assert.deepEqual(use, toolUse("t", { a: 1 }, false, "toolgen-call-0"));
   assert.deepEqual(resultMessage(use!, ToolResult.error("bad"), "gemini"), {
     functionResponse: { name: "t", response: { error: "bad" } },
   });
@@ -77,7 +77,7 @@ test("decodeArguments refuses non-objects, deep nesting and long text", () => {
 });
 
 test("result messages per format", () => {
-  const use = toolUse("read_file", {}, { id: "c1" });
+  const use = toolUse("read_file", {}, false, "c1");
   assert.deepEqual(resultMessages([[use, ToolResult.ok("text")]], "bedrock-converse"), [
     { role: "user", content: [{ toolResult: { toolUseId: "c1", content: [{ text: "text" }], status: "success" } }] },
   ]);
@@ -96,7 +96,7 @@ test("Anthropic stream: partial previews, then the complete call", () => {
     stream.feed({ type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: piece } }),
   );
   assert.deepEqual(seen.map((s) => s[0]?.params), [{}, { path: "src/" }, { path: "src/a.ts" }]);
-  assert.deepEqual(stream.feed({ type: "content_block_stop", index: 1 }), [toolUse("read_file", { path: "src/a.ts" }, { id: "t1" })]);
+  assert.deepEqual(stream.feed({ type: "content_block_stop", index: 1 }), [toolUse("read_file", { path: "src/a.ts" }, false, "t1")]);
   assert.deepEqual(stream.feed(null), []);
 });
 
@@ -104,6 +104,6 @@ test("OpenAI Chat stream: calls close at finish_reason or finish()", () => {
   const stream = new OpenAIChatStream();
   stream.feed({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "c", function: { name: "read_", arguments: '{"path"' } }] } }] });
   stream.feed({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { name: "file", arguments: ': "x"}' } }] } }] });
-  assert.deepEqual(stream.calls, [toolUse("read_file", { path: "x" }, { id: "c", partial: true })]);
-  assert.deepEqual(stream.finish(), [toolUse("read_file", { path: "x" }, { id: "c" })]);
+  assert.deepEqual(stream.calls, [toolUse("read_file", { path: "x" }, true, "c")]);
+  assert.deepEqual(stream.finish(), [toolUse("read_file", { path: "x" }, false, "c")]);
 });

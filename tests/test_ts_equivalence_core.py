@@ -1,0 +1,357 @@
+"""Python and TypeScript give the same answers (ts-core's part of issue 16).
+
+Both runtimes run on the same inputs and the results are compared as JSON: selection (the vendored
+276-case grid and a grid generated from the selection data), enabled tools and prompt sections of
+every family under feature toggles, routing, context checks, spec text, and the XML call parser on
+a corpus of replies, complete and cut at every position, and streamed in chunks. A difference fails
+naming the input. Needs node and the pinned toolchain (tests/ts_bridge.py); skipped visibly otherwise.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import ts_bridge
+from conftest import reference_file
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def outcome(run: Callable[[], Any]) -> Any:
+    """A Python call's result as JSON, or its error as the TS driver reports one."""
+    try:
+        return ts_bridge.as_json(run())
+    except KeyError as exc:
+        return {"error": f"KeyError: {exc.args[0]}"}
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def uses(blocks: list[Any]) -> list[dict[str, Any]]:
+    return [
+        {"name": b.name, "params": dict(b.params), "partial": b.partial, "id": b.id, "error": b.error} for b in blocks
+    ]
+
+
+def compare(inputs: list[dict[str, Any]], python: Callable[[dict[str, Any]], Any]) -> None:
+    """Run every input in TS (one batch) and in Python; fail naming each input that differs."""
+    ts = ts_bridge.values("core", inputs)
+    differences = []
+    for item, got in zip(inputs, ts, strict=True):
+        expected = outcome(lambda item=item: python(item))  # type: ignore[misc]
+        if got != expected:
+            shown = json.dumps(item, ensure_ascii=False)[:400]
+            differences.append(f"input {shown}\n  python: {expected!r:.600}\n  ts:     {got!r:.600}")
+    assert not differences, f"{len(differences)} of {len(inputs)} inputs differ:\n" + "\n".join(differences[:10])
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def families() -> list[str]:
+    from generated import catalog_data
+
+    return list(catalog_data.FAMILY_SPECS)
+
+
+def grid_contexts() -> list[dict[str, Any]]:
+    """The vendored 276-case selection grid, plus a grid generated from the selection data."""
+    cases = json.loads(reference_file("variant-selection-grid").read_text("utf-8"))["cases"]
+    contexts = [case["context"] for case in cases]
+    return contexts + generated_grid()
+
+
+def generated_grid() -> list[dict[str, Any]]:
+    """Providers and models drawn from the selection data (sets, predicate substrings, routing),
+    with case and whitespace variations, under every native-tool-call setting."""
+    from generated import catalog_data
+
+    selection = catalog_data.SELECTION
+    providers: list[Any] = [p for s in selection["provider_sets"].values() for p in s]
+    providers += [p for rule in catalog_data.ROUTING["rules"] for p in rule["providers"]]
+    providers += ["together", " OpenAI ", "ANTHROPIC", "\ufeffgemini\u3000", "", None, "xai"]
+    models: list[Any] = [m for s in selection["model_sets"].values() for m in s]
+
+    def substrings(node: Any) -> list[str]:
+        if isinstance(node, dict):
+            return [s for key, value in node.items() if key != "regex_first_match" for s in substrings(value)]
+        if isinstance(node, (list, tuple)):
+            return [s for value in node for s in substrings(value)]
+        return [node] if isinstance(node, str) else []
+
+    models += substrings(selection["model_predicates"])
+    models += ["claude-3-5-sonnet", "claude-sonnet-4", "claude-opus-4.5", "gpt-4o", "gpt-5-chat", "gpt-5.1-codex"]
+    models += ["GPT-5", " gemini-3-pro ", "openrouter/z-ai/glm-4.6", "deepseek-v3.2-speciale", "sonnet", ""]
+    models += [None, "claude_7_sonnet", "haiku-4.5", "qwen3-coder", "x-ai/grok-4", "devstral-small-2507"]
+    rng = random.Random(16)
+    unique_models = list(dict.fromkeys(models))
+    contexts = []
+    for provider in dict.fromkeys(providers):
+        for model in rng.sample(unique_models, min(12, len(unique_models))):
+            for native in (None, True, False):
+                contexts.append({"provider_id": provider, "model_id": model, "enable_native_tool_calls": native})
+    return contexts
+
+
+def toggled_contexts() -> list[dict[str, Any] | None]:
+    """Every boolean field switched on alone and all together, lists filled, placeholders moved."""
+    from generated.context import FIELD_TYPES
+
+    booleans = [name for name, (kind, _) in FIELD_TYPES.items() if kind == "boolean"]
+    base = {"provider_id": "anthropic", "model_id": "claude-sonnet-4-5-20250929"}
+    contexts: list[dict[str, Any] | None] = [None, {}, base]
+    contexts += [{**base, name: True} for name in booleans]
+    contexts.append({**base, **dict.fromkeys(booleans, True)})
+    contexts.append(
+        {
+            **base,
+            "skills": ["pdf", "review"],
+            "editor_tabs": ["src/a.ts", "b.md"],
+            "cwd": "/work/{{CWD}}/é",
+            "browser_viewport_width": 1280,
+            "browser_viewport_height": 7,
+            "supports_browser_use": True,
+            "is_multi_root_enabled": True,
+            "enable_native_tool_calls": True,
+            "custom_prompt": "compact",
+        }
+    )
+    return contexts
+
+
+# --------------------------------------------------------------------------- selection and tools
+
+
+def test_select_family_on_the_selection_grids() -> None:
+    ts_bridge.require()
+    from generated import catalog
+
+    contexts = grid_contexts() + [c for c in toggled_contexts() if c is not None]
+    assert len(contexts) > 276
+    compare([{"op": "selectFamily", "context": c} for c in contexts], lambda i: catalog.select_family(i["context"]))
+
+
+def test_select_family_matches_the_vendored_answers_in_ts() -> None:
+    ts_bridge.require()
+    cases = json.loads(reference_file("variant-selection-grid").read_text("utf-8"))["cases"]
+    got = ts_bridge.values("core", [{"op": "selectFamily", "context": case["context"]} for case in cases])
+    wrong = [
+        (case["context"], case["family"], family)
+        for case, family in zip(cases, got, strict=True)
+        if family != case["family"]
+    ]
+    assert not wrong, wrong[:5]
+
+
+def test_enabled_tools_every_family_and_toggle() -> None:
+    ts_bridge.require()
+    from generated import catalog
+
+    inputs = [
+        {"op": "enabledTools", "family": family, "context": context}
+        for family in [*families(), "no-such-family"]
+        for context in toggled_contexts()
+    ]
+    compare(inputs, lambda i: catalog.enabled_tools(i["family"], i["context"]))
+
+
+def test_prompt_section_every_family_and_toggle() -> None:
+    ts_bridge.require()
+    from generated import prompt
+
+    inputs = [
+        {"op": "promptSection", "family": family, "context": context}
+        for family in families()
+        for context in toggled_contexts()
+    ]
+    compare(inputs, lambda i: prompt.prompt_section(i["family"], i["context"]))
+
+
+@pytest.mark.xfail(
+    strict=False, reason="TODO(ts-native): promptSection with MCP servers/subagents needs the TS dynamic tools"
+)
+def test_prompt_section_with_mcp_servers_and_subagents() -> None:
+    raise NotImplementedError("dynamicVariants is ported by ts-native; compare promptSection with extra variants then")
+
+
+def test_route_every_provider() -> None:
+    ts_bridge.require()
+    from generated import catalog
+
+    pairs = {(c.get("provider_id"), c.get("model_id")) for c in generated_grid()}
+    inputs = [{"op": "route", "provider": p, "model": m} for p, m in sorted(pairs, key=repr)]
+    compare(inputs, lambda i: catalog.route(i["provider"], i["model"]))
+
+
+def test_resolve_text_of_every_spec_variant() -> None:
+    ts_bridge.require()
+    from generated import catalog, catalog_data
+
+    pieces = [v["description"] for v in catalog_data.SPECS.values()]
+    pieces += [p["instruction"] for v in catalog_data.SPECS.values() for p in v["parameters"]]
+    pieces.append(("{{CWD}} {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}}{{MULTI_ROOT_HINT}} {{UNKNOWN}}",))
+    unique = list({json.dumps(p): p for p in pieces}.values())
+    contexts = [None, *toggled_contexts()[-2:]]
+    inputs = [{"op": "resolveText", "pieces": p, "context": c} for p in unique for c in contexts]
+    compare(inputs, lambda i: catalog.resolve_text(i["pieces"], i["context"]))
+
+
+def test_context_checks_and_messages() -> None:
+    ts_bridge.require()
+    from generated.context import Context
+
+    bad: list[Any] = [
+        {"provider": "x"},
+        {"model": "x", "cwdd": "/"},
+        {"yolo": True, "skils": []},
+        {"zzz": 1},
+        {"browser_viewport_width": 2**53},
+        {"browser_viewport_width": -(2**53 - 1)},
+        {"browser_viewport_width": 1.5},
+        {"browser_viewport_width": True},
+        {"cwd": None, "provider_id": 3, "skills": ["a", 1], "editor_tabs": "x"},
+        {"custom_prompt": "\ud800"},
+        {"skills": ["ok", "\udc00"]},
+        [],
+        "text",
+        None,
+    ]
+    good = [c for c in toggled_contexts() if c is not None]
+    compare(
+        [{"op": "context", "data": data} for data in bad + good],
+        lambda i: Context.from_mapping(i["data"]).to_dict(),
+    )
+
+
+def test_labels_fill_like_python() -> None:
+    ts_bridge.require()
+    from generator.runtime.labels import fill_label
+
+    templates = ["[read {path}]", "{a|b} and {{x}}", "{bad", "}", "{path} {missing}", "{ é_ü }"]
+    values: list[Any] = [{"path": "src/app.ts"}, {"b": "  two\n\tlines  "}, {"path": "x" * 100}, {"a": ""}, {"é_ü": 1}]
+    values += [None, {"path": ["a", "b"]}, {"path": {"k": "v"}}, {"a": "🙂" * 70}]
+    inputs = [{"op": "label", "template": t, "params": v} for t in templates for v in values]
+    compare(inputs, lambda i: fill_label(i["template"], i["params"]))
+
+
+# --------------------------------------------------------------------------- the XML call parser
+
+TOOLS = {
+    "read_file": ["path", "start_line", "task_progress"],
+    "write_to_file": ["path", "content", "task_progress"],
+    "replace_in_file": ["path", "diff"],
+    "apply_patch": ["input"],
+    "execute_command": ["command", "requires_approval"],
+    "condense": [],
+    "a<b": ["x>y", "p"],
+    "p": ["pp", "p"],
+}
+
+CORPUS = [
+    "",
+    "No calls here, only <b>markup</b> and <read_file without closing.",
+    "I'll read it.\n<read_file>\n<path>src/main.py</path>\n</read_file>",
+    "<read_file><path>  a b \u00a0</path><start_line>3</start_line></read_file> then <condense></condense>",
+    "<write_to_file>\n<path>x.html</path>\n<content>\n<p>a</content> b</p>\n</content>\n</write_to_file>",
+    "<write_to_file><content>a</content>b</content><task_progress>- [x] one</task_progress></write_to_file>",
+    "<write_to_file><path>p</path><content>x</content></write_to_file><write_to_file><content>y",
+    "<replace_in_file><path>f</path><diff>------- SEARCH\na\n=======\nb\n+++++++ REPLACE</diff></replace_in_file>",
+    "<apply_patch><input>*** Begin Patch\n</input> inside\n*** End Patch</input></apply_patch>",
+    "<execute_command><command>echo '</command>'</command><requires_approval>no</requires_approval></execute_command>",
+    "<read_file><path>first</path><path>second</path></read_file>",
+    "<read_file><path>日本/ファイル 🙂</path></read_file>\ufeff<read_file><path>\u2028x\u2029</path></read_file>",
+    "<read_file><path>a</path></write_to_file></read_file>",
+    "<a<b><x>y>1</x>y><p>2</p></a<b>",
+    "<p><pp>1</pp><p>2</p></p><p><p>3",
+    "<write_to_file><content>only text</content> tail <task_progress>t</task_progress></write_to_file>",
+    "text <read_file>\n<path>a</path>\n</read_file> more <execute_command><command>ls -la</command></execute_command>",
+]
+
+
+def random_replies(count: int, seed: int = 1616) -> list[str]:
+    """Replies made of tool tags, parameter tags and tricky text (fixed seed: reproducible)."""
+    rng = random.Random(seed)
+    alphabet = list("ab <>/\n\t=\"'&é日🙂") + ["\u00a0", "\u2028", "\ufeff", "\u0085", "\u001c"]
+    names = [n for n in TOOLS if "<" not in n]
+    replies = []
+    for _ in range(count):
+        parts = []
+        for _ in range(rng.randint(1, 12)):
+            roll = rng.random()
+            tool = rng.choice(names)
+            params = TOOLS[tool] or ["none"]
+            if roll < 0.25:
+                parts.append(f"<{tool}>")
+            elif roll < 0.4:
+                parts.append(f"</{tool}>")
+            elif roll < 0.6:
+                parts.append(f"<{rng.choice(params)}>")
+            elif roll < 0.75:
+                parts.append(f"</{rng.choice(params)}>")
+            else:
+                parts.append("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 6))))
+        replies.append("".join(parts))
+    return replies
+
+
+def prefixes(text: str) -> list[str]:
+    return [text[:i] for i in range(len(text) + 1)]
+
+
+def test_parse_calls_on_every_cut_of_the_corpus() -> None:
+    ts_bridge.require()
+    from generator.runtime.xml_calls import parse_tool_calls
+
+    texts = CORPUS + random_replies(150)
+    inputs = [{"op": "parsePrefixes", "text": text, "tools": TOOLS} for text in texts]
+    compare(inputs, lambda i: [uses(parse_tool_calls(p, TOOLS)) for p in prefixes(i["text"])])
+
+
+def test_parse_calls_with_every_family_tools() -> None:
+    ts_bridge.require()
+    from generated import prompt
+
+    inputs = [{"op": "parsePrefixes", "text": text, "family": family} for family in families() for text in CORPUS[:6]]
+    compare(inputs, lambda i: [uses(prompt.parse_calls(p, i["family"])) for p in prefixes(i["text"])])
+
+
+def test_streaming_parser_in_chunks() -> None:
+    ts_bridge.require()
+    from generator.runtime.xml_calls import StreamingParser
+
+    def chunked(text: str, sizes: list[int]) -> list[str]:
+        chunks, index = [], 0
+        for size in itertools.cycle(sizes):
+            if index >= len(text):
+                return chunks
+            chunks.append(text[index : index + size])
+            index += size
+        return chunks
+
+    def run(item: dict[str, Any]) -> list[Any]:
+        parser = StreamingParser(item["tools"])
+        return [uses(parser.feed(chunk)) for chunk in item["chunks"]]
+
+    texts = CORPUS + random_replies(60, seed=7)
+    inputs = [
+        {"op": "stream", "tools": TOOLS, "chunks": chunked(text, sizes)}
+        for text in texts
+        for sizes in ([1], [3], [7, 1, 2], [1000])
+    ]
+    compare(inputs, run)
+
+
+def test_partial_json_array_reader() -> None:
+    ts_bridge.require()
+    from generator.runtime.xml_calls import parse_partial_json_array
+
+    samples = ['["a", "b"]', ' [ "x\\n\\u00e9\\ud83d\\ude00" , "y', '["a\\q"]', '["\\u12"]', '["ok", 1, "no"]']
+    samples += ['["raw\ttab"]', '["\\ud800"]', "garbage", "", '["a"] trailing', '[  "a"  ,  ]', '["\\"quoted\\""]']
+    texts = [p for s in samples for p in prefixes(s)]
+    compare([{"op": "partialJson", "text": t} for t in texts], lambda i: parse_partial_json_array(i["text"]))

@@ -10,6 +10,7 @@ export * from "./context.js";
 export * from "./catalog_data.js";
 export * from "./catalog.js";
 export * from "./prompt.js";
+export * from "./providers.js";
 export { StreamingParser, parsePartialJsonArray } from "./_runtime/xml_calls.js";
 export { ToolResult, toolUse } from "./_runtime/tool_types.js";
 export type { ToolUse } from "./_runtime/tool_types.js";

@@ -36,6 +36,7 @@ import {
   type Schema,
 } from "./schema_common.js";
 import { deepCopy } from "./schema_walk.js";
+import type { ParameterData } from "./data.js";
 import { MCP_TOOL_ID, makeParameter, makeVariant, type SkipRecord, type Variant } from "./variants.js";
 
 export { MCP_TOOL_ID, SUBAGENTS_TOOL_ID, mergeTools, skipRecord } from "./variants.js";
@@ -59,7 +60,7 @@ const SENTINELS: Record<string, Json> = {
 // ---- MCP ----------------------------------------------------------------------------------
 
 /** One parameter per root property; `required` from the ROOT `required` list only. */
-function mcpParameters(inputSchema: Schema): ReturnType<typeof makeParameter>[] {
+function mcpParameters(inputSchema: Schema): ParameterData[] {
   const properties = inputSchema["properties"];
   if (!isDict(properties)) return [];
   const rootRequired = inputSchema["required"];

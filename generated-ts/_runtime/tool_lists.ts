@@ -26,23 +26,24 @@ import { mcpTools } from "./dynamic_tools.js";
 import { subagentTools, subagentsActive } from "./subagents.js";
 import { mergeTools, skipRecord, type SkipRecord, type Variant } from "./variants.js";
 
-/** What nativeTools needs of the catalog (the runtime's Catalog provides it). */
+/** What nativeTools needs of the catalog: the runtime's Catalog (catalog.ts) has this shape. */
 export interface NativeCatalog {
   readonly families: { readonly [family: string]: Json };
   /** Each family's resolved spec variants, in prompt order. */
-  variantsOf(family: string): readonly Json[];
+  readonly variants: ReadonlyMap<string, readonly Json[]>;
+  /** The catalog data: MCP `{separator, name_max_length}`, SUBAGENTS `{name_prefix, max_length}`. */
+  readonly data: {
+    readonly mcp: { readonly separator: string; readonly name_max_length: number };
+    readonly subagents: { readonly name_prefix: string; readonly max_length: number };
+  };
   /** Whether a requirement holds (null: no requirement; one that cannot be evaluated does not). */
-  holds(predicate: Json, context: Json): boolean;
-  resolveText(pieces: readonly Json[], context: Json, placeholders?: boolean): string;
-  resolvePlaceholders(text: string, context: Json): string;
+  holds(predicate: Json, context: unknown): boolean;
+  resolveText(pieces: Json, context: unknown, placeholders?: boolean): string;
+  resolvePlaceholders(text: string, context: unknown): string;
   /** A checked context from a Context, a plain object or null (the defaults). */
-  asContext(context: Json): Json;
+  asContext(context: unknown): Json;
   /** The native format a provider's requests use. */
-  route(providerId: Json, modelId?: Json): string;
-  /** catalog_data MCP: `{separator, name_max_length}`. */
-  readonly mcp: { readonly separator: string; readonly name_max_length: number };
-  /** catalog_data SUBAGENTS: `{name_prefix, max_length}`. */
-  readonly subagents: { readonly name_prefix: string; readonly max_length: number };
+  route(providerId: unknown, modelId?: unknown): string;
 }
 
 export interface NativeToolsOptions {
@@ -114,9 +115,9 @@ export function dynamicVariants(
     }
     extra.push(
       ...subagentTools(configs, {
-        prefix: catalog.subagents.name_prefix,
-        maxLength: catalog.subagents.max_length,
-        separator: catalog.mcp.separator,
+        prefix: catalog.data.subagents.name_prefix,
+        maxLength: catalog.data.subagents.max_length,
+        separator: catalog.data.mcp.separator,
         skipped,
       }),
     );
@@ -124,8 +125,8 @@ export function dynamicVariants(
   const servers = options.mcpServers ?? [];
   if (servers.length > 0) {
     const [found, leftOut] = mcpTools(servers, {
-      separator: catalog.mcp.separator,
-      maxLength: catalog.mcp.name_max_length,
+      separator: catalog.data.mcp.separator,
+      maxLength: catalog.data.mcp.name_max_length,
     });
     extra.push(...found);
     skipped.push(...leftOut);
@@ -197,7 +198,7 @@ function staticEntry(dialect: string, variant: Json): StaticEntry {
 
 /** Static enabled tools, then subagent tools, then MCP tools (Catalog.assemble). */
 export function assemble(catalog: NativeCatalog, family: string, ctx: Json, extraVariants: readonly Variant[]): Json[] {
-  const enabled = catalog.variantsOf(family).filter((v) => catalog.holds(v.requires, ctx));
+  const enabled = (catalog.variants.get(family) ?? []).filter((v) => catalog.holds(v.requires, ctx));
   const subagent = extraVariants.filter((v) => (has(v, "input_schema") ? v["input_schema"] : null) === null);
   const mcp = extraVariants.filter((v) => (has(v, "input_schema") ? v["input_schema"] : null) !== null);
   return mergeTools(enabled, subagent, mcp);

@@ -96,7 +96,7 @@ test("mcpTools skips bad tools with reasons and notes dropped non-finite numbers
   const [variants, skipped] = mcpTools(servers, { separator: "0mcp0" });
   assert.equal(variants.length, 1);
   assert.equal(variants[0].name, "s10mcp0ok");
-  assert.match(variants[0].description[0] as string, /NaN\/Infinity is not JSON: \/maximum \(NaN\)\)$/);
+  assert.match(String(variants[0].description[0]), /NaN\/Infinity is not JSON: \/maximum \(NaN\)\)$/);
   assert.deepEqual(
     skipped.map((s) => s.reason),
     ["duplicate name", "tool has no name", "server disabled"],
@@ -163,14 +163,19 @@ test("adapt drops gated parameters, swaps conditional text and fills only the ma
 test("buildTools raises NativeToolsUnavailable when the family or the context turns native calls off", () => {
   const catalog: NativeCatalog = {
     families: { f: { use_native_tools: true }, t: { use_native_tools: false } },
-    variantsOf: () => [],
+    variants: new Map([
+      ["f", []],
+      ["t", []],
+    ]),
+    data: {
+      mcp: { separator: "0mcp0", name_max_length: 64 },
+      subagents: { name_prefix: "use_subagent_", max_length: 64 },
+    },
     holds: () => true,
     resolveText: plainText,
     resolvePlaceholders: (t) => t,
     asContext: (c) => c ?? {},
     route: () => "anthropic",
-    mcp: { separator: "0mcp0", name_max_length: 64 },
-    subagents: { name_prefix: "use_subagent_", max_length: 64 },
   };
   assert.throws(() => buildTools(catalog, "anthropic", "t", {}), NativeToolsUnavailable);
   assert.throws(() => buildTools(catalog, "anthropic", "f", { enable_native_tool_calls: false }), /enable_native_tool_calls/);
@@ -180,5 +185,6 @@ test("buildTools raises NativeToolsUnavailable when the family or the context tu
 test("known difference: integer-like property keys come first in JavaScript objects", () => {
   const servers = loadServersJson('[{"uid":"s","name":"s","tools":[{"name":"t","inputSchema":{"type":"object","properties":{"b":{"type":"string"},"0":{"type":"string"}}}}]}]');
   const [variants] = mcpTools(servers, { separator: "0mcp0" });
-  assert.deepEqual(Object.keys((variants[0].input_schema as Record<string, object>)["properties"]!), ["0", "b"]); // Python keeps ["b", "0"]
+  const schema = variants[0].input_schema as { properties: object };
+  assert.deepEqual(Object.keys(schema.properties), ["0", "b"]); // Python keeps ["b", "0"]
 });

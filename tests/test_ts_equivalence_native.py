@@ -1,0 +1,458 @@
+"""Python and TypeScript give the same native tool lists and skip reports (issue 16, ts-native).
+
+Both runtimes get the same inputs: every family, every format (and the routed one), feature
+toggles of the golden context, provider/model routing, the 276 contexts of the selection grid
+(with the family Python selects), and the run-time tools of the test data: each MCP file of
+tests/data/mcp (hostile.json included, read by each side's own ``load_servers_json``) and a set
+of subagent configs. Compared as JSON text, key order included: the tools list, the skip
+report (``dynamic_variants`` plus ``native_tools``'s own), or the error (type and message, e.g.
+NativeToolsUnavailable). A difference fails naming the input.
+
+Numbers are written in one canonical form on both sides before the texts are compared: a
+JavaScript number cannot tell 1 from 1.0, so an integral float reads as an integer (text that
+quotes a number, such as "Default: 1.0.", is compared as it is). A second group of tests fuzzes
+the schema converter itself on random schemas, every format, strict on and off.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import behaviour
+import ts_bridge
+from behaviour import FORMATS
+from golden import GOLDEN_FIELDS
+
+ROOT = Path(__file__).resolve().parent.parent
+MCP_DIR = ROOT / "tests" / "data" / "mcp"
+GRID = ROOT / "tests" / "data" / "reference" / "cline-v4.0.10-variant-selection-grid.json"
+#: The golden context's toggles of tests/behaviour.py, and one more the native lists read.
+TOGGLES = (*behaviour.TOGGLES, "is_subagent_run")
+#: Subagent configs: plain, long, duplicate, separator inside, a lone surrogate, not an object.
+SUBAGENTS_TEXT = json.dumps(
+    [
+        {"name": "Code Reviewer", "description": "Reviews a diff and lists problems."},
+        {"name": "planner"},
+        {"name": "PLANNER", "description": "Same name once sanitized."},
+        {"name": "x" * 90, "description": "Too long: trimmed with a hash."},
+        {"name": "a0mcp0b", "description": "Holds the MCP separator."},
+        {"name": "bad\ud800name", "description": "A lone surrogate."},
+        {"name": "", "description": "No name."},
+        5,
+    ]
+)
+BATCH = 400
+
+
+def _golden() -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in GOLDEN_FIELDS.items()}
+
+
+def _contexts() -> list[tuple[str, dict[str, Any]]]:
+    """Named context objects: golden, each toggle flipped, models, routing, placeholder values."""
+    golden = _golden()
+    out = [("golden", golden), ("defaults", {})]
+    out += [(f"golden-{t}", {**golden, t: not golden.get(t, False)}) for t in TOGGLES]
+    out.append(("golden-native-unset", {**golden, "enable_native_tool_calls": None}))
+    for model in ("claude-sonnet-4-5", "gpt-5.1", "gemini-3-pro", "devstral", "glm-4.6", "qwen3"):
+        for native in (True, False):
+            out.append((f"golden-{model}-{native}", {**golden, "model_id": model, "enable_native_tool_calls": native}))
+    routes = [
+        ("anthropic", "claude-sonnet-4-5"),
+        ("openai", "gpt-5"),
+        ("gemini", "gemini-2.5-pro"),
+        ("vertex", "gemini-2.5-pro"),
+        ("vertex", "claude-sonnet-4-5"),
+        ("bedrock", "anthropic.claude"),
+        ("  Anthropic ", None),
+        ("openrouter", "x"),
+        (None, None),
+    ]
+    out += [(f"route-{p}-{m}", {**golden, "provider_id": p, "model_id": m}) for p, m in routes]
+    out.append(
+        (
+            "placeholders",
+            {**golden, "cwd": 'C:\\work "q"', "browser_viewport_width": 1280, "is_multi_root_enabled": True},
+        )
+    )
+    out.append(("lists", {**golden, "skills": [], "editor_tabs": ["a.py", "b.ts"], "custom_prompt": "compact"}))
+    return out
+
+
+def _fields() -> set[str]:
+    from generated import context
+
+    return set(context.FIELD_TYPES)
+
+
+def _known(ctx: dict[str, Any]) -> dict[str, Any]:
+    fields = _fields()
+    return {k: v for k, v in ctx.items() if k in fields}
+
+
+def _canonical(value: Any) -> Any:
+    """Numbers in one form (an integral value as an int), everything else as it is, order kept."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+            return int(value)
+        return value
+    if isinstance(value, dict):
+        return {k: _canonical(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    return repr(value)
+
+
+def _text(value: Any) -> str:
+    return json.dumps(_canonical(value), ensure_ascii=False)
+
+
+#: Server files read once per session (mcp_tools never changes what it is given).
+_SERVERS: dict[str, Any] = {}
+
+
+def _python(case: dict[str, Any]) -> Any:
+    """What the Python package answers for one case (the same shape the TS script returns)."""
+    import generated
+    from generated import catalog
+    from generated._runtime.dynamic_tools import load_servers_json
+
+    try:
+        ctx = generated.Context.from_mapping(case["context"])
+        extra: list[Any] = []
+        skipped: list[Any] = []
+        if case["servers"] is not None or case["subagents"] is not None:
+            servers = _SERVERS.get(case["servers"]) if case["servers"] is not None else []
+            if servers is None:
+                servers = _SERVERS[case["servers"]] = load_servers_json(case["servers"])
+            servers = servers if isinstance(servers, list) else [servers]
+            subagents = json.loads(case["subagents"]) if case["subagents"] is not None else []
+            extra, skipped = catalog.dynamic_variants(case["family"], ctx, mcp_servers=servers, subagents=subagents)
+        tools = generated.native_tools(
+            case["family"], ctx, format=case["format"], extra_variants=extra, skipped=skipped
+        )
+        return {"tools": tools, "skipped": skipped}
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def _compare(cases: list[dict[str, Any]]) -> tuple[int, list[str]]:
+    """Run every case on both sides; returns (cases compared, descriptions of the differences)."""
+    problems: list[str] = []
+    for start in range(0, len(cases), BATCH):
+        batch = cases[start : start + BATCH]
+        results = ts_bridge.run("native", batch)
+        for case, result in zip(batch, results, strict=True):
+            ts_value = (
+                result["ok"]
+                if "ok" in result
+                else {"error": f"{result['error']['name']}: {result['error']['message']}"}
+            )
+            if isinstance(ts_value, dict) and "text" in ts_value:
+                ts_value = json.loads(ts_value["text"])
+            expected, got = _text(_python(case)), _text(ts_value)
+            if expected != got:
+                problems.append(_describe(case, expected, got))
+    return len(cases), problems
+
+
+def _describe(case: dict[str, Any], expected: str, got: str) -> str:
+    at = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False)) if a != b), min(len(expected), len(got)))
+    where = {k: v for k, v in case.items() if k not in ("servers", "subagents", "context")}
+    return (
+        f"{where} context={case['name']} servers={case.get('server_file')} subagents={case['subagents'] is not None}\n"
+        f"  python: ...{expected[max(0, at - 120) : at + 200]}\n"
+        f"  ts:     ...{got[max(0, at - 120) : at + 200]}"
+    )
+
+
+def _families() -> list[str]:
+    from generated import catalog
+
+    return list(catalog.FAMILIES)
+
+
+def _case(name: str, family: str, fmt: str | None, ctx: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {
+        "name": name,
+        "family": family,
+        "format": fmt,
+        "context": _known(ctx),
+        "servers": extra.get("servers"),
+        "server_file": extra.get("server_file"),
+        "subagents": extra.get("subagents"),
+    }
+
+
+def _static_cases() -> Iterator[dict[str, Any]]:
+    for name, ctx in _contexts():
+        for family in [*_families(), "no-such-family"]:
+            for fmt in (*FORMATS, None):
+                yield _case(name, family, fmt, ctx)
+
+
+def _grid_cases() -> Iterator[dict[str, Any]]:
+    import generated
+
+    fields = _fields()
+    for i, row in enumerate(json.loads(GRID.read_text("utf-8"))["cases"]):
+        data = {k: v for k, v in row["context"].items() if k in fields}
+        family = str(generated.select_family(generated.Context.from_mapping(data)))
+        for fmt in (*FORMATS, None):
+            yield _case(f"grid{i:03d}", family, fmt, data)
+
+
+def _runtime_tool_cases() -> Iterator[dict[str, Any]]:
+    golden = _golden()
+    contexts = [
+        ("golden", golden),
+        ("golden-subagents", {**golden, "subagents_enabled": True}),
+        ("golden-subagent-run", {**golden, "subagents_enabled": True, "is_subagent_run": True}),
+    ]
+    files = sorted(MCP_DIR.glob("*.json"))
+    for name, ctx in contexts:
+        for family in _families():
+            for fmt in (*FORMATS, None):
+                for path in files:
+                    text = path.read_text("utf-8")
+                    yield _case(name, family, fmt, ctx, servers=text, server_file=path.name, subagents=SUBAGENTS_TEXT)
+                yield _case(name, family, fmt, ctx, subagents=SUBAGENTS_TEXT)
+
+
+def _assert_same(cases: list[dict[str, Any]], minimum: int) -> None:
+    count, problems = _compare(cases)
+    assert count >= minimum, f"only {count} cases"
+    assert not problems, f"{len(problems)} of {count} cases differ:\n" + "\n".join(problems[:10])
+
+
+def test_native_tools_static_every_family_format_and_toggle() -> None:
+    ts_bridge.require()
+    cases = list(_static_cases())
+    _assert_same(cases, 2000)
+
+
+def test_native_tools_selection_grid() -> None:
+    ts_bridge.require()
+    if not GRID.is_file():
+        pytest.skip(f"selection grid not vendored: {GRID}")
+    _assert_same(list(_grid_cases()), 276 * 6)
+
+
+def test_native_tools_with_mcp_and_subagent_tools() -> None:
+    ts_bridge.require()
+    _assert_same(list(_runtime_tool_cases()), 1000)
+
+
+# ---- the converter on random schemas --------------------------------------------------------
+
+_TYPES = ["string", "number", "integer", "boolean", "array", "object", "null"]
+_KEYWORDS = [
+    "type", "description", "title", "enum", "const", "properties", "required", "items", "anyOf",
+    "oneOf", "allOf", "nullable", "additionalProperties", "format", "minimum", "maximum",
+    "exclusiveMinimum", "exclusiveMaximum", "default", "examples", "pattern", "minLength",
+    "maxItems", "uniqueItems", "deprecated", "$ref", "not", "$defs", "prefixItems", "multipleOf",
+    "readOnly", "propertyNames", "dependencies",
+]  # fmt: skip
+
+
+def _random_schema(rng: random.Random, depth: int = 0) -> dict[str, Any]:
+    """A schema mixing valid, unusual and malformed keyword values (property names are never
+    integer-like: JavaScript orders those first, a documented difference)."""
+    values: list[Any] = [1, 2.5, "x", None, True, [1, "a"], {"k": 1}, 0, -3, "date-time", "uuid"]
+    deeper = depth < 4 and rng.random() < 0.85
+    s: dict[str, Any] = {}
+    for k in rng.sample(_KEYWORDS, rng.randint(0, 5)):
+        if k == "type":
+            s[k] = rng.choice([*_TYPES, ["string", "null"], ["integer", "number"], ["object"], [], "text"])
+        elif k in ("description", "title", "pattern"):
+            s[k] = rng.choice(["d", "line\nline", "", "x y ", "é \u2028"])
+        elif k == "enum":
+            s[k] = rng.choice(
+                [["a", "b"], [1, 2], ["a", None], [None], [1.5, "x"], [], "ab", 5, [True, 1], [[1], {"a": None}]]
+            )
+        elif k in ("const", "default", "examples"):
+            s[k] = rng.choice(values)
+        elif k == "properties":
+            names = ["a", "b", "c d", "_x", "é"]
+            s[k] = (
+                {rng.choice(names): _random_schema(rng, depth + 1) for _ in range(rng.randint(0, 3))}
+                if deeper
+                else rng.choice([[], "x", {"a": None}, {"a": False}])
+            )
+        elif k == "required":
+            s[k] = (
+                rng.sample(["a", "b", "c"], rng.randint(0, 2))
+                if rng.random() < 0.7
+                else rng.choice(["ab", 5, None, {"a": 1}, [1], [["a"]]])
+            )
+        elif k == "items":
+            s[k] = (
+                rng.choice([_random_schema(rng, depth + 1), [_random_schema(rng, depth + 1)], True])
+                if deeper
+                else rng.choice([5, "x", False, None])
+            )
+        elif k in ("anyOf", "oneOf", "allOf"):
+            s[k] = (
+                [rng.choice([_random_schema(rng, depth + 1), {"type": "null"}]) for _ in range(rng.randint(1, 3))]
+                if deeper
+                else rng.choice([{}, "x", 5, [5], [True], [False]])
+            )
+        elif k == "nullable":
+            s[k] = rng.choice([True, False, "yes"])
+        elif k == "additionalProperties":
+            s[k] = rng.choice([False, True, {"type": "string"}])
+        elif k == "format":
+            s[k] = rng.choice(["date-time", "uri", "int32", "float", "enum", "email"])
+        elif k in ("minimum", "maximum", "minLength", "maxItems", "multipleOf"):
+            s[k] = rng.choice([0, 1, 2.5, -1, 1e20, 1e-7])
+        elif k in ("exclusiveMinimum", "exclusiveMaximum"):
+            s[k] = rng.choice([True, False, 3, 2.5])
+        elif k in ("uniqueItems", "deprecated", "readOnly"):
+            s[k] = rng.choice([True, False])
+        elif k == "$ref":
+            s[k] = rng.choice(
+                ["#/$defs/n", "#", "#/properties/a", "#/$defs/missing", "http://x", "#/$defs/n%20x", "#anchor"]
+            )
+        elif k == "$defs":
+            s[k] = {
+                "n": rng.choice([{"type": "string"}, {"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}}])
+            }
+        elif k == "not":
+            s[k] = {"type": "string"}
+        elif k == "prefixItems":
+            s[k] = [{"type": "string"}]
+        elif k == "propertyNames":
+            s[k] = {"pattern": "^a"}
+        elif k == "dependencies":
+            s[k] = {"a": ["b"], "b": {"required": ["a"]}}
+    return s
+
+
+def _schema_cases(seed: int, count: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(count):
+        root = _random_schema(rng)
+        if rng.random() < 0.7:
+            root["type"] = "object"
+            if not isinstance(root.get("properties"), dict):
+                root["properties"] = {"a": _random_schema(rng, 1), "b": _random_schema(rng, 1)}
+        if rng.random() < 0.3:
+            root["$defs"] = {
+                "n": {"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}, "v": _random_schema(rng, 2)}}
+            }
+        cases.append({"schema": root, "strict": rng.random() < 0.5})
+    return cases
+
+
+def _convert_python(case: dict[str, Any]) -> dict[str, Any]:
+    from generated._runtime.native import runtime_entry
+    from generated._runtime.schema_dialects import check_limits, convert
+
+    out: dict[str, Any] = {}
+    for fmt in FORMATS:
+        for strict in (False, True):
+            try:
+                conv = convert(case["schema"], fmt, strict=strict)
+                notices = [[list(n.path), n.message] for n in conv.notices]
+                out[f"{fmt}/{strict}"] = {"ok": {"schema": conv.schema, "notices": notices}}
+            except Exception as exc:
+                out[f"{fmt}/{strict}"] = {"error": f"{type(exc).__name__}: {exc}"}
+        variant = {
+            "name": "t",
+            "description": ["D."],
+            "strict": case["strict"],
+            "parameters": [],
+            "input_schema": case["schema"],
+        }
+        try:
+            entry = runtime_entry(fmt, variant, "".join)
+            out[f"runtime/{fmt}"] = {"ok": entry}
+        except Exception as exc:
+            out[f"runtime/{fmt}"] = {"error": f"{type(exc).__name__}: {exc}"}
+            continue
+        if entry is not None:
+            try:
+                out[f"limits/{fmt}"] = {"ok": [[list(n.path), n.message] for n in check_limits(fmt, [entry])]}
+            except Exception as exc:
+                out[f"limits/{fmt}"] = {"error": f"{type(exc).__name__}: {exc}"}
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_converter_on_random_schemas(seed: int) -> None:
+    cases = _schema_cases(seed, 500)
+    results = ts_bridge.run("native", [{"convert": c} for c in cases])
+    problems = []
+    for case, result in zip(cases, results, strict=True):
+        expected = _text(_convert_python(case))
+        got = _text(json.loads(result["ok"]["text"])) if "ok" in result else str(result)
+        if expected != got:
+            problems.append(f"schema {json.dumps(case)}\n  python: {expected[:600]}\n  ts:     {got[:600]}")
+    assert not problems, f"{len(problems)} of {len(cases)} schemas differ:\n" + "\n".join(problems[:5])
+
+
+def test_known_difference_integer_like_property_names_come_first_in_typescript() -> None:
+    """Documented: JavaScript objects put integer-like keys ("0", "42") first, in numeric order;
+    Python keeps insertion order. Only an MCP schema naming a property so can show it."""
+    schema = {"type": "object", "properties": {"b": {"type": "string"}, "0": {"type": "string"}}}
+    [result] = ts_bridge.run("native", [{"convert": {"schema": schema, "strict": False}}])
+    ts_keys = list(json.loads(result["ok"]["text"])["anthropic/False"]["ok"]["schema"]["properties"])
+    assert list(
+        _convert_python({"schema": schema, "strict": False})["anthropic/False"]["ok"]["schema"]["properties"]
+    ) == [
+        "b",
+        "0",
+    ]
+    assert ts_keys == ["0", "b"]
+
+
+def test_static_entries_rebuilt_from_catalog_data_equal_the_generated_ones() -> None:
+    """tool_lists.ts rebuilds each format's TOOLS and META from SPECS on first use, by the rules
+    of generator/lower/native.py; the same rules, written here in Python, give the generated
+    provider modules' data exactly (so the TS package needs no per-format data)."""
+    import importlib
+
+    from generated import catalog_data
+    from generated._runtime.formats import FORMATS as RECORDS
+    from generated._runtime.native import parameters_schema, placeholder_paths
+    from generated._runtime.schema_dialects import tool_entry
+
+    def plain(pieces: Any) -> str:
+        return "".join(p for p in pieces if isinstance(p, str))
+
+    def conditional(pieces: Any) -> bool:
+        return any(not isinstance(p, str) for p in pieces)
+
+    for name, rec in RECORDS.items():
+        module = importlib.import_module(f"generated.{rec.module}")
+        for key, v in catalog_data.SPECS.items():
+            entry = None
+            if plain(v["description"]) or conditional(v["description"]):
+                params = [{**p, "instruction": plain(p["instruction"])} for p in v["parameters"]]
+                strict = v["strict"] and rec.strict is not None
+                entry = tool_entry(name, v["name"], plain(v["description"]), parameters_schema(params), strict=strict)
+            assert json.dumps(entry) == json.dumps(module.TOOLS[key]), (name, key)
+            gates = [(p["name"], p["requires"]) for p in v["parameters"] if p["requires"] is not None]
+            texts = [(None, plain(v["description"]), v["description"])] if conditional(v["description"]) else []
+            texts += [
+                (p["name"], plain(p["instruction"]), p["instruction"])
+                for p in v["parameters"]
+                if conditional(p["instruction"])
+            ]
+            pieces = [*v["description"], *(x for p in v["parameters"] for x in p["instruction"])]
+            braces = any("{{" in (x if isinstance(x, str) else x[0]) for x in pieces)
+            meta = None
+            if gates or texts or braces:
+                paths = placeholder_paths(entry) if braces and entry is not None else ()
+                meta = {"gates": gates, "texts": texts, "placeholders": braces, "paths": paths}
+            assert json.dumps(meta) == json.dumps(module.META[key]), (name, key)

@@ -1,0 +1,122 @@
+/** Equivalence and benchmark driver for ts-native (see tests/test_ts_equivalence_native.py). */
+
+import { CATALOG, Context, FORMATS, dynamicVariants, loadServersJson, nativeTools } from "../pkg/index.js";
+import type { PromptFamily, SkipRecord } from "../pkg/index.js";
+import { runtimeEntry } from "../pkg/_runtime/native.js";
+import { checkLimits, convert } from "../pkg/_runtime/schema_dialects.js";
+import { clearNativeCaches } from "../pkg/_runtime/tool_lists.js";
+import type { Variant } from "../pkg/_runtime/variants.js";
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+interface NativeCase {
+  readonly family: string;
+  readonly format: string | null;
+  readonly context: Json;
+  readonly servers: string | null;
+  readonly subagents: string | null;
+}
+
+/** One case as JSON text (the driver's own JSON.stringify would lose nothing, but text is cheaper). */
+export function handle(input: Json): Json {
+  if (input.convert !== undefined) return { text: JSON.stringify(converted(input.convert)) };
+  if (input.bench !== undefined) return { text: JSON.stringify(bench(input.bench)) };
+  return { text: JSON.stringify(native(input as NativeCase)) };
+}
+
+/** Server files read once per process (mcpTools never changes what it is given). */
+const SERVERS = new Map<string, Json>();
+
+function native(c: NativeCase): Json {
+  try {
+    const ctx = Context.fromObject(c.context);
+    let extra: Variant[] = [];
+    let skipped: SkipRecord[] = [];
+    if (c.servers !== null || c.subagents !== null) {
+      let servers = c.servers !== null ? SERVERS.get(c.servers) : [];
+      if (servers === undefined) SERVERS.set(c.servers!, (servers = loadServersJson(c.servers!)));
+      if (!Array.isArray(servers)) servers = [servers];
+      const subagents = c.subagents !== null ? JSON.parse(c.subagents) : [];
+      [extra, skipped] = dynamicVariants(c.family as PromptFamily, ctx, { mcpServers: servers, subagents });
+    }
+    const tools = nativeTools(c.family as PromptFamily, ctx, { format: c.format, extraVariants: extra, skipped });
+    return { tools, skipped };
+  } catch (error) {
+    const e = error as Error;
+    return { error: `${e.name}: ${e.message}` };
+  }
+}
+
+function outcome(run: () => Json): Json {
+  try {
+    return { ok: run() };
+  } catch (error) {
+    const e = error as Error;
+    return { error: `${e.name}: ${e.message}` };
+  }
+}
+
+function converted(c: { schema: Json; strict: boolean }): Json {
+  const out: Json = {};
+  for (const format of FORMATS) {
+    for (const strict of [false, true]) {
+      out[`${format}/${strict ? "True" : "False"}`] = outcome(() => {
+        const conv = convert(c.schema, format, { strict });
+        return { schema: conv.schema, notices: conv.notices.map((n) => [n.path, n.message]) };
+      });
+    }
+    const variant = { name: "t", description: ["D."], strict: c.strict, parameters: [], input_schema: c.schema };
+    let entry: Json = null;
+    const got = outcome(() => (entry = runtimeEntry(format, variant, (p) => p.join(""))));
+    out[`runtime/${format}`] = got;
+    if (got.error !== undefined) continue;
+    if (entry !== null) {
+      out[`limits/${format}`] = outcome(() => checkLimits(format, [entry]).map((n) => [n.path, n.message]));
+    }
+  }
+  return out;
+}
+
+/** Median microseconds per call of `run` over `repeats` batches of about `budget` seconds. */
+function perCall(run: () => unknown, repeats: number, budget: number): number {
+  for (let i = 0; i < 50; i++) run(); // warm up (the JIT)
+  let count = 0;
+  const start = performance.now();
+  while (performance.now() - start < 20) {
+    run();
+    count += 1;
+  }
+  const number = Math.max(1, Math.round((count * budget * 1000) / 20));
+  const times: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const t0 = performance.now();
+    for (let i = 0; i < number; i++) run();
+    times.push(((performance.now() - t0) / number) * 1000);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+function bench(b: { families: string[]; context: Json; repeats: number; budget: number }): Json {
+  const ctx = Context.fromObject(b.context);
+  for (let i = 0; i < 200; i++) {
+    // warm the JIT on every path first, so that the first row measured is not the slowest
+    for (const family of b.families) for (const format of FORMATS) nativeTools(family as PromptFamily, ctx, { format });
+    clearNativeCaches(CATALOG, i % 2 === 0);
+  }
+  const rows = [];
+  for (const family of b.families) {
+    for (const format of FORMATS) {
+      const call = (): Json => nativeTools(family as PromptFamily, ctx, { format });
+      rows.push({
+        family,
+        format,
+        tools: call().length,
+        miss_us: perCall(() => (clearNativeCaches(CATALOG), call()), b.repeats, b.budget),
+        hit_us: perCall(call, b.repeats, b.budget),
+        first_us: perCall(() => (clearNativeCaches(CATALOG, true), call()), b.repeats, b.budget),
+      });
+    }
+  }
+  return rows;
+}

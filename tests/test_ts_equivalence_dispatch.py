@@ -47,9 +47,24 @@ from generated.dispatch import (
     SharedToolHandler,
 )
 from replies_data import CALLS, FORMATS, anthropic_events, openai_chat_chunks, reply
+from test_offer import NATIVE, SUBAGENTS
+from test_offer import SERVERS as OFFER_SERVERS
 
 MCP_DATA = Path(__file__).parent / "data" / "mcp"
 SEED = 20261130
+
+
+def first_difference(py: Any, ts: Any, path: str = "") -> str:
+    """Where two JSON values first differ, and the two values there (kept short)."""
+    if isinstance(py, dict) and isinstance(ts, dict) and py.keys() == ts.keys():
+        for key in py:
+            if py[key] != ts[key]:
+                return first_difference(py[key], ts[key], f"{path}.{key}")
+    if isinstance(py, list) and isinstance(ts, list) and len(py) == len(ts):
+        for index, (a, b) in enumerate(zip(py, ts, strict=True)):
+            if a != b:
+                return first_difference(a, b, f"{path}[{index}]")
+    return f"at {path or 'the top'}:\n  python: {str(py)[:800]}\n  ts:     {str(ts)[:800]}"
 
 
 def compare(kind: str, inputs: list[dict[str, Any]], python: Callable[[dict[str, Any]], Any]) -> int:
@@ -59,14 +74,22 @@ def compare(kind: str, inputs: list[dict[str, Any]], python: Callable[[dict[str,
     for given, ts_answer in zip(inputs, ts, strict=True):
         py_answer = ts_bridge.as_json(python(given))
         if py_answer != ts_answer:
-            shown = json.dumps(given, ensure_ascii=False)[:600]
-            differences.append(f"{kind} {shown}\n  python: {py_answer}\n  ts:     {ts_answer}")
+            shown = json.dumps(given, ensure_ascii=False)[:400]
+            differences.append(f"{kind} {shown}\n{first_difference(py_answer, ts_answer)}")
     assert not differences, f"{len(differences)} of {len(inputs)} differ:\n" + "\n".join(differences[:20])
     return len(inputs)
 
 
 def use_json(use: generated.ToolUse) -> dict[str, Any]:
     return {"name": use.name, "params": dict(use.params), "partial": use.partial, "id": use.id, "error": use.error}
+
+
+def use_from(call: dict[str, Any]) -> generated.ToolUse:
+    """A ToolUse from the JSON form the TS driver reads too (tests/ts_scripts/dispatch.ts useFrom)."""
+    params = call.get("params", {})
+    return generated.ToolUse(
+        call["name"], params, partial=call.get("partial", False), id=call.get("id", ""), error=call.get("error")
+    )
 
 
 def result_json(result: generated.ToolResult | None) -> Any:
@@ -114,13 +137,7 @@ def py_route(given: dict[str, Any]) -> Any:
         return {"refused": f"MissingHandlersError: {exc}"}
     out = []
     for call in given["calls"]:
-        use = generated.ToolUse(
-            call["name"],
-            call.get("params", {}),
-            partial=call.get("partial", False),
-            id=call.get("id", ""),
-            error=call.get("error"),
-        )
+        use = use_from(call)
         has = coordinator.has(use.name)
         handler = describe(coordinator.get_handler(use.name)) if use.error is None else None
         out.append(
@@ -545,3 +562,76 @@ def test_result_messages_are_equal() -> None:
 @pytest.fixture(scope="module", autouse=True)
 def _typescript() -> None:
     ts_bridge.require()
+
+
+# ---- the Offer: permission, validation and dispatch of what one request sent --------------------
+
+
+def offer_calls(family: str, draw: Draw, text_path: bool) -> list[dict[str, Any]]:
+    """Calls to every tool of the family and the run-time tools, offered or not, with drawn arguments."""
+    variants = {catalog_data.SPECS[k]["name"]: catalog_data.SPECS[k] for k in catalog_data.FAMILY_SPECS[family]}
+    schemas = {
+        name: parameters_schema([{**p, "instruction": ""} for p in spec["parameters"]])
+        for name, spec in variants.items()
+    }
+    schemas[f"wx{MCP_SEPARATOR}get_weather"] = OFFER_SERVERS[0]["tools"][0]["inputSchema"]  # type: ignore[index]
+    schemas[SUBAGENT_PREFIX + "reviewer"] = {"type": "object", "properties": {"prompt": {"type": "string"}}}
+    for name in (
+        f"wx{MCP_SEPARATOR}nope",
+        f"off{MCP_SEPARATOR}t",
+        f"zz{MCP_SEPARATOR}t",
+        SUBAGENT_PREFIX + "x",
+        "made_up",
+    ):
+        schemas[name] = {}
+    calls: list[dict[str, Any]] = []
+    for name, schema in schemas.items():
+        for _ in range(3):
+            calls.append({"name": name, "params": draw.texts(schema) if text_path else draw.object(schema)})
+        calls.append({"name": name, "params": {}, "partial": True})
+    calls.append({"name": "read_file", "params": {}, "id": "c", "error": "unreadable"})
+    return calls
+
+
+def offer_inputs() -> Iterator[dict[str, Any]]:
+    draw = Draw(SEED + 1)
+    contexts = (NATIVE, {**NATIVE, "subagents_enabled": True, "provider_id": "anthropic"}, None)
+    for family in catalog_data.FAMILIES:
+        for context in contexts:
+            for fmt in (None, *FORMATS):
+                yield {
+                    "family": family,
+                    "context": context,
+                    "format": fmt,
+                    "servers": OFFER_SERVERS,
+                    "subagents": SUBAGENTS,
+                    "calls": offer_calls(family, draw, fmt is None),
+                }
+    yield {"family": "nope", "context": None, "format": None, "servers": [], "subagents": [], "calls": []}
+    yield {"family": "generic", "context": NATIVE, "format": "nope", "servers": [], "subagents": [], "calls": []}
+
+
+def py_offer(given: dict[str, Any]) -> Any:
+    try:
+        offer = generated.Offer(
+            given["family"],
+            given["context"],
+            format=given["format"],
+            mcp_servers=given["servers"],
+            subagents=given["subagents"],
+        )
+    except Exception as exc:  # a KeyError's text is its message (Python's str() would quote it)
+        text = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        return {"error": f"{type(exc).__name__}: {text}"}
+    coordinator = Coordinator.from_namespace(namespace([]))
+    answers = []
+    for call in given["calls"]:
+        use = use_from(call)
+        answers.append(
+            {"refusal": offer.refusal(use.name), "result": result_json(offer.execute(coordinator, None, use))}
+        )
+    return {"names": list(offer.names()), "skipped": offer.skipped, "answers": answers}
+
+
+def test_offers_answer_alike() -> None:
+    compare("offer", list(offer_inputs()), py_offer)

@@ -257,6 +257,6 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
 
     files["args.ts"] = emit_args(catalog, diags)
     files["dispatch.ts"] = emit_dispatch(catalog)
-    for name in ("catalog", "prompt", "providers", "index"):  # bindings without data: templates/ts_<name>.ts.j2
+    for name in ("catalog", "prompt", "providers", "offer", "index"):  # bindings without data: ts_<name>.ts.j2
         files[f"{name}.ts"] = render_text(f"ts_{name}.ts.j2", header=head, runtime=RUNTIME_FOLDER)
     return dict(sorted(files.items()))

@@ -3,7 +3,7 @@
  * input, each answered as JSON in the same shape as the Python side of the test.
  */
 
-import { Coordinator, HANDLERS, SharedToolHandler, type ToolHandler } from "../pkg/index.js";
+import { Coordinator, HANDLERS, Offer, SharedToolHandler, type ToolHandler } from "../pkg/index.js";
 import {
   AnthropicStream,
   OpenAIChatStream,
@@ -13,6 +13,7 @@ import {
   resultMessages,
   textResult,
 } from "../pkg/_runtime/replies.js";
+import { pyJsonDumps } from "../pkg/_runtime/schema_common.js";
 import { ToolResult, toolUse, type ToolUse } from "../pkg/_runtime/tool_types.js";
 import { argumentsChecker } from "../pkg/_runtime/validation.js";
 
@@ -45,7 +46,7 @@ function namespace(missing: readonly string[]): Record<string, unknown> {
       readonly className = className;
       execute(_config: unknown, block: ToolUse): ToolResult {
         if (block.params["raise"]) throw new Error(String(block.params["raise"]));
-        return ToolResult.ok(`${className}|${block.name}|${JSON.stringify(block.params)}`);
+        return ToolResult.ok(`${className}|${block.name}|${pyJsonDumps(block.params, ",", ":")}`);
       }
     };
   }
@@ -65,7 +66,7 @@ function route(input: Input): unknown {
   try {
     coordinator = Coordinator.fromNamespace(namespace(input["missing"] ?? []), { lenient: input["lenient"] ?? false });
   } catch (error) {
-    return { refused: `${(error as Error).name}: ${(error as Error).message}` };
+    return { refused: described(error) };
   }
   return (input["calls"] as any[]).map((call) => {
     const use = useFrom(call);
@@ -73,6 +74,30 @@ function route(input: Input): unknown {
     const handler = use.error === null ? describe(coordinator.getHandler(use.name)) : null;
     return { has, handler, result: resultJson(coordinator.execute(null, use)), label: coordinator.label(use) };
   });
+}
+
+function described(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** An Offer's names, skip report, and its answer (and refusal) for each call. */
+function offer(input: Input): unknown {
+  let made: Offer;
+  try {
+    made = new Offer(input["family"], input["context"], {
+      format: input["format"],
+      mcpServers: input["servers"],
+      subagents: input["subagents"],
+    });
+  } catch (error) {
+    return { error: described(error) };
+  }
+  const coordinator = Coordinator.fromNamespace(namespace([]));
+  const answers = (input["calls"] as any[]).map((call) => {
+    const use = useFrom(call);
+    return { refusal: made.refusal(use.name), result: resultJson(made.execute(coordinator, null, use)) };
+  });
+  return { names: made.names(), skipped: made.skipped, answers };
 }
 
 function stream(input: Input): unknown {
@@ -90,6 +115,8 @@ export function handle(input: Input): unknown {
   switch (input.op) {
     case "route":
       return route(input);
+    case "offer":
+      return offer(input);
     case "readCalls": {
       const problems: string[] = [];
       const uses = readCalls(input["response"], input["format"], {

@@ -49,8 +49,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy generator generated handlers
 
-bench: $(STAMP)
+bench: $(STAMP) ts-deps
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/ts.py
 
 clean:
 	rm -rf $(VENV) .toolgen-cache build dist *.egg-info $(TS_DIR)/node_modules

@@ -13,308 +13,308 @@ const _PARAMS: readonly (readonly ParameterData[])[] = [
       "name": "question",
       "required": true,
       "instruction": [
-        "The question to put to the user. Make it specific and say exactly which information you need from them to go on.",
+        "The question to put to the user. Make it specific and say exactly which information you need from them to go on."
       ],
       "description": [],
       "usage": "question for user",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "options",
       "required": false,
       "instruction": [
-        "Optional. A JSON array of two to five short answers the user can pick with one click instead of typing, e.g. [\"Option one\", \"Option two\"]. Each entry must be a plain string describing one possible answer. Offer options only when the likely answers form a small set. Never list choices that switch between plan and act mode; that is something the user must do themselves, so ask them directly if it is needed.",
+        "Optional. A JSON array of two to five short answers the user can pick with one click instead of typing, e.g. [\"Option one\", \"Option two\"]. Each entry must be a plain string describing one possible answer. Offer options only when the likely answers form a small set. Never list choices that switch between plan and act mode; that is something the user must do themselves, so ask them directly if it is needed."
       ],
       "description": [],
       "usage": "Array of possible answers here (optional), e.g. [\"First one\", \"Second one\"]",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "question",
       "required": true,
       "instruction": [
-        "A specific question that states exactly what you need to know.",
+        "A specific question that states exactly what you need to know."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "options",
       "required": true,
       "instruction": [
-        "A JSON array of two to five short candidate answers the user can select with a single click, for example [\"Use the existing config\", \"Create a new config file\"]. Every entry must be a plain string that fully describes one answer. Choose options that cover the likely replies so the user rarely has to type. Pass an empty array [] when the question is open-ended and no sensible choices exist. Never offer an option that toggles between plan and act mode; ask the user to do that themselves.",
+        "A JSON array of two to five short candidate answers the user can select with a single click, for example [\"Use the existing config\", \"Create a new config file\"]. Every entry must be a plain string that fully describes one answer. Choose options that cover the likely replies so the user rarely has to type. Pass an empty array [] when the question is open-ended and no sensible choices exist. Never offer an option that toggles between plan and act mode; ask the user to do that themselves."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "result",
       "required": true,
       "instruction": [
-        "A clear, final description of what you did. Do not end it with a question or an offer.",
+        "A clear, final description of what you did. Do not end it with a question or an offer."
       ],
       "description": [],
       "usage": "Summary of the completed work here",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "command",
       "required": false,
       "instruction": [
-        "Optional. A CLI command that shows the user a live demonstration of the result, for example `open index.html` to view a built page or `npm run dev` to start a local server. Only give a command that actually displays something; echo, cat and similar output-only commands demonstrate nothing. The command must be valid for the user's operating system, safe to run, and must not modify files. Leave it out when there is nothing useful to show.",
+        "Optional. A CLI command that shows the user a live demonstration of the result, for example `open index.html` to view a built page or `npm run dev` to start a local server. Only give a command that actually displays something; echo, cat and similar output-only commands demonstrate nothing. The command must be valid for the user's operating system, safe to run, and must not modify files. Leave it out when there is nothing useful to show."
       ],
       "description": [],
       "usage": "Optional demo command to run",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "The final checklist of the task with every step ticked off, confirming that all planned work was finished by the end.",
+        "The final checklist of the task with every step ticked off, confirming that all planned work was finished by the end."
       ],
       "description": [
-        "If you have been keeping a task progress checklist, send it a final time with this tool, with every item marked complete.",
+        "If you have been keeping a task progress checklist, send it a final time with this tool, with every item marked complete."
       ],
       "usage": "Final checklist here, every item marked done, e.g. - [x] Write the tests",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "result",
       "required": true,
       "instruction": [
-        "A concise, final summary of the outcome. It must not end with a question or an offer.",
+        "A concise, final summary of the outcome. It must not end with a question or an offer."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "command",
       "required": false,
       "instruction": [
-        "Optional. A command that demonstrates the finished result to the user, such as opening a built HTML page or starting a development server. It must be valid for the user's system and safe to run. Output-only commands such as echo or cat show nothing worth seeing; omit the parameter when there is nothing to show. The command must not change any files. Leave it empty if unsure.",
+        "Optional. A command that demonstrates the finished result to the user, such as opening a built HTML page or starting a development server. It must be valid for the user's system and safe to run. Output-only commands such as echo or cat show nothing worth seeing; omit the parameter when there is nothing to show. The command must not change any files. Leave it empty if unsure."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. The final version of the task checklist in markdown, with every item marked done using - [x]. Send it only if you have been tracking progress with a checklist during the task, so the user sees that all planned steps are complete.",
+        "Optional. The final version of the task checklist in markdown, with every item marked done using - [x]. Send it only if you have been tracking progress with a checklist during the task, so the user sees that all planned steps are complete."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "command",
       "required": true,
       "instruction": [
-        "The command line to run. It must be valid for the user's operating system, correctly formatted, and free of anything harmful. Do not wrap it in extra quotes or backticks.",
+        "The command line to run. It must be valid for the user's operating system, correctly formatted, and free of anything harmful. Do not wrap it in extra quotes or backticks."
       ],
       "description": [],
       "usage": "the command to run",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "requires_approval",
       "required": true,
       "instruction": [
-        "Whether the user must explicitly approve this command before it runs. Set it to true for actions with a real impact: installing or removing packages, deleting or overwriting files, changing system settings, network operations with side effects, or anything else that could be destructive or hard to undo. Set it to false for safe operations such as reading files or directories, running the dev server, building the project, or other commands that do not change the system in a lasting way. Be conservative when unsure.",
+        "Whether the user must explicitly approve this command before it runs. Set it to true for actions with a real impact: installing or removing packages, deleting or overwriting files, changing system settings, network operations with side effects, or anything else that could be destructive or hard to undo. Set it to false for safe operations such as reading files or directories, running the dev server, building the project, or other commands that do not change the system in a lasting way. Be conservative when unsure."
       ],
       "description": [],
       "usage": "true | false",
       "schema": {
-        "type": "boolean",
+        "type": "boolean"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "timeout",
       "required": false,
       "instruction": [
-        "Optional. How many seconds to wait for the command before treating it as stuck; use a longer value for slow builds or test runs.",
+        "Optional. How many seconds to wait for the command before treating it as stuck; use a longer value for slow builds or test runs."
       ],
       "description": [],
       "usage": "30",
       "schema": {
-        "type": "integer",
+        "type": "integer"
       },
       "dependencies": [],
       "requires": {
         "field": "yolo_mode",
-        "truthy": true,
-      },
-    },
+        "truthy": true
+      }
+    }
   ],
   [
     {
       "name": "command",
       "required": true,
       "instruction": [
-        "The exact command line to run. It must suit the user's operating system and shell. Chain steps with && where sensible, avoid interactive programs that wait for input, and prefer non-paging flags. To run it in another directory, prefix the command with cd <dir> && and then the command itself.",
+        "The exact command line to run. It must suit the user's operating system and shell. Chain steps with && where sensible, avoid interactive programs that wait for input, and prefer non-paging flags. To run it in another directory, prefix the command with cd <dir> && and then the command itself."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "requires_approval",
       "required": true,
       "instruction": [
-        "Set to true when the command has significant side effects and the user should approve it first: installing or uninstalling software, deleting or overwriting files, changing system configuration, or network calls that modify remote state. Set to false for safe, read-only or routine actions such as listing files, reading content, running tests, or starting a local development server. When in doubt about the impact of a command, choose true.",
+        "Set to true when the command has significant side effects and the user should approve it first: installing or uninstalling software, deleting or overwriting files, changing system configuration, or network calls that modify remote state. Set to false for safe, read-only or routine actions such as listing files, reading content, running tests, or starting a local development server. When in doubt about the impact of a command, choose true."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "boolean",
+        "type": "boolean"
       },
       "dependencies": [],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "command",
       "required": true,
       "instruction": [
-        "The full command line to execute. Make sure it is valid for the user's operating system and shell, quote paths that contain spaces, and join dependent steps with &&. Avoid commands that open an interactive prompt or pager, since nobody can answer them; pass flags such as --yes or --no-pager instead. Do not include anything destructive the task does not need.",
+        "The full command line to execute. Make sure it is valid for the user's operating system and shell, quote paths that contain spaces, and join dependent steps with &&. Avoid commands that open an interactive prompt or pager, since nobody can answer them; pass flags such as --yes or --no-pager instead. Do not include anything destructive the task does not need."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "requires_approval",
       "required": true,
       "instruction": [
-        "True if the command could change the system in a meaningful or risky way and should be confirmed by the user before it runs, for example installing packages, removing or overwriting files, editing system settings, or pushing to a remote. False for harmless commands that only read data or do routine work, such as listing a directory, printing a file, building the project, running the test suite, or launching a dev server. If unsure, pick true.",
+        "True if the command could change the system in a meaningful or risky way and should be confirmed by the user before it runs, for example installing packages, removing or overwriting files, editing system settings, or pushing to a remote. False for harmless commands that only read data or do routine work, such as listing a directory, printing a file, building the project, running the test suite, or launching a dev server. If unsure, pick true."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "boolean",
+        "type": "boolean"
       },
       "dependencies": [],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "path",
       "required": true,
       "instruction": [
-        "The file to change; give its path as seen from the working folder {{CWD}}.",
+        "The file to change; give its path as seen from the working folder {{CWD}}."
       ],
       "description": [],
       "usage": "Path to a file",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "diff",
@@ -325,49 +325,49 @@ const _PARAMS: readonly (readonly ParameterData[])[] = [
           "\nJupyter notebooks: a .ipynb file is stored as JSON, not as plain source code. When editing one, match the raw JSON text exactly as it is on disk, including the quotes, escaped sequences such as \\n and the commas between entries. The code and markdown of each cell sit in its \"source\" array, one JSON string per line; change those strings and keep them valid JSON. Leave execution counts, outputs and metadata alone unless asked, and check that every bracket and comma is still in place so the notebook still opens.",
           {
             "field": "editor_tabs",
-            "ends_with": ".ipynb",
-          },
-        ],
+            "ends_with": ".ipynb"
+          }
+        ]
       ],
       "description": [],
       "usage": "One or more SEARCH/REPLACE blocks",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "absolutePath",
       "required": true,
       "instruction": [
-        "Absolute path of the file to be edited.",
+        "Absolute path of the file to be edited."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "diff",
@@ -378,1169 +378,1169 @@ const _PARAMS: readonly (readonly ParameterData[])[] = [
           "\nJupyter notebooks: a .ipynb file is stored as JSON, not as plain source code. When editing one, match the raw JSON text exactly as it is on disk, including the quotes, escaped sequences such as \\n and the commas between entries. The code and markdown of each cell sit in its \"source\" array, one JSON string per line; change those strings and keep them valid JSON. Leave execution counts, outputs and metadata alone unless asked, and check that every bracket and comma is still in place so the notebook still opens.",
           {
             "field": "editor_tabs",
-            "ends_with": ".ipynb",
-          },
-        ],
+            "ends_with": ".ipynb"
+          }
+        ]
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "path",
       "required": true,
       "instruction": [
-        "The file to read; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}",
+        "The file to read; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"
       ],
       "description": [],
       "usage": "Path to a file",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "start_line",
       "required": false,
       "instruction": [
-        "First line to return, counting from 1. Leave it out to start at the top.",
+        "First line to return, counting from 1. Leave it out to start at the top."
       ],
       "description": [],
       "usage": "1",
       "schema": {
-        "type": "integer",
+        "type": "integer"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "end_line",
       "required": false,
       "instruction": [
-        "Last line to return, counting from 1; that line is included. Leave it out to read to the end of the file, or pair it with start_line to read one block.",
+        "Last line to return, counting from 1; that line is included. Leave it out to read to the end of the file, or pair it with start_line to read one block."
       ],
       "description": [],
       "usage": "1000",
       "schema": {
-        "type": "integer",
+        "type": "integer"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "path",
       "required": true,
       "instruction": [
-        "The file to create or overwrite; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}",
+        "The file to create or overwrite; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"
       ],
       "description": [],
       "usage": "Path to a file",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "content",
       "required": true,
       "instruction": [
-        "The entire text the file should contain afterwards. Give every line, including the parts you did not change; never abbreviate with remarks like 'rest of the file stays the same' and never leave anything out.",
+        "The entire text the file should contain afterwards. Give every line, including the parts you did not change; never abbreviate with remarks like 'rest of the file stays the same' and never leave anything out."
       ],
       "description": [],
       "usage": "Complete new file text",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "absolutePath",
       "required": true,
       "instruction": [
-        "Absolute path of the file to be written.",
+        "Absolute path of the file to be written."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "content",
       "required": true,
       "instruction": [
-        "The complete contents the file should hold after the write, in full, with no lines skipped or abbreviated.",
+        "The complete contents the file should hold after the write, in full, with no lines skipped or abbreviated."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "path",
       "required": true,
       "instruction": [
-        "The directory to search in; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Every file beneath it is searched, including those in nested folders.",
+        "The directory to search in; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Every file beneath it is searched, including those in nested folders."
       ],
       "description": [],
       "usage": "Path of a directory",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "regex",
       "required": true,
       "instruction": [
-        "The pattern to look for, written in Rust regular-expression syntax.",
+        "The pattern to look for, written in Rust regular-expression syntax."
       ],
       "description": [],
       "usage": "Pattern to search for",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "file_pattern",
       "required": false,
       "instruction": [
-        "A glob that limits which files are searched, such as '*.py' for Python sources. When left out, every file is searched.",
+        "A glob that limits which files are searched, such as '*.py' for Python sources. When left out, every file is searched."
       ],
       "description": [],
       "usage": "Glob to filter files (optional)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "path",
       "required": true,
       "instruction": [
-        "The directory whose entries should be listed; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}",
+        "The directory whose entries should be listed; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"
       ],
       "description": [],
       "usage": "Path of a directory",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "recursive",
       "required": false,
       "instruction": [
-        "Set to true to include the contents of all nested subdirectories; leave it out or false for just the top level.",
+        "Set to true to include the contents of all nested subdirectories; leave it out or false for just the top level."
       ],
       "description": [],
       "usage": "true to recurse, or false",
       "schema": {
-        "type": "boolean",
+        "type": "boolean"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "path",
       "required": true,
       "instruction": [
-        "Path of the directory whose entries to list.",
+        "Path of the directory whose entries to list."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "recursive",
       "required": false,
       "instruction": [
-        "Set to true to include the contents of all nested subdirectories; leave it out or false for just the top level.",
+        "Set to true to include the contents of all nested subdirectories; leave it out or false for just the top level."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "boolean",
+        "type": "boolean"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "path",
       "required": true,
       "instruction": [
-        "The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders.",
+        "The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders."
       ],
       "description": [],
       "usage": "Path of a directory",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "path",
       "required": true,
       "instruction": [
-        "The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders.",
+        "The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "action",
       "required": true,
       "instruction": [
-        "The browser action to carry out. It must be one of the values below, and every session must begin with launch and end with close.\nlaunch: open a new browser at the given URL (needs url; must be the first action; use a full address such as http://localhost:3000 or file:///path/page.html). click: click at a position (needs coordinate; aim at the middle of the element seen in the last screenshot). type: send keystrokes that spell out the given text (needs text; handy once a click has focused an input box). scroll_down: move the page down by one viewport height. scroll_up: move the page up by one viewport height. close: shut the browser down (must be the last action, and is needed before any other tool can be used again). Only one action is allowed per message; wait for the screenshot and logs returned by each action before choosing the next one. Typical flow: launch the page, click or type as needed, scroll to inspect the rest of the content, then close the browser once you have what you need.",
+        "The browser action to carry out. It must be one of the values below, and every session must begin with launch and end with close.\nlaunch: open a new browser at the given URL (needs url; must be the first action; use a full address such as http://localhost:3000 or file:///path/page.html). click: click at a position (needs coordinate; aim at the middle of the element seen in the last screenshot). type: send keystrokes that spell out the given text (needs text; handy once a click has focused an input box). scroll_down: move the page down by one viewport height. scroll_up: move the page up by one viewport height. close: shut the browser down (must be the last action, and is needed before any other tool can be used again). Only one action is allowed per message; wait for the screenshot and logs returned by each action before choosing the next one. Typical flow: launch the page, click or type as needed, scroll to inspect the rest of the content, then close the browser once you have what you need."
       ],
       "description": [],
       "usage": "Which action to run: launch, click, type, scroll_down, scroll_up or close",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "url",
       "required": false,
       "instruction": [
-        "Used only with launch.\nThe full address to open, e.g. http://localhost:3000 or file:///path/to/page.html.",
+        "Used only with launch.\nThe full address to open, e.g. http://localhost:3000 or file:///path/to/page.html."
       ],
       "description": [],
       "usage": "URL to open here (for the launch action)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "coordinate",
       "required": false,
       "instruction": [
-        "Used only with the click action.\nWhere to click, as x,y pixel values inside the {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} viewport, read from the latest screenshot, e.g. 450,300.",
+        "Used only with the click action.\nWhere to click, as x,y pixel values inside the {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} viewport, read from the latest screenshot, e.g. 450,300."
       ],
       "description": [],
       "usage": "x,y position (click only)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "text",
       "required": false,
       "instruction": [
-        "Used only with type.\nThe exact text to enter with the keyboard, e.g. a search term or form value.",
+        "Used only with type.\nThe exact text to enter with the keyboard, e.g. a search term or form value."
       ],
       "description": [],
       "usage": "Text to type (for type)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "action",
       "required": true,
       "instruction": [
-        "Which browser action to perform. Pick exactly one of the values listed here; a session always opens with launch and finishes with close.\nlaunch: start a fresh browser on the given URL (requires url; always the first action; pass a complete address like http://localhost:3000 or file:///path/page.html). click: press the mouse at a position (requires coordinate; target the middle of the element in the latest screenshot). type: produce the given characters as key presses (requires text; typically follows a click that focuses an input). scroll_down: scroll the page down by one screen. scroll_up: scroll the page up by one screen. close: end the browser session (always the last action; other tools stay unavailable until it is done). Send exactly one action per call and study the returned screenshot and console output carefully before you decide on the next one. A usual sequence is to launch, interact through clicks and typing, scroll to see more of the page, and close when finished.",
+        "Which browser action to perform. Pick exactly one of the values listed here; a session always opens with launch and finishes with close.\nlaunch: start a fresh browser on the given URL (requires url; always the first action; pass a complete address like http://localhost:3000 or file:///path/page.html). click: press the mouse at a position (requires coordinate; target the middle of the element in the latest screenshot). type: produce the given characters as key presses (requires text; typically follows a click that focuses an input). scroll_down: scroll the page down by one screen. scroll_up: scroll the page up by one screen. close: end the browser session (always the last action; other tools stay unavailable until it is done). Send exactly one action per call and study the returned screenshot and console output carefully before you decide on the next one. A usual sequence is to launch, interact through clicks and typing, scroll to see more of the page, and close when finished."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "url",
       "required": false,
       "instruction": [
-        "For launch only; the complete URL to open in the browser.",
+        "For launch only; the complete URL to open in the browser."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "coordinate",
       "required": false,
       "instruction": [
-        "For click only; the x,y pixel position to click within the {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} viewport, taken from the most recent screenshot, e.g. 200,150.",
+        "For click only; the x,y pixel position to click within the {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} viewport, taken from the most recent screenshot, e.g. 200,150."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "text",
       "required": false,
       "instruction": [
-        "For type only; the literal text to enter, such as a search term or form value.",
+        "For type only; the literal text to enter, such as a search term or form value."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "server_name",
       "required": true,
       "instruction": [
-        "Name of the MCP server that offers the tool.",
+        "Name of the MCP server that offers the tool."
       ],
       "description": [],
       "usage": "MCP server name",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "tool_name",
       "required": true,
       "instruction": [
-        "Name of the tool to be executed.",
+        "Name of the tool to be executed."
       ],
       "description": [],
       "usage": "Tool to invoke",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "arguments",
       "required": true,
       "instruction": [
-        "The tool's arguments as a JSON object that conforms to the input schema the tool declares.",
+        "The tool's arguments as a JSON object that conforms to the input schema the tool declares."
       ],
       "description": [],
       "usage": "\n{\"first_argument\": \"a value\", \"second\": 42}\n",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "server_name",
       "required": true,
       "instruction": [
-        "The name of the MCP server that owns the resource.",
+        "The name of the MCP server that owns the resource."
       ],
       "description": [],
       "usage": "MCP server name",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "uri",
       "required": true,
       "instruction": [
-        "The URI that identifies the resource on that server.",
+        "The URI that identifies the resource on that server."
       ],
       "description": [],
       "usage": "the resource URI",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "context",
       "required": true,
       "instruction": [
-        "The handoff summary that will be loaded into the new task. Write it for a reader who has seen none of this conversation and must continue the work from it alone, without being able to ask you anything.\nCover, in order: 1) Current work: what was being done right before this handoff, with enough detail to resume it. 2) Key technical concepts: the languages, frameworks, libraries, conventions and design decisions that matter for the rest of the task. 3) Relevant files and code: every file that was read, created or changed and why it matters, with short snippets where the exact code is important. 4) Problem solving: the problems that were solved, the approaches that failed and why, and any troubleshooting still under way. 5) Pending tasks and next steps: everything the user asked for that is not done yet, the exact next step to take, any preferences or limits the user stated (coding style, tools to avoid, files that must not change), and direct quotes from the most recent messages that show where the work left off, so that no detail of intent is lost in the transition. Prefer concrete facts such as paths, names, commands and error messages over general statements, and leave out chatter that the next task does not need.",
+        "The handoff summary that will be loaded into the new task. Write it for a reader who has seen none of this conversation and must continue the work from it alone, without being able to ask you anything.\nCover, in order: 1) Current work: what was being done right before this handoff, with enough detail to resume it. 2) Key technical concepts: the languages, frameworks, libraries, conventions and design decisions that matter for the rest of the task. 3) Relevant files and code: every file that was read, created or changed and why it matters, with short snippets where the exact code is important. 4) Problem solving: the problems that were solved, the approaches that failed and why, and any troubleshooting still under way. 5) Pending tasks and next steps: everything the user asked for that is not done yet, the exact next step to take, any preferences or limits the user stated (coding style, tools to avoid, files that must not change), and direct quotes from the most recent messages that show where the work left off, so that no detail of intent is lost in the transition. Prefer concrete facts such as paths, names, commands and error messages over general statements, and leave out chatter that the next task does not need."
       ],
       "description": [],
       "usage": "Detailed summary for the new task",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "response",
       "required": true,
       "instruction": [
-        "What you want to say to the user: an answer, a proposed plan, or a question. Put the text here rather than in <thinking> tags or outside the tool call, and keep it focused on what the user needs to decide next.",
+        "What you want to say to the user: an answer, a proposed plan, or a question. Put the text here rather than in <thinking> tags or outside the tool call, and keep it focused on what the user needs to decide next."
       ],
       "description": [],
       "usage": "Reply to the user",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "needs_more_exploration",
       "required": false,
       "instruction": [
-        "Set to true when you realise, while drafting this reply, that you still need to inspect more files or run more searches before you can give a complete plan. The response is then treated as a progress note and you continue exploring. Leave it false or omit it when the plan or answer is ready.",
+        "Set to true when you realise, while drafting this reply, that you still need to inspect more files or run more searches before you can give a complete plan. The response is then treated as a progress note and you continue exploring. Leave it false or omit it when the plan or answer is ready."
       ],
       "description": [],
       "usage": "true if you must look at more files or run more searches before the plan is final, otherwise false (this one is optional)",
       "schema": {
-        "type": "boolean",
+        "type": "boolean"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "A checklist of the steps planned for the task, written as markdown lines such as - [ ] step. Update it as the plan changes.",
+        "A checklist of the steps planned for the task, written as markdown lines such as - [ ] step. Update it as the plan changes."
       ],
       "description": [],
       "usage": "- [ ] Investigate the existing code - [ ] Agree on the approach with the user - [ ] Carry out the changes - [ ] Verify the result (checklist, optional)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "response",
       "required": true,
       "instruction": [
-        "The reply or plan to show the user.",
+        "The reply or plan to show the user."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional markdown checklist (- [ ] open, - [x] done) of the planned steps and which of them are finished.",
+        "Optional markdown checklist (- [ ] open, - [x] done) of the planned steps and which of them are finished."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "response",
       "required": true,
       "instruction": [
-        "The reply or plan to show the user.",
+        "The reply or plan to show the user."
       ],
       "description": [],
       "usage": "Reply to the user",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "needs_more_exploration",
       "required": false,
       "instruction": [
-        "Set this to true when you still need to read more files or run more searches before a full plan can be given; your reply is then handled as an interim update and you keep exploring. Use false or leave it out once the plan or answer is complete. Do not set it just to put off answering: explore with a clear purpose.",
+        "Set this to true when you still need to read more files or run more searches before a full plan can be given; your reply is then handled as an interim update and you keep exploring. Use false or leave it out once the plan or answer is complete. Do not set it just to put off answering: explore with a clear purpose."
       ],
       "description": [],
       "usage": "true if you must look at more files or run more searches before the plan is final, otherwise false (this one is optional)",
       "schema": {
-        "type": "boolean",
+        "type": "boolean"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "A markdown checklist of the task's steps, one per line as - [ ] for pending and - [x] for done. In PLAN MODE list the steps your plan intends to carry out, so the user can review them, and revise the list whenever the plan changes. Send the complete list each time rather than only the changes, and keep each item short and concrete.",
+        "A markdown checklist of the task's steps, one per line as - [ ] for pending and - [x] for done. In PLAN MODE list the steps your plan intends to carry out, so the user can review them, and revise the list whenever the plan changes. Send the complete list each time rather than only the changes, and keep each item short and concrete."
       ],
       "description": [],
       "usage": "- [ ] Investigate the existing code - [ ] Agree on the approach with the user - [ ] Carry out the changes - [ ] Verify the result (checklist, optional)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "response",
       "required": true,
       "instruction": [
-        "The message to show the user, in plain language. Summarize what you have done so far, what you found out, and what you plan to do next. Keep it focused on information the user would want while the task continues, and leave out questions or closing remarks.",
+        "The message to show the user, in plain language. Summarize what you have done so far, what you found out, and what you plan to do next. Keep it focused on information the user would want while the task continues, and leave out questions or closing remarks."
       ],
       "description": [],
       "usage": "progress message",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional markdown checklist of the task's steps, with finished items ticked, showing current progress.",
+        "Optional markdown checklist of the task's steps, with finished items ticked, showing current progress."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "url",
       "required": true,
       "instruction": [
-        "The full URL of the web page.",
+        "The full URL of the web page."
       ],
       "description": [],
       "usage": "https://example.com/docs",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "prompt",
       "required": true,
       "instruction": [
-        "What you want to learn from or extract out of the page.",
+        "What you want to learn from or extract out of the page."
       ],
       "description": [],
       "usage": "Question to answer from the page content",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "url",
       "required": true,
       "instruction": [
-        "The full URL of the web page.",
+        "The full URL of the web page."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "prompt",
       "required": true,
       "instruction": [
-        "What to find out from the fetched page.",
+        "What to find out from the fetched page."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "query",
       "required": true,
       "instruction": [
-        "The text to search for.",
+        "The text to search for."
       ],
       "description": [],
       "usage": "What to search the web for",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "allowed_domains",
       "required": false,
       "instruction": [
-        "Only return results from the listed domains.",
+        "Only return results from the listed domains."
       ],
       "description": [],
       "usage": "Domains to include (optional)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "blocked_domains",
       "required": false,
       "instruction": [
-        "Never return results from any of these domains.",
+        "Never return results from any of these domains."
       ],
       "description": [],
       "usage": "Domains to skip, if any",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "query",
       "required": true,
       "instruction": [
-        "The text to search for.",
+        "The text to search for."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "allowed_domains",
       "required": false,
       "instruction": [
-        "Only return results from the listed domains.",
+        "Only return results from the listed domains."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "blocked_domains",
       "required": false,
       "instruction": [
-        "Never return results from any of these domains.",
+        "Never return results from any of these domains."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "input",
       "required": true,
       "instruction": [
-        "The full patch text, from Begin Patch to End Patch.",
+        "The full patch text, from Begin Patch to End Patch."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "task_progress",
       "required": false,
       "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.",
+        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
       ],
       "description": [],
       "usage": "Task checklist (markdown)",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [
-        "focus_chain",
+        "focus_chain"
       ],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "title",
       "required": true,
       "instruction": [
-        "A short, descriptive heading for the explanation panel that names what is being compared, e.g. \"Changes in the last commit\" or \"Login fix review\".",
+        "A short, descriptive heading for the explanation panel that names what is being compared, e.g. \"Changes in the last commit\" or \"Login fix review\"."
       ],
       "description": [],
       "usage": "Title of the diff view",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "from_ref",
       "required": true,
       "instruction": [
-        "The git reference to compare from: a commit hash, branch name or tag, such as HEAD~1 or main. Use HEAD~1 to explain only the most recent commit.",
+        "The git reference to compare from: a commit hash, branch name or tag, such as HEAD~1 or main. Use HEAD~1 to explain only the most recent commit."
       ],
       "description": [],
       "usage": "HEAD~1",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "to_ref",
       "required": false,
       "instruction": [
-        "Optional. The git reference to compare to, such as HEAD or a branch name. When omitted, the comparison runs against the current working tree, which includes uncommitted and staged changes as well.",
+        "Optional. The git reference to compare to, such as HEAD or a branch name. When omitted, the comparison runs against the current working tree, which includes uncommitted and staged changes as well."
       ],
       "description": [],
       "usage": "HEAD",
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "skill_name",
       "required": true,
       "instruction": [
-        "The name of the skill to load, spelled exactly as it appears in the list of available skills.",
+        "The name of the skill to load, spelled exactly as it appears in the list of available skills."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
-    },
+      "requires": null
+    }
   ],
   [
     {
       "name": "prompt_1",
       "required": true,
       "instruction": [
-        "Task for subagent one.",
+        "Task for subagent one."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "prompt_2",
       "required": false,
       "instruction": [
-        "Optional task for subagent two.",
+        "Optional task for subagent two."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "prompt_3",
       "required": false,
       "instruction": [
-        "Optional task for subagent three.",
+        "Optional task for subagent three."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "prompt_4",
       "required": false,
       "instruction": [
-        "Optional task for subagent four.",
+        "Optional task for subagent four."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
+      "requires": null
     },
     {
       "name": "prompt_5",
       "required": false,
       "instruction": [
-        "Optional task for subagent five.",
+        "Optional task for subagent five."
       ],
       "description": [],
       "usage": null,
       "schema": {
-        "type": "string",
+        "type": "string"
       },
       "dependencies": [],
-      "requires": null,
-    },
-  ],
+      "requires": null
+    }
+  ]
 ];
 
 export const SELECTION: SelectionData = {
@@ -1561,12 +1561,12 @@ export const SELECTION: SelectionData = {
       "baseten",
       "vercel-ai-gateway",
       "deepseek",
-      "oca",
+      "oca"
     ],
     "local_providers": [
       "lmstudio",
-      "ollama",
-    ],
+      "ollama"
+    ]
   },
   "model_sets": {
     "anthropic_model_keys": [
@@ -1596,15 +1596,15 @@ export const SELECTION: SelectionData = {
       "claude-3-5-sonnet-20241022",
       "claude-3-5-haiku-20241022",
       "claude-3-opus-20240229",
-      "claude-3-haiku-20240307",
-    ],
+      "claude-3-haiku-20240307"
+    ]
   },
   "model_predicates": {
     "gpt5_family": {
       "any_contains": [
         "gpt-5",
-        "gpt5",
-      ],
+        "gpt5"
+      ]
     },
     "gpt51_plus": {
       "any_contains": [
@@ -1619,60 +1619,60 @@ export const SELECTION: SelectionData = {
         "gpt-5.5",
         "gpt-5-5",
         "gpt-5.6",
-        "gpt-5-6",
-      ],
+        "gpt-5-6"
+      ]
     },
     "gpt_oss_family": {
       "any_contains": [
         "gpt-oss",
-        "gpt_oss",
-      ],
+        "gpt_oss"
+      ]
     },
     "gemini3_family": {
       "any_contains": [
         "gemini3",
-        "gemini-3",
-      ],
+        "gemini-3"
+      ]
     },
     "gemini25_family": {
       "any_contains": [
-        "gemini-2.5",
-      ],
+        "gemini-2.5"
+      ]
     },
     "grok4_family": {
       "any_contains": [
-        "grok-4",
-      ],
+        "grok-4"
+      ]
     },
     "minimax_family": {
       "any_contains": [
-        "minimax",
-      ],
+        "minimax"
+      ]
     },
     "next_gen_open_source_family": {
       "any_contains": [
-        "kimi-k2",
-      ],
+        "kimi-k2"
+      ]
     },
     "deepseek32_family": {
       "all_contains": [
         "deepseek",
-        "3.2",
+        "3.2"
       ],
       "none_contains": [
-        "speciale",
-      ],
+        "speciale"
+      ]
     },
     "deepseek_native_family": {
       "any_contains": [
         "deepseek-chat",
-        "deepseek-reasoner",
-      ],
+        "deepseek-reasoner"
+      ]
     },
     "poolside_family": {
       "any_contains": [
-        "laguna",
-      ],
+        "laguna"
+      ]
     },
     "glm_family": {
       "any_contains": [
@@ -1682,8 +1682,8 @@ export const SELECTION: SelectionData = {
         "glm-4.5",
         "glm 4.",
         "z-ai/glm",
-        "zai-org/glm",
-      ],
+        "zai-org/glm"
+      ]
     },
     "hermes_family": {
       "any_contains": [
@@ -1693,96 +1693,96 @@ export const SELECTION: SelectionData = {
         "nous/hermes4",
         "nous-hermes-4",
         "nousresearch/hermes-4",
-        "nousresearch/hermes4",
-      ],
+        "nousresearch/hermes4"
+      ]
     },
     "devstral_family": {
       "any_contains": [
-        "devstral",
-      ],
+        "devstral"
+      ]
     },
     "trinity_family": {
       "any_contains": [
         "arcee-ai/trinity",
-        "trinity",
-      ],
+        "trinity"
+      ]
     },
     "anthropic_model_id": {
       "any": [
         {
-          "in_set": "anthropic_model_keys",
+          "in_set": "anthropic_model_keys"
         },
         {
           "any_contains": [
             "sonnet",
             "opus",
-            "haiku",
-          ],
-        },
-      ],
+            "haiku"
+          ]
+        }
+      ]
     },
     "claude4plus_family": {
       "any": [
         {
           "equals_any": [
             "sonnet",
-            "opus",
-          ],
+            "opus"
+          ]
         },
         {
           "all": [
             {
-              "model_matches": "anthropic_model_id",
+              "model_matches": "anthropic_model_id"
             },
             {
               "regex_first_match": {
                 "pattern": "[-_ ]([\\d](?:\\.[05])?)[-_ ]?",
                 "group": 1,
-                "gte": 4,
-              },
-            },
-          ],
-        },
-      ],
+                "gte": 4
+              }
+            }
+          ]
+        }
+      ]
     },
     "next_gen_family": {
       "any": [
         {
-          "model_matches": "claude4plus_family",
+          "model_matches": "claude4plus_family"
         },
         {
-          "model_matches": "gemini25_family",
+          "model_matches": "gemini25_family"
         },
         {
-          "model_matches": "grok4_family",
+          "model_matches": "grok4_family"
         },
         {
-          "model_matches": "gpt5_family",
+          "model_matches": "gpt5_family"
         },
         {
-          "model_matches": "gpt_oss_family",
+          "model_matches": "gpt_oss_family"
         },
         {
-          "model_matches": "minimax_family",
+          "model_matches": "minimax_family"
         },
         {
-          "model_matches": "gemini3_family",
+          "model_matches": "gemini3_family"
         },
         {
-          "model_matches": "next_gen_open_source_family",
+          "model_matches": "next_gen_open_source_family"
         },
         {
-          "model_matches": "deepseek32_family",
+          "model_matches": "deepseek32_family"
         },
         {
-          "model_matches": "deepseek_native_family",
+          "model_matches": "deepseek_native_family"
         },
         {
-          "model_matches": "poolside_family",
-        },
-      ],
-    },
-  },
+          "model_matches": "poolside_family"
+        }
+      ]
+    }
+  }
 };
 
 export const RULES: readonly RuleData[] = [
@@ -1792,59 +1792,59 @@ export const RULES: readonly RuleData[] = [
       "all": [
         {
           "field": "enable_native_tool_calls",
-          "truthy": true,
+          "truthy": true
         },
         {
-          "provider_in": "next_gen_providers",
+          "provider_in": "next_gen_providers"
         },
         {
           "any": [
             {
-              "model_matches": "gpt_oss_family",
+              "model_matches": "gpt_oss_family"
             },
             {
               "all": [
                 {
-                  "model_matches": "gpt5_family",
+                  "model_matches": "gpt5_family"
                 },
                 {
                   "not": {
-                    "model_matches": "gpt51_plus",
-                  },
+                    "model_matches": "gpt51_plus"
+                  }
                 },
                 {
                   "not": {
-                    "model_raw_contains": "chat",
-                  },
-                },
-              ],
-            },
-          ],
-        },
-      ],
-    },
+                    "model_raw_contains": "chat"
+                  }
+                }
+              ]
+            }
+          ]
+        }
+      ]
+    }
   ],
   [
     "gpt-5",
     {
       "all": [
         {
-          "model_matches": "gpt5_family",
+          "model_matches": "gpt5_family"
         },
         {
           "not": {
-            "model_raw_contains": "chat",
-          },
+            "model_raw_contains": "chat"
+          }
         },
         {
-          "provider_in": "next_gen_providers",
+          "provider_in": "next_gen_providers"
         },
         {
           "field": "enable_native_tool_calls",
-          "truthy": false,
-        },
-      ],
-    },
+          "truthy": false
+        }
+      ]
+    }
   ],
   [
     "gpt-5-1-native",
@@ -1852,21 +1852,21 @@ export const RULES: readonly RuleData[] = [
       "all": [
         {
           "field": "enable_native_tool_calls",
-          "truthy": true,
+          "truthy": true
         },
         {
           "not": {
-            "model_raw_contains": "chat",
-          },
+            "model_raw_contains": "chat"
+          }
         },
         {
-          "model_matches": "gpt51_plus",
+          "model_matches": "gpt51_plus"
         },
         {
-          "provider_in": "next_gen_providers",
-        },
-      ],
-    },
+          "provider_in": "next_gen_providers"
+        }
+      ]
+    }
   ],
   [
     "gemini3",
@@ -1874,16 +1874,16 @@ export const RULES: readonly RuleData[] = [
       "all": [
         {
           "field": "enable_native_tool_calls",
-          "truthy": true,
+          "truthy": true
         },
         {
-          "provider_in": "next_gen_providers",
+          "provider_in": "next_gen_providers"
         },
         {
-          "model_matches": "gemini3_family",
-        },
-      ],
-    },
+          "model_matches": "gemini3_family"
+        }
+      ]
+    }
   ],
   [
     "native-next-gen",
@@ -1891,39 +1891,39 @@ export const RULES: readonly RuleData[] = [
       "all": [
         {
           "field": "enable_native_tool_calls",
-          "truthy": true,
+          "truthy": true
         },
         {
-          "provider_in": "next_gen_providers",
+          "provider_in": "next_gen_providers"
         },
         {
           "not": {
-            "model_matches": "gpt5_family",
-          },
+            "model_matches": "gpt5_family"
+          }
         },
         {
-          "model_matches": "next_gen_family",
-        },
-      ],
-    },
+          "model_matches": "next_gen_family"
+        }
+      ]
+    }
   ],
   [
     "glm",
     {
-      "model_matches": "glm_family",
-    },
+      "model_matches": "glm_family"
+    }
   ],
   [
     "hermes",
     {
-      "model_matches": "hermes_family",
-    },
+      "model_matches": "hermes_family"
+    }
   ],
   [
     "devstral",
     {
-      "model_matches": "devstral_family",
-    },
+      "model_matches": "devstral_family"
+    }
   ],
   [
     "next-gen",
@@ -1932,13 +1932,13 @@ export const RULES: readonly RuleData[] = [
         {
           "all": [
             {
-              "model_matches": "next_gen_family",
+              "model_matches": "next_gen_family"
             },
             {
               "field": "enable_native_tool_calls",
-              "truthy": false,
-            },
-          ],
+              "truthy": false
+            }
+          ]
         },
         {
           "all": [
@@ -1947,60 +1947,60 @@ export const RULES: readonly RuleData[] = [
                 "all": [
                   {
                     "field": "custom_prompt",
-                    "equals": "compact",
+                    "equals": "compact"
                   },
                   {
-                    "provider_in": "local_providers",
-                  },
-                ],
-              },
+                    "provider_in": "local_providers"
+                  }
+                ]
+              }
             },
             {
               "not": {
-                "provider_in": "next_gen_providers",
-              },
+                "provider_in": "next_gen_providers"
+              }
             },
             {
-              "model_matches": "next_gen_family",
+              "model_matches": "next_gen_family"
             },
             {
               "not": {
                 "all": [
                   {
-                    "model_matches": "gpt5_family",
+                    "model_matches": "gpt5_family"
                   },
                   {
                     "not": {
-                      "model_raw_contains": "chat",
-                    },
-                  },
-                ],
-              },
-            },
-          ],
-        },
-      ],
-    },
+                      "model_raw_contains": "chat"
+                    }
+                  }
+                ]
+              }
+            }
+          ]
+        }
+      ]
+    }
   ],
   [
     "trinity",
     {
-      "model_matches": "trinity_family",
-    },
+      "model_matches": "trinity_family"
+    }
   ],
   [
     "xs",
     {
       "all": [
         {
-          "provider_in": "local_providers",
+          "provider_in": "local_providers"
         },
         {
           "field": "custom_prompt",
-          "equals": "compact",
-        },
-      ],
-    },
+          "equals": "compact"
+        }
+      ]
+    }
   ],
   [
     "generic",
@@ -2008,11 +2008,11 @@ export const RULES: readonly RuleData[] = [
       "any": [
         {
           "field": "provider_id",
-          "truthy": false,
+          "truthy": false
         },
         {
           "field": "model_id",
-          "truthy": false,
+          "truthy": false
         },
         {
           "all": [
@@ -2021,46 +2021,46 @@ export const RULES: readonly RuleData[] = [
                 "all": [
                   {
                     "field": "custom_prompt",
-                    "equals": "compact",
+                    "equals": "compact"
                   },
                   {
-                    "provider_in": "local_providers",
-                  },
-                ],
-              },
+                    "provider_in": "local_providers"
+                  }
+                ]
+              }
             },
             {
               "not": {
                 "all": [
                   {
-                    "provider_in": "next_gen_providers",
+                    "provider_in": "next_gen_providers"
                   },
                   {
-                    "model_matches": "next_gen_family",
-                  },
-                ],
-              },
+                    "model_matches": "next_gen_family"
+                  }
+                ]
+              }
             },
             {
               "not": {
-                "model_matches": "glm_family",
-              },
+                "model_matches": "glm_family"
+              }
             },
             {
               "not": {
-                "model_matches": "trinity_family",
-              },
-            },
-          ],
-        },
-      ],
-    },
-  ],
+                "model_matches": "trinity_family"
+              }
+            }
+          ]
+        }
+      ]
+    }
+  ]
 ];
 
 export const PRECONDITION: Predicate | null = {
   "field": "model_id",
-  "truthy": true,
+  "truthy": true
 };
 
 export const FALLBACK: string = "generic";
@@ -2072,7 +2072,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "stable": 1,
       "production": 1,
       "advanced": 1,
-      "use_native_tools": 1,
+      "use_native_tools": 1
     },
     "tools": [
       "execute_command",
@@ -2092,7 +2092,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "focus_chain",
       "generate_explanation",
       "use_skill",
-      "use_subagents",
+      "use_subagents"
     ],
     "use_native_tools": true,
     "context_fields": [
@@ -2110,21 +2110,21 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "provider_id",
       "subagents_enabled",
       "supports_browser_use",
-      "yolo_mode",
+      "yolo_mode"
     ],
     "context_tests": [
       {
         "field": "skills",
-        "truthy": true,
-      },
-    ],
+        "truthy": true
+      }
+    ]
   },
   "gpt-5": {
     "description": "Prompt for GPT-5 models when tools are described in the text prompt instead of called natively.",
     "labels": {
       "stable": 1,
       "production": 1,
-      "advanced": 1,
+      "advanced": 1
     },
     "tools": [
       "execute_command",
@@ -2146,7 +2146,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "focus_chain",
       "generate_explanation",
       "use_skill",
-      "use_subagents",
+      "use_subagents"
     ],
     "use_native_tools": false,
     "context_fields": [
@@ -2163,18 +2163,18 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "provider_id",
       "subagents_enabled",
       "supports_browser_use",
-      "yolo_mode",
+      "yolo_mode"
     ],
     "context_tests": [
       {
         "field": "editor_tabs",
-        "ends_with": ".ipynb",
+        "ends_with": ".ipynb"
       },
       {
         "field": "skills",
-        "truthy": true,
-      },
-    ],
+        "truthy": true
+      }
+    ]
   },
   "gpt-5-1-native": {
     "description": "Prompt for GPT-5.1 and later models using native tool calling and patch-based edits.",
@@ -2182,7 +2182,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "stable": 1,
       "production": 1,
       "advanced": 1,
-      "use_native_tools": 1,
+      "use_native_tools": 1
     },
     "tools": [
       "execute_command",
@@ -2204,7 +2204,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "focus_chain",
       "generate_explanation",
       "use_skill",
-      "use_subagents",
+      "use_subagents"
     ],
     "use_native_tools": true,
     "context_fields": [
@@ -2222,21 +2222,21 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "provider_id",
       "subagents_enabled",
       "supports_browser_use",
-      "yolo_mode",
+      "yolo_mode"
     ],
     "context_tests": [
       {
         "field": "skills",
-        "truthy": true,
-      },
-    ],
+        "truthy": true
+      }
+    ]
   },
   "gemini3": {
     "description": "Prompt for Gemini 3 models using native tool calling.",
     "labels": {
       "stable": 1,
       "production": 1,
-      "use_native_tools": 1,
+      "use_native_tools": 1
     },
     "tools": [
       "execute_command",
@@ -2259,7 +2259,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "focus_chain",
       "generate_explanation",
       "use_skill",
-      "use_subagents",
+      "use_subagents"
     ],
     "use_native_tools": true,
     "context_fields": [
@@ -2276,18 +2276,18 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "provider_id",
       "subagents_enabled",
       "supports_browser_use",
-      "yolo_mode",
+      "yolo_mode"
     ],
     "context_tests": [
       {
         "field": "editor_tabs",
-        "ends_with": ".ipynb",
+        "ends_with": ".ipynb"
       },
       {
         "field": "skills",
-        "truthy": true,
-      },
-    ],
+        "truthy": true
+      }
+    ]
   },
   "native-next-gen": {
     "description": "Prompt for capable frontier models (other than GPT-5) that use native tool calling.",
@@ -2295,7 +2295,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "stable": 1,
       "production": 1,
       "advanced": 1,
-      "use_native_tools": 1,
+      "use_native_tools": 1
     },
     "tools": [
       "ask_followup_question",
@@ -2316,7 +2316,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "focus_chain",
       "generate_explanation",
       "use_skill",
-      "use_subagents",
+      "use_subagents"
     ],
     "use_native_tools": true,
     "context_fields": [
@@ -2333,24 +2333,24 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "provider_id",
       "subagents_enabled",
       "supports_browser_use",
-      "yolo_mode",
+      "yolo_mode"
     ],
     "context_tests": [
       {
         "field": "editor_tabs",
-        "ends_with": ".ipynb",
+        "ends_with": ".ipynb"
       },
       {
         "field": "skills",
-        "truthy": true,
-      },
-    ],
+        "truthy": true
+      }
+    ]
   },
   "glm": {
     "description": "Prompt tuned for the GLM model family using text-described tools.",
     "labels": {
       "stable": 1,
-      "production": 1,
+      "production": 1
     },
     "tools": [
       "execute_command",
@@ -2370,7 +2370,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "focus_chain",
       "generate_explanation",
       "use_skill",
-      "use_subagents",
+      "use_subagents"
     ],
     "use_native_tools": false,
     "context_fields": [
@@ -2385,24 +2385,24 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "is_subagent_run",
       "subagents_enabled",
       "supports_browser_use",
-      "yolo_mode",
+      "yolo_mode"
     ],
     "context_tests": [
       {
         "field": "editor_tabs",
-        "ends_with": ".ipynb",
+        "ends_with": ".ipynb"
       },
       {
         "field": "skills",
-        "truthy": true,
-      },
-    ],
+        "truthy": true
+      }
+    ]
   },
   "hermes": {
     "description": "Prompt tuned for Hermes 4 models using text-described tools.",
     "labels": {
       "stable": 1,
-      "production": 1,
+      "production": 1
     },
     "tools": [
       "execute_command",
@@ -2423,7 +2423,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "focus_chain",
       "generate_explanation",
       "use_skill",
-      "use_subagents",
+      "use_subagents"
     ],
     "use_native_tools": false,
     "context_fields": [
@@ -2438,24 +2438,24 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "is_subagent_run",
       "subagents_enabled",
       "supports_browser_use",
-      "yolo_mode",
+      "yolo_mode"
     ],
     "context_tests": [
       {
         "field": "editor_tabs",
-        "ends_with": ".ipynb",
+        "ends_with": ".ipynb"
       },
       {
         "field": "skills",
-        "truthy": true,
-      },
-    ],
+        "truthy": true
+      }
+    ]
   },
   "devstral": {
     "description": "Prompt tuned for Devstral models using text-described tools.",
     "labels": {
       "stable": 1,
-      "production": 1,
+      "production": 1
     },
     "tools": [
       "execute_command",
@@ -2476,7 +2476,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "load_mcp_documentation",
       "focus_chain",
       "use_skill",
-      "use_subagents",
+      "use_subagents"
     ],
     "use_native_tools": false,
     "context_fields": [
@@ -2492,25 +2492,25 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "provider_id",
       "subagents_enabled",
       "supports_browser_use",
-      "yolo_mode",
+      "yolo_mode"
     ],
     "context_tests": [
       {
         "field": "editor_tabs",
-        "ends_with": ".ipynb",
+        "ends_with": ".ipynb"
       },
       {
         "field": "skills",
-        "truthy": true,
-      },
-    ],
+        "truthy": true
+      }
+    ]
   },
   "next-gen": {
     "description": "Prompt for capable frontier models when tools are described in the text prompt.",
     "labels": {
       "stable": 1,
       "production": 1,
-      "advanced": 1,
+      "advanced": 1
     },
     "tools": [
       "execute_command",
@@ -2532,7 +2532,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "focus_chain",
       "generate_explanation",
       "use_skill",
-      "use_subagents",
+      "use_subagents"
     ],
     "use_native_tools": false,
     "context_fields": [
@@ -2549,24 +2549,24 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "provider_id",
       "subagents_enabled",
       "supports_browser_use",
-      "yolo_mode",
+      "yolo_mode"
     ],
     "context_tests": [
       {
         "field": "editor_tabs",
-        "ends_with": ".ipynb",
+        "ends_with": ".ipynb"
       },
       {
         "field": "skills",
-        "truthy": true,
-      },
-    ],
+        "truthy": true
+      }
+    ]
   },
   "trinity": {
     "description": "Prompt tuned for Arcee Trinity models using text-described tools.",
     "labels": {
       "stable": 1,
-      "production": 1,
+      "production": 1
     },
     "tools": [
       "execute_command",
@@ -2586,7 +2586,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "focus_chain",
       "generate_explanation",
       "use_skill",
-      "use_subagents",
+      "use_subagents"
     ],
     "use_native_tools": false,
     "context_fields": [
@@ -2601,18 +2601,18 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "is_subagent_run",
       "subagents_enabled",
       "supports_browser_use",
-      "yolo_mode",
+      "yolo_mode"
     ],
     "context_tests": [
       {
         "field": "editor_tabs",
-        "ends_with": ".ipynb",
+        "ends_with": ".ipynb"
       },
       {
         "field": "skills",
-        "truthy": true,
-      },
-    ],
+        "truthy": true
+      }
+    ]
   },
   "xs": {
     "description": "Compact prompt with a reduced tool set for small local models.",
@@ -2620,7 +2620,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "stable": 1,
       "production": 1,
       "advanced": 1,
-      "use_native_tools": 1,
+      "use_native_tools": 1
     },
     "tools": [
       "execute_command",
@@ -2631,7 +2631,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "ask_followup_question",
       "attempt_completion",
       "plan_mode_respond",
-      "use_subagents",
+      "use_subagents"
     ],
     "use_native_tools": true,
     "context_fields": [
@@ -2642,20 +2642,20 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "is_multi_root_enabled",
       "is_subagent_run",
       "subagents_enabled",
-      "yolo_mode",
+      "yolo_mode"
     ],
     "context_tests": [
       {
         "field": "editor_tabs",
-        "ends_with": ".ipynb",
-      },
-    ],
+        "ends_with": ".ipynb"
+      }
+    ]
   },
   "generic": {
     "description": "Fallback prompt used for any model no other family claims.",
     "labels": {
       "stable": 1,
-      "fallback": 1,
+      "fallback": 1
     },
     "tools": [
       "execute_command",
@@ -2675,7 +2675,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "focus_chain",
       "generate_explanation",
       "use_skill",
-      "use_subagents",
+      "use_subagents"
     ],
     "use_native_tools": false,
     "context_fields": [
@@ -2690,19 +2690,19 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "is_subagent_run",
       "subagents_enabled",
       "supports_browser_use",
-      "yolo_mode",
+      "yolo_mode"
     ],
     "context_tests": [
       {
         "field": "editor_tabs",
-        "ends_with": ".ipynb",
+        "ends_with": ".ipynb"
       },
       {
         "field": "skills",
-        "truthy": true,
-      },
-    ],
-  },
+        "truthy": true
+      }
+    ]
+  }
 };
 
 /** Every spec variant, keyed "<family>/<tool id>"; families share them by key. */
@@ -2712,782 +2712,782 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "generic",
     "name": "ask_followup_question",
     "description": [
-      "Ask the user a question when you cannot continue without more information, for example to resolve an ambiguity, confirm a choice, or get a detail that is not in the files. Use it sparingly: first try to find the answer yourself with the other tools, such as searching the codebase or reading the configuration. A clear, specific question lets the user answer quickly and keeps the task moving without needless back-and-forth.",
+      "Ask the user a question when you cannot continue without more information, for example to resolve an ambiguity, confirm a choice, or get a detail that is not in the files. Use it sparingly: first try to find the answer yourself with the other tools, such as searching the codebase or reading the configuration. A clear, specific question lets the user answer quickly and keeps the task moving without needless back-and-forth."
     ],
     "requires": {
       "field": "yolo_mode",
-      "truthy": false,
+      "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS[0],
+    "parameters": _PARAMS[0]
   },
   "gpt-5-native/ask_followup_question": {
     "id": "ask_followup_question",
     "spec": "gpt-5-native",
     "name": "ask_followup_question",
     "description": [
-      "Ask the user a clarifying question when you genuinely cannot proceed without their input. Try to answer it yourself with other tools first, and keep the question focused so it can be answered in a single reply.",
+      "Ask the user a clarifying question when you genuinely cannot proceed without their input. Try to answer it yourself with other tools first, and keep the question focused so it can be answered in a single reply."
     ],
     "requires": {
       "field": "yolo_mode",
-      "truthy": false,
+      "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS[1],
+    "parameters": _PARAMS[1]
   },
   "native-next-gen/ask_followup_question": {
     "id": "ask_followup_question",
     "spec": "native-next-gen",
     "name": "ask_followup_question",
     "description": [
-      "Ask the user a clarifying question when you genuinely cannot proceed without their input. Try to answer it yourself with other tools first, and keep the question focused so it can be answered in a single reply.",
+      "Ask the user a clarifying question when you genuinely cannot proceed without their input. Try to answer it yourself with other tools first, and keep the question focused so it can be answered in a single reply."
     ],
     "requires": {
       "field": "yolo_mode",
-      "truthy": false,
+      "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS[1],
+    "parameters": _PARAMS[1]
   },
   "generic/attempt_completion": {
     "id": "attempt_completion",
     "spec": "generic",
     "name": "attempt_completion",
     "description": [
-      "Call this tool to report the finished work to the user when the task is done and every tool use so far has succeeded. Only use it after the user has confirmed the outcome of your previous tool calls; completing while an action is still unconfirmed can leave the code broken or half-done, so if you are not sure, wait for that confirmation first. If the user answers with comments, take them as input for another round of improvements. Before calling it, ask yourself whether you have received the results of all earlier tool uses; if not, do not call this tool. State the result as final: do not end with a question or an offer of further help. If a command lets the user see the result, such as opening an HTML page in a browser or starting a dev server, you can supply it as well. Output-only commands such as echo or cat demonstrate nothing and must not be used, and never claim success when verification failed.",
+      "Call this tool to report the finished work to the user when the task is done and every tool use so far has succeeded. Only use it after the user has confirmed the outcome of your previous tool calls; completing while an action is still unconfirmed can leave the code broken or half-done, so if you are not sure, wait for that confirmation first. If the user answers with comments, take them as input for another round of improvements. Before calling it, ask yourself whether you have received the results of all earlier tool uses; if not, do not call this tool. State the result as final: do not end with a question or an offer of further help. If a command lets the user see the result, such as opening an HTML page in a browser or starting a dev server, you can supply it as well. Output-only commands such as echo or cat demonstrate nothing and must not be used, and never claim success when verification failed."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[2],
+    "parameters": _PARAMS[2]
   },
   "gpt-5/attempt_completion": {
     "id": "attempt_completion",
     "spec": "gpt-5",
     "name": "attempt_completion",
     "description": [
-      "This is the tool that reports the finished work to the user; call it once the task is complete and every tool use so far has succeeded. Use it only after the user has confirmed the outcome of your earlier tool calls; completing while an action is still unconfirmed can leave the code broken or half-done, so if in doubt, wait for that confirmation first. Before finishing, verify the work where you can, for example by running the tests, the build or the linter, and fix anything that fails. Should the user come back with remarks, work them into a revised attempt. Ask yourself before calling it whether you have the results of all earlier tool uses; if not, do not call this tool. Phrase the result as final, without ending on a question or an offer of more help. If a command lets the user see the result, such as opening an HTML page or starting a dev server, you may include it. Skip output-only commands such as echo or cat, which demonstrate nothing, and never report success when a check failed.",
+      "This is the tool that reports the finished work to the user; call it once the task is complete and every tool use so far has succeeded. Use it only after the user has confirmed the outcome of your earlier tool calls; completing while an action is still unconfirmed can leave the code broken or half-done, so if in doubt, wait for that confirmation first. Before finishing, verify the work where you can, for example by running the tests, the build or the linter, and fix anything that fails. Should the user come back with remarks, work them into a revised attempt. Ask yourself before calling it whether you have the results of all earlier tool uses; if not, do not call this tool. Phrase the result as final, without ending on a question or an offer of more help. If a command lets the user see the result, such as opening an HTML page or starting a dev server, you may include it. Skip output-only commands such as echo or cat, which demonstrate nothing, and never report success when a check failed."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[2],
+    "parameters": _PARAMS[2]
   },
   "native-next-gen/attempt_completion": {
     "id": "attempt_completion",
     "spec": "native-next-gen",
     "name": "attempt_completion",
     "description": [
-      "Use this tool to report the finished work back to the user once the task is done. Confirm first that all previous tool calls succeeded, since you must not complete on top of a failed or unconfirmed action. Any remarks the user sends back are input for a further revision of the work. Write the result as a final statement rather than a question or an offer of more help. You may include a command that lets the user see the result in action, but never one whose sole effect is console output, and never report success if the checks you ran did not pass or the work is still incomplete.",
+      "Use this tool to report the finished work back to the user once the task is done. Confirm first that all previous tool calls succeeded, since you must not complete on top of a failed or unconfirmed action. Any remarks the user sends back are input for a further revision of the work. Write the result as a final statement rather than a question or an offer of more help. You may include a command that lets the user see the result in action, but never one whose sole effect is console output, and never report success if the checks you ran did not pass or the work is still incomplete."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[3],
+    "parameters": _PARAMS[3]
   },
   "gpt-5-native/attempt_completion": {
     "id": "attempt_completion",
     "spec": "gpt-5-native",
     "name": "attempt_completion",
     "description": [
-      "Use this tool to report the finished work back to the user once the task is done. Confirm first that all previous tool calls succeeded, since you must not complete on top of a failed or unconfirmed action. Any remarks the user sends back are input for a further revision of the work. Write the result as a final statement rather than a question or an offer of more help. You may include a command that lets the user see the result in action, but never one whose sole effect is console output, and never report success if the checks you ran did not pass or the work is still incomplete.",
+      "Use this tool to report the finished work back to the user once the task is done. Confirm first that all previous tool calls succeeded, since you must not complete on top of a failed or unconfirmed action. Any remarks the user sends back are input for a further revision of the work. Write the result as a final statement rather than a question or an offer of more help. You may include a command that lets the user see the result in action, but never one whose sole effect is console output, and never report success if the checks you ran did not pass or the work is still incomplete."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[3],
+    "parameters": _PARAMS[3]
   },
   "generic/execute_command": {
     "id": "execute_command",
     "spec": "generic",
     "name": "execute_command",
     "description": [
-      "Run a CLI command on the user's machine. Use it for any system operation or task step that needs the shell, such as building, testing, installing packages or inspecting the environment. Write commands that suit the user's operating system and shell, and briefly explain what each one does. Prefer running an existing script over typing many small ad-hoc commands, and chain dependent steps with the shell's own operators where that helps. Long-running commands are allowed, since they run in the user's terminal. Each command starts in the working folder {{CWD}}.{{MULTI_ROOT_HINT}}",
+      "Run a CLI command on the user's machine. Use it for any system operation or task step that needs the shell, such as building, testing, installing packages or inspecting the environment. Write commands that suit the user's operating system and shell, and briefly explain what each one does. Prefer running an existing script over typing many small ad-hoc commands, and chain dependent steps with the shell's own operators where that helps. Long-running commands are allowed, since they run in the user's terminal. Each command starts in the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[4],
+    "parameters": _PARAMS[4]
   },
   "gpt-5-native/execute_command": {
     "id": "execute_command",
     "spec": "gpt-5-native",
     "name": "execute_command",
     "description": [
-      "Run a shell command on the user's machine, in the current working directory. Use it for builds, tests, package management and any other step that needs a terminal.",
+      "Run a shell command on the user's machine, in the current working directory. Use it for builds, tests, package management and any other step that needs a terminal."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[5],
+    "parameters": _PARAMS[5]
   },
   "native-next-gen/execute_command": {
     "id": "execute_command",
     "spec": "native-next-gen",
     "name": "execute_command",
     "description": [
-      "Run a shell command on the user's machine, in the current working directory. Use it for builds, tests, package management and any other step that needs a terminal.",
+      "Run a shell command on the user's machine, in the current working directory. Use it for builds, tests, package management and any other step that needs a terminal."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[5],
+    "parameters": _PARAMS[5]
   },
   "gemini3/execute_command": {
     "id": "execute_command",
     "spec": "gemini3",
     "name": "execute_command",
     "description": [
-      "Execute a command in the terminal on the user's system. Use it whenever a step requires the shell: compiling, running tests, installing dependencies, using git, or inspecting the environment. Commands start in the current working directory, so use paths relative to it or prefix the command with a cd when needed. Keep commands non-interactive, and prefer a single well-formed command over many small ones. Read the output carefully before deciding on your next step, especially when a command fails.",
+      "Execute a command in the terminal on the user's system. Use it whenever a step requires the shell: compiling, running tests, installing dependencies, using git, or inspecting the environment. Commands start in the current working directory, so use paths relative to it or prefix the command with a cd when needed. Keep commands non-interactive, and prefer a single well-formed command over many small ones. Read the output carefully before deciding on your next step, especially when a command fails."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[6],
+    "parameters": _PARAMS[6]
   },
   "generic/replace_in_file": {
     "id": "replace_in_file",
     "spec": "generic",
     "name": "replace_in_file",
     "description": [
-      "Edits an existing file by swapping specific blocks of its text for new text, using SEARCH/REPLACE blocks. Prefer it over rewriting the whole file when only some parts need to change, since every untouched line is kept exactly as it was.",
+      "Edits an existing file by swapping specific blocks of its text for new text, using SEARCH/REPLACE blocks. Prefer it over rewriting the whole file when only some parts need to change, since every untouched line is kept exactly as it was."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[7],
+    "parameters": _PARAMS[7]
   },
   "native-next-gen/replace_in_file": {
     "id": "replace_in_file",
     "spec": "native-next-gen",
     "name": "replace_in_file",
     "description": [
-      "Changes part of an existing file, named by its absolute path, by applying SEARCH/REPLACE blocks: each block finds an exact stretch of the current text and puts new text in its place. Use it for focused edits; lines outside the blocks stay untouched, which is cheaper and safer than rewriting the file.",
+      "Changes part of an existing file, named by its absolute path, by applying SEARCH/REPLACE blocks: each block finds an exact stretch of the current text and puts new text in its place. Use it for focused edits; lines outside the blocks stay untouched, which is cheaper and safer than rewriting the file."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[8],
+    "parameters": _PARAMS[8]
   },
   "gpt-5-native/replace_in_file": {
     "id": "replace_in_file",
     "spec": "gpt-5-native",
     "name": "replace_in_file",
     "description": [
-      "Changes part of an existing file, named by its absolute path, by applying SEARCH/REPLACE blocks: each block finds an exact stretch of the current text and puts new text in its place. Use it for focused edits; lines outside the blocks stay untouched, which is cheaper and safer than rewriting the file.",
+      "Changes part of an existing file, named by its absolute path, by applying SEARCH/REPLACE blocks: each block finds an exact stretch of the current text and puts new text in its place. Use it for focused edits; lines outside the blocks stay untouched, which is cheaper and safer than rewriting the file."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[8],
+    "parameters": _PARAMS[8]
   },
   "generic/read_file": {
     "id": "read_file",
     "spec": "generic",
     "name": "read_file",
     "description": [
-      "Reads a file from the workspace and returns its contents. Use it whenever you need to look at existing code, configuration, logs or documentation, for example to understand how something works before changing it or to gather the facts a question depends on. Plain text files come back as they are; PDF and DOCX documents have their text extracted automatically, while other binary formats may come back as unreadable raw data. For a large file you can ask for just a slice by passing start_line and/or end_line, which keeps the response short and saves context; omit both to get the whole file. Read a file before editing it so that your change is based on its current state, and avoid reading the same file again unless it may have changed.",
+      "Reads a file from the workspace and returns its contents. Use it whenever you need to look at existing code, configuration, logs or documentation, for example to understand how something works before changing it or to gather the facts a question depends on. Plain text files come back as they are; PDF and DOCX documents have their text extracted automatically, while other binary formats may come back as unreadable raw data. For a large file you can ask for just a slice by passing start_line and/or end_line, which keeps the response short and saves context; omit both to get the whole file. Read a file before editing it so that your change is based on its current state, and avoid reading the same file again unless it may have changed."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[9],
+    "parameters": _PARAMS[9]
   },
   "native-next-gen/read_file": {
     "id": "read_file",
     "spec": "native-next-gen",
     "name": "read_file",
     "description": [
-      "Reads a file from the workspace and returns its contents. Use it whenever you need to look at existing code, configuration, logs or documentation, for example to understand how something works before changing it or to gather the facts a question depends on. Plain text files come back as they are; PDF and DOCX documents have their text extracted automatically, while other binary formats may come back as unreadable raw data. For a large file you can ask for just a slice by passing start_line and/or end_line, which keeps the response short and saves context; omit both to get the whole file. Read a file before editing it so that your change is based on its current state, and avoid reading the same file again unless it may have changed.",
+      "Reads a file from the workspace and returns its contents. Use it whenever you need to look at existing code, configuration, logs or documentation, for example to understand how something works before changing it or to gather the facts a question depends on. Plain text files come back as they are; PDF and DOCX documents have their text extracted automatically, while other binary formats may come back as unreadable raw data. For a large file you can ask for just a slice by passing start_line and/or end_line, which keeps the response short and saves context; omit both to get the whole file. Read a file before editing it so that your change is based on its current state, and avoid reading the same file again unless it may have changed."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[9],
+    "parameters": _PARAMS[9]
   },
   "gpt-5-native/read_file": {
     "id": "read_file",
     "spec": "gpt-5-native",
     "name": "read_file",
     "description": [
-      "Reads a file from the workspace and returns its contents. Use it whenever you need to look at existing code, configuration, logs or documentation, for example to understand how something works before changing it or to gather the facts a question depends on. Plain text files come back as they are; PDF and DOCX documents have their text extracted automatically, while other binary formats may come back as unreadable raw data. For a large file you can ask for just a slice by passing start_line and/or end_line, which keeps the response short and saves context; omit both to get the whole file. Read a file before editing it so that your change is based on its current state, and avoid reading the same file again unless it may have changed.",
+      "Reads a file from the workspace and returns its contents. Use it whenever you need to look at existing code, configuration, logs or documentation, for example to understand how something works before changing it or to gather the facts a question depends on. Plain text files come back as they are; PDF and DOCX documents have their text extracted automatically, while other binary formats may come back as unreadable raw data. For a large file you can ask for just a slice by passing start_line and/or end_line, which keeps the response short and saves context; omit both to get the whole file. Read a file before editing it so that your change is based on its current state, and avoid reading the same file again unless it may have changed."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[9],
+    "parameters": _PARAMS[9]
   },
   "generic/write_to_file": {
     "id": "write_to_file",
     "spec": "generic",
     "name": "write_to_file",
     "description": [
-      "Writes the given content to a file, replacing the whole file if it already exists or creating it if it does not. Any folders missing from the path are created as well. The complete file is sent every time, so prefer targeted edits for small changes.",
+      "Writes the given content to a file, replacing the whole file if it already exists or creating it if it does not. Any folders missing from the path are created as well. The complete file is sent every time, so prefer targeted edits for small changes."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[10],
+    "parameters": _PARAMS[10]
   },
   "native-next-gen/write_to_file": {
     "id": "write_to_file",
     "spec": "native-next-gen",
     "name": "write_to_file",
     "description": [
-      "Creates a file, or overwrites an existing one, with exactly the content you supply; folders missing along the path are created automatically. Refer to the file by its absolute path. The whole file is rewritten, so use it for new files or full rewrites and prefer a targeted edit when only a few lines change.",
+      "Creates a file, or overwrites an existing one, with exactly the content you supply; folders missing along the path are created automatically. Refer to the file by its absolute path. The whole file is rewritten, so use it for new files or full rewrites and prefer a targeted edit when only a few lines change."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[11],
+    "parameters": _PARAMS[11]
   },
   "gpt-5-native/write_to_file": {
     "id": "write_to_file",
     "spec": "gpt-5-native",
     "name": "write_to_file",
     "description": [
-      "Creates a file, or overwrites an existing one, with exactly the content you supply; folders missing along the path are created automatically. Refer to the file by its absolute path. The whole file is rewritten, so use it for new files or full rewrites and prefer a targeted edit when only a few lines change.",
+      "Creates a file, or overwrites an existing one, with exactly the content you supply; folders missing along the path are created automatically. Refer to the file by its absolute path. The whole file is rewritten, so use it for new files or full rewrites and prefer a targeted edit when only a few lines change."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[11],
+    "parameters": _PARAMS[11]
   },
   "generic/search_files": {
     "id": "search_files",
     "spec": "generic",
     "name": "search_files",
     "description": [
-      "Searches the files under a directory for matches of a regular expression and shows each hit together with a few lines of surrounding context. Useful for finding where a symbol is used, locating patterns, or tracking down TODO notes.",
+      "Searches the files under a directory for matches of a regular expression and shows each hit together with a few lines of surrounding context. Useful for finding where a symbol is used, locating patterns, or tracking down TODO notes."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[12],
+    "parameters": _PARAMS[12]
   },
   "gpt-5-native/search_files": {
     "id": "search_files",
     "spec": "gpt-5-native",
     "name": "search_files",
     "description": [
-      "Searches the files under a directory for matches of a regular expression and shows each hit together with a few lines of surrounding context. Useful for finding where a symbol is used, locating patterns, or tracking down TODO notes.",
+      "Searches the files under a directory for matches of a regular expression and shows each hit together with a few lines of surrounding context. Useful for finding where a symbol is used, locating patterns, or tracking down TODO notes."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[12],
+    "parameters": _PARAMS[12]
   },
   "native-next-gen/search_files": {
     "id": "search_files",
     "spec": "native-next-gen",
     "name": "search_files",
     "description": [
-      "Searches the files under a directory for matches of a regular expression and shows each hit together with a few lines of surrounding context. Useful for finding where a symbol is used, locating patterns, or tracking down TODO notes.",
+      "Searches the files under a directory for matches of a regular expression and shows each hit together with a few lines of surrounding context. Useful for finding where a symbol is used, locating patterns, or tracking down TODO notes."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[12],
+    "parameters": _PARAMS[12]
   },
   "generic/list_files": {
     "id": "list_files",
     "spec": "generic",
     "name": "list_files",
     "description": [
-      "Lists the files and folders contained in a directory. By default only the immediate entries are returned; set recursive to true to walk every nested subfolder as well. Use this to explore the layout of a project or to see what a folder holds before reading anything in it. Do not call it merely to check that a file you just wrote exists, since the outcome of each write is already reported back to you.",
+      "Lists the files and folders contained in a directory. By default only the immediate entries are returned; set recursive to true to walk every nested subfolder as well. Use this to explore the layout of a project or to see what a folder holds before reading anything in it. Do not call it merely to check that a file you just wrote exists, since the outcome of each write is already reported back to you."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[13],
+    "parameters": _PARAMS[13]
   },
   "gpt-5-native/list_files": {
     "id": "list_files",
     "spec": "gpt-5-native",
     "name": "list_files",
     "description": [
-      "Lists the files and folders contained in a directory. By default only the immediate entries are returned; set recursive to true to walk every nested subfolder as well. Use this to explore the layout of a project or to see what a folder holds before reading anything in it. Do not call it merely to check that a file you just wrote exists, since the outcome of each write is already reported back to you.",
+      "Lists the files and folders contained in a directory. By default only the immediate entries are returned; set recursive to true to walk every nested subfolder as well. Use this to explore the layout of a project or to see what a folder holds before reading anything in it. Do not call it merely to check that a file you just wrote exists, since the outcome of each write is already reported back to you."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[14],
+    "parameters": _PARAMS[14]
   },
   "native-next-gen/list_files": {
     "id": "list_files",
     "spec": "native-next-gen",
     "name": "list_files",
     "description": [
-      "Lists the files and folders contained in a directory. By default only the immediate entries are returned; set recursive to true to walk every nested subfolder as well. Use this to explore the layout of a project or to see what a folder holds before reading anything in it. Do not call it merely to check that a file you just wrote exists, since the outcome of each write is already reported back to you.",
+      "Lists the files and folders contained in a directory. By default only the immediate entries are returned; set recursive to true to walk every nested subfolder as well. Use this to explore the layout of a project or to see what a folder holds before reading anything in it. Do not call it merely to check that a file you just wrote exists, since the outcome of each write is already reported back to you."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[14],
+    "parameters": _PARAMS[14]
   },
   "generic/list_code_definition_names": {
     "id": "list_code_definition_names",
     "spec": "generic",
     "name": "list_code_definition_names",
     "description": [
-      "Lists the names of the top-level source code definitions (classes, functions, methods and similar constructs) found in the files directly inside the given directory. Use it to get a quick map of how a codebase is organised and which important symbols exist, before deciding which files deserve a closer read. Files in subfolders are not scanned.",
+      "Lists the names of the top-level source code definitions (classes, functions, methods and similar constructs) found in the files directly inside the given directory. Use it to get a quick map of how a codebase is organised and which important symbols exist, before deciding which files deserve a closer read. Files in subfolders are not scanned."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[15],
+    "parameters": _PARAMS[15]
   },
   "gpt-5-native/list_code_definition_names": {
     "id": "list_code_definition_names",
     "spec": "gpt-5-native",
     "name": "list_code_definition_names",
     "description": [
-      "Lists the names of the top-level source code definitions (classes, functions, methods and similar constructs) found in the files directly inside the given directory. Use it to get a quick map of how a codebase is organised and which important symbols exist, before deciding which files deserve a closer read. Files in subfolders are not scanned.",
+      "Lists the names of the top-level source code definitions (classes, functions, methods and similar constructs) found in the files directly inside the given directory. Use it to get a quick map of how a codebase is organised and which important symbols exist, before deciding which files deserve a closer read. Files in subfolders are not scanned."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[16],
+    "parameters": _PARAMS[16]
   },
   "native-next-gen/list_code_definition_names": {
     "id": "list_code_definition_names",
     "spec": "native-next-gen",
     "name": "list_code_definition_names",
     "description": [
-      "Lists the names of the top-level source code definitions (classes, functions, methods and similar constructs) found in the files directly inside the given directory. Use it to get a quick map of how a codebase is organised and which important symbols exist, before deciding which files deserve a closer read. Files in subfolders are not scanned.",
+      "Lists the names of the top-level source code definitions (classes, functions, methods and similar constructs) found in the files directly inside the given directory. Use it to get a quick map of how a codebase is organised and which important symbols exist, before deciding which files deserve a closer read. Files in subfolders are not scanned."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[16],
+    "parameters": _PARAMS[16]
   },
   "generic/browser_action": {
     "id": "browser_action",
     "spec": "generic",
     "name": "browser_action",
     "description": [
-      "Drive a headless browser session to look at web pages and interact with them. Every action except close returns a screenshot of the current viewport together with any new console output, which you should use to decide on your next step. Send one action per message and wait for its result before sending the next, because each step depends on what the page showed after the previous one. A session must start with launch and end with close; a page you cannot reach by clicking from the one on screen needs a fresh session, so close and then launch with that address. Use this tool to check that a web app you built renders and behaves correctly, to reproduce a bug reported by the user, or to read documentation that is only available as a web page.\nUntil the session is closed, every other tool is off limits: wrap up the browser work and close it before reading files, running commands or editing code, and if you hit an error, close the browser first, fix the problem with other tools, then relaunch to check the result. The viewport is {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} pixels. When clicking, aim for the center of the target element as seen in the most recent screenshot; coordinates must be read from that screenshot, never guessed. Scroll the page when the element you need is not yet visible. Check the console output for errors after each step, since it often explains what went wrong on the page. Avoid repeating the same failing action; change your approach instead.",
+      "Drive a headless browser session to look at web pages and interact with them. Every action except close returns a screenshot of the current viewport together with any new console output, which you should use to decide on your next step. Send one action per message and wait for its result before sending the next, because each step depends on what the page showed after the previous one. A session must start with launch and end with close; a page you cannot reach by clicking from the one on screen needs a fresh session, so close and then launch with that address. Use this tool to check that a web app you built renders and behaves correctly, to reproduce a bug reported by the user, or to read documentation that is only available as a web page.\nUntil the session is closed, every other tool is off limits: wrap up the browser work and close it before reading files, running commands or editing code, and if you hit an error, close the browser first, fix the problem with other tools, then relaunch to check the result. The viewport is {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} pixels. When clicking, aim for the center of the target element as seen in the most recent screenshot; coordinates must be read from that screenshot, never guessed. Scroll the page when the element you need is not yet visible. Check the console output for errors after each step, since it often explains what went wrong on the page. Avoid repeating the same failing action; change your approach instead."
     ],
     "requires": {
       "field": "supports_browser_use",
-      "truthy": true,
+      "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[17],
+    "parameters": _PARAMS[17]
   },
   "native-next-gen/browser_action": {
     "id": "browser_action",
     "spec": "native-next-gen",
     "name": "browser_action",
     "description": [
-      "Drive a headless browser session to look at web pages and interact with them. Every action except close returns a screenshot of the current viewport together with any new console output, which you should use to decide on your next step. Send one action per message and wait for its result before sending the next, because each step depends on what the page showed after the previous one. A session must start with launch and end with close; a page you cannot reach by clicking from the one on screen needs a fresh session, so close and then launch with that address. Use this tool to check that a web app you built renders and behaves correctly, to reproduce a bug reported by the user, or to read documentation that is only available as a web page.\nUntil the session is closed, every other tool is off limits: wrap up the browser work and close it before reading files, running commands or editing code, and if you hit an error, close the browser first, fix the problem with other tools, then relaunch to check the result. The viewport is {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} pixels. When clicking, aim for the center of the target element as seen in the most recent screenshot; coordinates must be read from that screenshot, never guessed. Scroll the page when the element you need is not yet visible. Check the console output for errors after each step, since it often explains what went wrong on the page. Avoid repeating the same failing action; change your approach instead.",
+      "Drive a headless browser session to look at web pages and interact with them. Every action except close returns a screenshot of the current viewport together with any new console output, which you should use to decide on your next step. Send one action per message and wait for its result before sending the next, because each step depends on what the page showed after the previous one. A session must start with launch and end with close; a page you cannot reach by clicking from the one on screen needs a fresh session, so close and then launch with that address. Use this tool to check that a web app you built renders and behaves correctly, to reproduce a bug reported by the user, or to read documentation that is only available as a web page.\nUntil the session is closed, every other tool is off limits: wrap up the browser work and close it before reading files, running commands or editing code, and if you hit an error, close the browser first, fix the problem with other tools, then relaunch to check the result. The viewport is {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} pixels. When clicking, aim for the center of the target element as seen in the most recent screenshot; coordinates must be read from that screenshot, never guessed. Scroll the page when the element you need is not yet visible. Check the console output for errors after each step, since it often explains what went wrong on the page. Avoid repeating the same failing action; change your approach instead."
     ],
     "requires": {
       "field": "supports_browser_use",
-      "truthy": true,
+      "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[18],
+    "parameters": _PARAMS[18]
   },
   "generic/use_mcp_tool": {
     "id": "use_mcp_tool",
     "spec": "generic",
     "name": "use_mcp_tool",
     "description": [
-      "Calls a tool offered by one of the connected MCP servers. Each server advertises its tools along with an input schema describing the arguments they accept; build the call from that schema and fill in its required fields.",
+      "Calls a tool offered by one of the connected MCP servers. Each server advertises its tools along with an input schema describing the arguments they accept; build the call from that schema and fill in its required fields."
     ],
     "requires": {
       "field": "has_mcp_hub",
-      "truthy": true,
+      "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[19],
+    "parameters": _PARAMS[19]
   },
   "generic/access_mcp_resource": {
     "id": "access_mcp_resource",
     "spec": "generic",
     "name": "access_mcp_resource",
     "description": [
-      "Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares.",
+      "Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares."
     ],
     "requires": {
       "field": "has_mcp_hub",
-      "truthy": true,
+      "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[20],
+    "parameters": _PARAMS[20]
   },
   "next-gen/access_mcp_resource": {
     "id": "access_mcp_resource",
     "spec": "next-gen",
     "name": "access_mcp_resource",
     "description": [
-      "Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares.",
+      "Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares."
     ],
     "requires": {
       "field": "has_mcp_hub",
-      "truthy": true,
+      "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[20],
+    "parameters": _PARAMS[20]
   },
   "gpt/access_mcp_resource": {
     "id": "access_mcp_resource",
     "spec": "gpt",
     "name": "access_mcp_resource",
     "description": [
-      "Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares.",
+      "Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares."
     ],
     "requires": {
       "field": "has_mcp_hub",
-      "truthy": true,
+      "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[20],
+    "parameters": _PARAMS[20]
   },
   "gpt-5-native/access_mcp_resource": {
     "id": "access_mcp_resource",
     "spec": "gpt-5-native",
     "name": "access_mcp_resource",
     "description": [
-      "Read a resource published by one of the connected MCP servers, addressed by its URI. Reach for it when a server holds data you need, be it file contents, database rows, API output or system status. Give the server name exactly as listed and the full URI of the resource you want.",
+      "Read a resource published by one of the connected MCP servers, addressed by its URI. Reach for it when a server holds data you need, be it file contents, database rows, API output or system status. Give the server name exactly as listed and the full URI of the resource you want."
     ],
     "requires": {
       "field": "has_mcp_hub",
-      "truthy": true,
+      "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[20],
+    "parameters": _PARAMS[20]
   },
   "native-next-gen/access_mcp_resource": {
     "id": "access_mcp_resource",
     "spec": "native-next-gen",
     "name": "access_mcp_resource",
     "description": [
-      "Read a resource published by one of the connected MCP servers, addressed by its URI. Reach for it when a server holds data you need, be it file contents, database rows, API output or system status. Give the server name exactly as listed and the full URI of the resource you want.",
+      "Read a resource published by one of the connected MCP servers, addressed by its URI. Reach for it when a server holds data you need, be it file contents, database rows, API output or system status. Give the server name exactly as listed and the full URI of the resource you want."
     ],
     "requires": {
       "field": "has_mcp_hub",
-      "truthy": true,
+      "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[20],
+    "parameters": _PARAMS[20]
   },
   "generic/load_mcp_documentation": {
     "id": "load_mcp_documentation",
     "spec": "generic",
     "name": "load_mcp_documentation",
     "description": [
-      "Fetches the reference documentation for building and configuring MCP (Model Context Protocol) servers. Call it when the user asks you to create a new MCP server, extend an existing one, or wire up a tool or resource that should be exposed through MCP, and you need details such as the layout of a server project, the SDK interfaces, how tools and resources are declared, and how a server is registered in the settings file. It takes no parameters and returns the documentation as text for you to study before you write any code. Load it only when the task really involves writing or changing an MCP server; it is not needed just to call tools that connected servers already provide.",
+      "Fetches the reference documentation for building and configuring MCP (Model Context Protocol) servers. Call it when the user asks you to create a new MCP server, extend an existing one, or wire up a tool or resource that should be exposed through MCP, and you need details such as the layout of a server project, the SDK interfaces, how tools and resources are declared, and how a server is registered in the settings file. It takes no parameters and returns the documentation as text for you to study before you write any code. Load it only when the task really involves writing or changing an MCP server; it is not needed just to call tools that connected servers already provide."
     ],
     "requires": {
       "field": "has_mcp_hub",
-      "truthy": true,
+      "truthy": true
     },
     "strict": false,
-    "parameters": [],
+    "parameters": []
   },
   "generic/new_task": {
     "id": "new_task",
     "spec": "generic",
     "name": "new_task",
     "description": [
-      "Asks the user to start a fresh task that is seeded with a summary you write of the work so far. The user sees your summary, may edit it, and decides whether the new task actually begins; if it does, the summary becomes the starting context of that task and the detailed history of the current conversation is left behind.\nUse this when the conversation has grown long and its context is filling up, when a natural milestone has been reached and the remaining work is better handled with a clean slate, or when the user explicitly asks to continue elsewhere. Everything not captured in your summary is lost to the next task, so make it complete: a good handoff lets the next task pick up at once without redoing any exploration. It is not meant for short conversations that still have plenty of room left.",
+      "Asks the user to start a fresh task that is seeded with a summary you write of the work so far. The user sees your summary, may edit it, and decides whether the new task actually begins; if it does, the summary becomes the starting context of that task and the detailed history of the current conversation is left behind.\nUse this when the conversation has grown long and its context is filling up, when a natural milestone has been reached and the remaining work is better handled with a clean slate, or when the user explicitly asks to continue elsewhere. Everything not captured in your summary is lost to the next task, so make it complete: a good handoff lets the next task pick up at once without redoing any exploration. It is not meant for short conversations that still have plenty of room left."
     ],
     "requires": {
       "field": "yolo_mode",
-      "truthy": false,
+      "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS[21],
+    "parameters": _PARAMS[21]
   },
   "generic/plan_mode_respond": {
     "id": "plan_mode_respond",
     "spec": "generic",
     "name": "plan_mode_respond",
     "description": [
-      "Sends your reply to the user while in PLAN MODE. Use it to answer questions, share what you learned while exploring, and lay out a concrete plan for accomplishing the task; it is the only way to talk to the user in this mode, so never put your answer in plain text outside a tool call. Write as you would to a collaborator: direct, concrete and easy to review, naming the files and steps involved.\nBefore committing to a plan you may read files and search the codebase to understand the problem, and you can use this tool to ask clarifying questions or discuss trade-offs with the user. Keep iterating with the user until the plan is agreed on; once it is, the user switches to ACT MODE so the plan can be carried out. Only use this tool while you are in PLAN MODE, which the environment details indicate.",
+      "Sends your reply to the user while in PLAN MODE. Use it to answer questions, share what you learned while exploring, and lay out a concrete plan for accomplishing the task; it is the only way to talk to the user in this mode, so never put your answer in plain text outside a tool call. Write as you would to a collaborator: direct, concrete and easy to review, naming the files and steps involved.\nBefore committing to a plan you may read files and search the codebase to understand the problem, and you can use this tool to ask clarifying questions or discuss trade-offs with the user. Keep iterating with the user until the plan is agreed on; once it is, the user switches to ACT MODE so the plan can be carried out. Only use this tool while you are in PLAN MODE, which the environment details indicate."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[22],
+    "parameters": _PARAMS[22]
   },
   "gpt-5-native/plan_mode_respond": {
     "id": "plan_mode_respond",
     "spec": "gpt-5-native",
     "name": "plan_mode_respond",
     "description": [
-      "Sends your reply to the user while in PLAN MODE. Use it to answer questions, share what you learned while exploring, and lay out a concrete plan for accomplishing the task; it is the only way to talk to the user in this mode, so never put your answer in plain text outside a tool call. Write as you would to a collaborator: direct, concrete and easy to review, naming the files and steps involved.\nBefore committing to a plan you may read files and search the codebase to understand the problem, and you can use this tool to ask clarifying questions or discuss trade-offs with the user. Keep iterating with the user until the plan is agreed on; once it is, the user switches to ACT MODE so the plan can be carried out. Only use this tool while you are in PLAN MODE, which the environment details indicate.",
+      "Sends your reply to the user while in PLAN MODE. Use it to answer questions, share what you learned while exploring, and lay out a concrete plan for accomplishing the task; it is the only way to talk to the user in this mode, so never put your answer in plain text outside a tool call. Write as you would to a collaborator: direct, concrete and easy to review, naming the files and steps involved.\nBefore committing to a plan you may read files and search the codebase to understand the problem, and you can use this tool to ask clarifying questions or discuss trade-offs with the user. Keep iterating with the user until the plan is agreed on; once it is, the user switches to ACT MODE so the plan can be carried out. Only use this tool while you are in PLAN MODE, which the environment details indicate."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[23],
+    "parameters": _PARAMS[23]
   },
   "native-next-gen/plan_mode_respond": {
     "id": "plan_mode_respond",
     "spec": "native-next-gen",
     "name": "plan_mode_respond",
     "description": [
-      "Sends your reply to the user while in PLAN MODE. Use it to answer questions, share what you learned while exploring, and lay out a concrete plan for accomplishing the task; it is the only way to talk to the user in this mode, so never put your answer in plain text outside a tool call. Write as you would to a collaborator: direct, concrete and easy to review, naming the files and steps involved.\nBefore committing to a plan you may read files and search the codebase to understand the problem, and you can use this tool to ask clarifying questions or discuss trade-offs with the user. Keep iterating with the user until the plan is agreed on; once it is, the user switches to ACT MODE so the plan can be carried out. Only use this tool while you are in PLAN MODE, which the environment details indicate.",
+      "Sends your reply to the user while in PLAN MODE. Use it to answer questions, share what you learned while exploring, and lay out a concrete plan for accomplishing the task; it is the only way to talk to the user in this mode, so never put your answer in plain text outside a tool call. Write as you would to a collaborator: direct, concrete and easy to review, naming the files and steps involved.\nBefore committing to a plan you may read files and search the codebase to understand the problem, and you can use this tool to ask clarifying questions or discuss trade-offs with the user. Keep iterating with the user until the plan is agreed on; once it is, the user switches to ACT MODE so the plan can be carried out. Only use this tool while you are in PLAN MODE, which the environment details indicate."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[23],
+    "parameters": _PARAMS[23]
   },
   "gemini3/plan_mode_respond": {
     "id": "plan_mode_respond",
     "spec": "gemini3",
     "name": "plan_mode_respond",
     "description": [
-      "Replies to the user in PLAN MODE. This tool is your only channel for answering questions, reporting what you have found and presenting a step-by-step plan while planning; text written outside of a tool call is not delivered, so always put your message here. Keep each reply readable on its own, with short sections or numbered steps where they help.\nGather the facts first by reading files and searching the code, then share a plan that names the files to change and the approach to take, or ask for clarification when the request is ambiguous. Iterate with the user until they approve, at which point they switch to ACT MODE and the work begins. Do not start editing files while planning, since changes belong to ACT MODE. Call it only while PLAN MODE is active, as shown in the environment details.",
+      "Replies to the user in PLAN MODE. This tool is your only channel for answering questions, reporting what you have found and presenting a step-by-step plan while planning; text written outside of a tool call is not delivered, so always put your message here. Keep each reply readable on its own, with short sections or numbered steps where they help.\nGather the facts first by reading files and searching the code, then share a plan that names the files to change and the approach to take, or ask for clarification when the request is ambiguous. Iterate with the user until they approve, at which point they switch to ACT MODE and the work begins. Do not start editing files while planning, since changes belong to ACT MODE. Call it only while PLAN MODE is active, as shown in the environment details."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[24],
+    "parameters": _PARAMS[24]
   },
   "gpt-5-native/act_mode_respond": {
     "id": "act_mode_respond",
     "spec": "gpt-5-native",
     "name": "act_mode_respond",
     "description": [
-      "Send the user a short progress message while you are working in ACT MODE, without stopping the task or waiting for a reply. Use it to explain what you just learned, what you are about to do next, or why you are changing approach, so the user can follow along as the work moves forward step by step and is never left wondering what is happening or why.\n\nThis tool is only for informational updates. It does not ask anything and it does not finish the task: use ask_followup_question when you truly need input from the user, and use attempt_completion once the work is actually done and has been verified. It is also not a place to present a plan for approval while in act mode.\n\nNever call this tool twice in a row. After sending an update, your very next step must be a real action such as reading a file, running a command or making an edit. Chains of back-to-back messages waste turns, add no value for the user, and will be rejected. If you have nothing new to report, simply continue with the next concrete action.\n\nGood moments for an update: right after an investigation that changed your understanding of the problem, just before a large or risky edit, when switching strategy after a failed attempt, or when a long multi-step task reaches a meaningful milestone worth reporting. Routine steps that go as expected usually need no update at all.\n\nKeep every message brief and concrete. Mention the files, commands or findings that matter, skip filler and any restating of the task, and write in plain prose rather than long bullet lists, so that the whole message can be read and understood at a glance.",
+      "Send the user a short progress message while you are working in ACT MODE, without stopping the task or waiting for a reply. Use it to explain what you just learned, what you are about to do next, or why you are changing approach, so the user can follow along as the work moves forward step by step and is never left wondering what is happening or why.\n\nThis tool is only for informational updates. It does not ask anything and it does not finish the task: use ask_followup_question when you truly need input from the user, and use attempt_completion once the work is actually done and has been verified. It is also not a place to present a plan for approval while in act mode.\n\nNever call this tool twice in a row. After sending an update, your very next step must be a real action such as reading a file, running a command or making an edit. Chains of back-to-back messages waste turns, add no value for the user, and will be rejected. If you have nothing new to report, simply continue with the next concrete action.\n\nGood moments for an update: right after an investigation that changed your understanding of the problem, just before a large or risky edit, when switching strategy after a failed attempt, or when a long multi-step task reaches a meaningful milestone worth reporting. Routine steps that go as expected usually need no update at all.\n\nKeep every message brief and concrete. Mention the files, commands or findings that matter, skip filler and any restating of the task, and write in plain prose rather than long bullet lists, so that the whole message can be read and understood at a glance."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[25],
+    "parameters": _PARAMS[25]
   },
   "native-next-gen/act_mode_respond": {
     "id": "act_mode_respond",
     "spec": "native-next-gen",
     "name": "act_mode_respond",
     "description": [
-      "Send the user a short progress message while you are working in ACT MODE, without stopping the task or waiting for a reply. Use it to explain what you just learned, what you are about to do next, or why you are changing approach, so the user can follow along as the work moves forward step by step and is never left wondering what is happening or why.\n\nThis tool is only for informational updates. It does not ask anything and it does not finish the task: use ask_followup_question when you truly need input from the user, and use attempt_completion once the work is actually done and has been verified. It is also not a place to present a plan for approval while in act mode.\n\nNever call this tool twice in a row. After sending an update, your very next step must be a real action such as reading a file, running a command or making an edit. Chains of back-to-back messages waste turns, add no value for the user, and will be rejected. If you have nothing new to report, simply continue with the next concrete action.\n\nGood moments for an update: right after an investigation that changed your understanding of the problem, just before a large or risky edit, when switching strategy after a failed attempt, or when a long multi-step task reaches a meaningful milestone worth reporting. Routine steps that go as expected usually need no update at all.\n\nKeep every message brief and concrete. Mention the files, commands or findings that matter, skip filler and any restating of the task, and write in plain prose rather than long bullet lists, so that the whole message can be read and understood at a glance.",
+      "Send the user a short progress message while you are working in ACT MODE, without stopping the task or waiting for a reply. Use it to explain what you just learned, what you are about to do next, or why you are changing approach, so the user can follow along as the work moves forward step by step and is never left wondering what is happening or why.\n\nThis tool is only for informational updates. It does not ask anything and it does not finish the task: use ask_followup_question when you truly need input from the user, and use attempt_completion once the work is actually done and has been verified. It is also not a place to present a plan for approval while in act mode.\n\nNever call this tool twice in a row. After sending an update, your very next step must be a real action such as reading a file, running a command or making an edit. Chains of back-to-back messages waste turns, add no value for the user, and will be rejected. If you have nothing new to report, simply continue with the next concrete action.\n\nGood moments for an update: right after an investigation that changed your understanding of the problem, just before a large or risky edit, when switching strategy after a failed attempt, or when a long multi-step task reaches a meaningful milestone worth reporting. Routine steps that go as expected usually need no update at all.\n\nKeep every message brief and concrete. Mention the files, commands or findings that matter, skip filler and any restating of the task, and write in plain prose rather than long bullet lists, so that the whole message can be read and understood at a glance."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[25],
+    "parameters": _PARAMS[25]
   },
   "gemini3/act_mode_respond": {
     "id": "act_mode_respond",
     "spec": "gemini3",
     "name": "act_mode_respond",
     "description": [
-      "Send the user a short progress message while you are working in ACT MODE, without stopping the task or waiting for a reply. Use it to explain what you just learned, what you are about to do next, or why you are changing approach, so the user can follow along as the work moves forward step by step and is never left wondering what is happening or why.\n\nThis tool is only for informational updates. It does not ask anything and it does not finish the task: use ask_followup_question when you truly need input from the user, and use attempt_completion once the work is actually done and has been verified. It is also not a place to present a plan for approval while in act mode.\n\nNever call this tool twice in a row. After sending an update, your very next step must be a real action such as reading a file, running a command or making an edit. Chains of back-to-back messages waste turns, add no value for the user, and will be rejected. If you have nothing new to report, simply continue with the next concrete action.\n\nGood moments for an update: right after an investigation that changed your understanding of the problem, just before a large or risky edit, when switching strategy after a failed attempt, or when a long multi-step task reaches a meaningful milestone worth reporting. Routine steps that go as expected usually need no update at all.\n\nKeep every message brief and concrete. Mention the files, commands or findings that matter, skip filler and any restating of the task, and write in plain prose rather than long bullet lists, so that the whole message can be read and understood at a glance.",
+      "Send the user a short progress message while you are working in ACT MODE, without stopping the task or waiting for a reply. Use it to explain what you just learned, what you are about to do next, or why you are changing approach, so the user can follow along as the work moves forward step by step and is never left wondering what is happening or why.\n\nThis tool is only for informational updates. It does not ask anything and it does not finish the task: use ask_followup_question when you truly need input from the user, and use attempt_completion once the work is actually done and has been verified. It is also not a place to present a plan for approval while in act mode.\n\nNever call this tool twice in a row. After sending an update, your very next step must be a real action such as reading a file, running a command or making an edit. Chains of back-to-back messages waste turns, add no value for the user, and will be rejected. If you have nothing new to report, simply continue with the next concrete action.\n\nGood moments for an update: right after an investigation that changed your understanding of the problem, just before a large or risky edit, when switching strategy after a failed attempt, or when a long multi-step task reaches a meaningful milestone worth reporting. Routine steps that go as expected usually need no update at all.\n\nKeep every message brief and concrete. Mention the files, commands or findings that matter, skip filler and any restating of the task, and write in plain prose rather than long bullet lists, so that the whole message can be read and understood at a glance."
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[25],
+    "parameters": _PARAMS[25]
   },
   "generic/focus_chain": {
     "id": "focus_chain",
     "spec": "generic",
     "name": "focus_chain",
     "description": [
-      "",
+      ""
     ],
     "requires": {
       "field": "focus_chain_enabled",
-      "truthy": true,
+      "truthy": true
     },
     "strict": false,
-    "parameters": [],
+    "parameters": []
   },
   "generic/web_fetch": {
     "id": "web_fetch",
     "spec": "generic",
     "name": "web_fetch",
     "description": [
-      "Downloads the page at a URL, converts its HTML to markdown, and then has a model read the page and answer your prompt about it, returning only that answer instead of the whole page.\nUse it to look things up in online documentation, articles or other public pages when the information is not available locally. The URL has to be a complete, valid address, and plain http links are upgraded to https. Answers about very large pages may be based on a condensed view, so ask a focused question. Fetching is read-only and changes nothing on the site.",
+      "Downloads the page at a URL, converts its HTML to markdown, and then has a model read the page and answer your prompt about it, returning only that answer instead of the whole page.\nUse it to look things up in online documentation, articles or other public pages when the information is not available locally. The URL has to be a complete, valid address, and plain http links are upgraded to https. Answers about very large pages may be based on a condensed view, so ask a focused question. Fetching is read-only and changes nothing on the site."
     ],
     "requires": {
       "all": [
         {
           "field": "provider_id",
-          "equals": "cline",
+          "equals": "cline"
         },
         {
           "field": "cline_web_tools_enabled",
-          "truthy": true,
-        },
-      ],
+          "truthy": true
+        }
+      ]
     },
     "strict": false,
-    "parameters": _PARAMS[26],
+    "parameters": _PARAMS[26]
   },
   "gpt-5-native/web_fetch": {
     "id": "web_fetch",
     "spec": "gpt-5-native",
     "name": "web_fetch",
     "description": [
-      "Fetches a web page, turns it into markdown and answers your prompt about its content. Use it to read documentation or articles online; the URL must be complete and valid. Only the answer is returned.",
+      "Fetches a web page, turns it into markdown and answers your prompt about its content. Use it to read documentation or articles online; the URL must be complete and valid. Only the answer is returned."
     ],
     "requires": {
       "all": [
         {
           "field": "provider_id",
-          "equals": "cline",
+          "equals": "cline"
         },
         {
           "field": "cline_web_tools_enabled",
-          "truthy": true,
-        },
-      ],
+          "truthy": true
+        }
+      ]
     },
     "strict": false,
-    "parameters": _PARAMS[27],
+    "parameters": _PARAMS[27]
   },
   "native-next-gen/web_fetch": {
     "id": "web_fetch",
     "spec": "native-next-gen",
     "name": "web_fetch",
     "description": [
-      "Fetches a web page, turns it into markdown and answers your prompt about its content. Use it to read documentation or articles online; the URL must be complete and valid. Only the answer is returned.",
+      "Fetches a web page, turns it into markdown and answers your prompt about its content. Use it to read documentation or articles online; the URL must be complete and valid. Only the answer is returned."
     ],
     "requires": {
       "all": [
         {
           "field": "provider_id",
-          "equals": "cline",
+          "equals": "cline"
         },
         {
           "field": "cline_web_tools_enabled",
-          "truthy": true,
-        },
-      ],
+          "truthy": true
+        }
+      ]
     },
     "strict": false,
-    "parameters": _PARAMS[27],
+    "parameters": _PARAMS[27]
   },
   "generic/web_search": {
     "id": "web_search",
     "spec": "generic",
     "name": "web_search",
     "description": [
-      "Runs a web search and returns a list of matching results, each with a title and URL, for finding information that is newer than your training data or not present in the workspace.\nWrite a clear, specific query for the best results. You can narrow the search with allowed_domains to keep only results from certain sites, or exclude sites with blocked_domains; give one or the other, not both at once. After finding a promising result, use web_fetch on its URL to read the full page. Searching changes nothing and is safe to run whenever the task needs up-to-date outside knowledge.",
+      "Runs a web search and returns a list of matching results, each with a title and URL, for finding information that is newer than your training data or not present in the workspace.\nWrite a clear, specific query for the best results. You can narrow the search with allowed_domains to keep only results from certain sites, or exclude sites with blocked_domains; give one or the other, not both at once. After finding a promising result, use web_fetch on its URL to read the full page. Searching changes nothing and is safe to run whenever the task needs up-to-date outside knowledge."
     ],
     "requires": {
       "all": [
         {
           "field": "provider_id",
-          "equals": "cline",
+          "equals": "cline"
         },
         {
           "field": "cline_web_tools_enabled",
-          "truthy": true,
-        },
-      ],
+          "truthy": true
+        }
+      ]
     },
     "strict": false,
-    "parameters": _PARAMS[28],
+    "parameters": _PARAMS[28]
   },
   "gpt-5-native/web_search": {
     "id": "web_search",
     "spec": "gpt-5-native",
     "name": "web_search",
     "description": [
-      "Searches the web and returns result titles and URLs. Use it for current or external information; narrow the results with allowed_domains or blocked_domains, then open a promising page in full with web_fetch.",
+      "Searches the web and returns result titles and URLs. Use it for current or external information; narrow the results with allowed_domains or blocked_domains, then open a promising page in full with web_fetch."
     ],
     "requires": {
       "all": [
         {
           "field": "provider_id",
-          "equals": "cline",
+          "equals": "cline"
         },
         {
           "field": "cline_web_tools_enabled",
-          "truthy": true,
-        },
-      ],
+          "truthy": true
+        }
+      ]
     },
     "strict": false,
-    "parameters": _PARAMS[29],
+    "parameters": _PARAMS[29]
   },
   "native-next-gen/web_search": {
     "id": "web_search",
     "spec": "native-next-gen",
     "name": "web_search",
     "description": [
-      "Searches the web and returns result titles and URLs. Use it for current or external information; narrow the results with allowed_domains or blocked_domains, then open a promising page in full with web_fetch.",
+      "Searches the web and returns result titles and URLs. Use it for current or external information; narrow the results with allowed_domains or blocked_domains, then open a promising page in full with web_fetch."
     ],
     "requires": {
       "all": [
         {
           "field": "provider_id",
-          "equals": "cline",
+          "equals": "cline"
         },
         {
           "field": "cline_web_tools_enabled",
-          "truthy": true,
-        },
-      ],
+          "truthy": true
+        }
+      ]
     },
     "strict": false,
-    "parameters": _PARAMS[29],
+    "parameters": _PARAMS[29]
   },
   "gpt-5-native/apply_patch": {
     "id": "apply_patch",
     "spec": "gpt-5-native",
     "name": "apply_patch",
     "description": [
-      "Edit files by applying a patch written in a compact, file-oriented diff format. A single patch can add new files, change existing ones and delete files, so group related edits into one call instead of making many separate calls.\n\nThe patch text must begin with the line *** Begin Patch and finish with the line *** End Patch. Between those two markers, write one section per file you want to touch, in any order, each section introduced by its own header line.\n\nTo create a file, use the header *** Add File: <path> and follow it with the complete contents of the new file, writing every line with a leading + sign. There is no existing content to match, so no context lines are needed.\n\nTo remove a file, use the header *** Delete File: <path> with nothing after it. To modify a file, use *** Update File: <path>; if the file should also be renamed, put a line *** Move to: <new path> directly after that header.\n\nThe body of an update is made of hunks. Each hunk lists the changed lines together with nearby unchanged lines: a leading space marks context that stays as is, a leading - marks a line to remove, and a leading + marks a line to add.\n\nShow about three lines of unchanged context above and below each change so the location is unambiguous. When two changes are close together, do not repeat the context lines between them; merge them into one hunk with shared context.\n\nWhen three lines of context are not enough to pin down the location, for example in repetitive code, add a line starting with @@ followed by the class or function header that encloses the change, such as @@ class Parser or @@ def load().\n\nYou may stack several @@ lines to narrow the location further, one per enclosing scope, from outermost to innermost. Each @@ line is only a hint for finding the hunk, not a line of the file, so the patch never changes it.\n\nPaths in file headers must be relative to the workspace root, never absolute. Context lines and removed lines must match the current file exactly, including indentation, whitespace and punctuation, or the patch will be rejected.\n\nRead the relevant parts of a file before patching it so that your context lines are accurate. If a patch fails to apply, re-read the file to see its present contents and send a corrected patch instead of guessing again.\n\nKeep every patch focused on the task at hand. Do not reformat untouched code, reorder imports or rewrite unrelated sections, since extra changes make the patch harder to review and more likely to conflict with the file.\n\nA minimal example that updates one function: *** Begin Patch, then *** Update File: src/app.py, then @@ def greet():, then the line -    return \"hi\", then the line +    return \"hello\", and finally *** End Patch, each written on its own line.",
+      "Edit files by applying a patch written in a compact, file-oriented diff format. A single patch can add new files, change existing ones and delete files, so group related edits into one call instead of making many separate calls.\n\nThe patch text must begin with the line *** Begin Patch and finish with the line *** End Patch. Between those two markers, write one section per file you want to touch, in any order, each section introduced by its own header line.\n\nTo create a file, use the header *** Add File: <path> and follow it with the complete contents of the new file, writing every line with a leading + sign. There is no existing content to match, so no context lines are needed.\n\nTo remove a file, use the header *** Delete File: <path> with nothing after it. To modify a file, use *** Update File: <path>; if the file should also be renamed, put a line *** Move to: <new path> directly after that header.\n\nThe body of an update is made of hunks. Each hunk lists the changed lines together with nearby unchanged lines: a leading space marks context that stays as is, a leading - marks a line to remove, and a leading + marks a line to add.\n\nShow about three lines of unchanged context above and below each change so the location is unambiguous. When two changes are close together, do not repeat the context lines between them; merge them into one hunk with shared context.\n\nWhen three lines of context are not enough to pin down the location, for example in repetitive code, add a line starting with @@ followed by the class or function header that encloses the change, such as @@ class Parser or @@ def load().\n\nYou may stack several @@ lines to narrow the location further, one per enclosing scope, from outermost to innermost. Each @@ line is only a hint for finding the hunk, not a line of the file, so the patch never changes it.\n\nPaths in file headers must be relative to the workspace root, never absolute. Context lines and removed lines must match the current file exactly, including indentation, whitespace and punctuation, or the patch will be rejected.\n\nRead the relevant parts of a file before patching it so that your context lines are accurate. If a patch fails to apply, re-read the file to see its present contents and send a corrected patch instead of guessing again.\n\nKeep every patch focused on the task at hand. Do not reformat untouched code, reorder imports or rewrite unrelated sections, since extra changes make the patch harder to review and more likely to conflict with the file.\n\nA minimal example that updates one function: *** Begin Patch, then *** Update File: src/app.py, then @@ def greet():, then the line -    return \"hi\", then the line +    return \"hello\", and finally *** End Patch, each written on its own line."
     ],
     "requires": {
       "any": [
         {
-          "model_matches": "gpt5_family",
+          "model_matches": "gpt5_family"
         },
         {
-          "model_matches": "gpt_oss_family",
-        },
-      ],
+          "model_matches": "gpt_oss_family"
+        }
+      ]
     },
     "strict": false,
-    "parameters": _PARAMS[30],
+    "parameters": _PARAMS[30]
   },
   "gpt-5/apply_patch": {
     "id": "apply_patch",
     "spec": "gpt-5",
     "name": "apply_patch",
     "description": [
-      "Edit files by applying a patch written in a compact, file-oriented diff format. A single patch can add new files, change existing ones and delete files, so group related edits into one call instead of making many separate calls.\n\nThe patch text must begin with the line *** Begin Patch and finish with the line *** End Patch. Between those two markers, write one section per file you want to touch, in any order, each section introduced by its own header line.\n\nTo create a file, use the header *** Add File: <path> and follow it with the complete contents of the new file, writing every line with a leading + sign. There is no existing content to match, so no context lines are needed.\n\nTo remove a file, use the header *** Delete File: <path> with nothing after it. To modify a file, use *** Update File: <path>; if the file should also be renamed, put a line *** Move to: <new path> directly after that header.\n\nThe body of an update is made of hunks. Each hunk lists the changed lines together with nearby unchanged lines: a leading space marks context that stays as is, a leading - marks a line to remove, and a leading + marks a line to add.\n\nShow about three lines of unchanged context above and below each change so the location is unambiguous. When two changes are close together, do not repeat the context lines between them; merge them into one hunk with shared context.\n\nWhen three lines of context are not enough to pin down the location, for example in repetitive code, add a line starting with @@ followed by the class or function header that encloses the change, such as @@ class Parser or @@ def load().\n\nYou may stack several @@ lines to narrow the location further, one per enclosing scope, from outermost to innermost. Each @@ line is only a hint for finding the hunk, not a line of the file, so the patch never changes it.\n\nPaths in file headers must be relative to the workspace root, never absolute. Context lines and removed lines must match the current file exactly, including indentation, whitespace and punctuation, or the patch will be rejected.\n\nRead the relevant parts of a file before patching it so that your context lines are accurate. If a patch fails to apply, re-read the file to see its present contents and send a corrected patch instead of guessing again.\n\nKeep every patch focused on the task at hand. Do not reformat untouched code, reorder imports or rewrite unrelated sections, since extra changes make the patch harder to review and more likely to conflict with the file.\n\nA minimal example that updates one function: *** Begin Patch, then *** Update File: src/app.py, then @@ def greet():, then the line -    return \"hi\", then the line +    return \"hello\", and finally *** End Patch, each written on its own line.",
+      "Edit files by applying a patch written in a compact, file-oriented diff format. A single patch can add new files, change existing ones and delete files, so group related edits into one call instead of making many separate calls.\n\nThe patch text must begin with the line *** Begin Patch and finish with the line *** End Patch. Between those two markers, write one section per file you want to touch, in any order, each section introduced by its own header line.\n\nTo create a file, use the header *** Add File: <path> and follow it with the complete contents of the new file, writing every line with a leading + sign. There is no existing content to match, so no context lines are needed.\n\nTo remove a file, use the header *** Delete File: <path> with nothing after it. To modify a file, use *** Update File: <path>; if the file should also be renamed, put a line *** Move to: <new path> directly after that header.\n\nThe body of an update is made of hunks. Each hunk lists the changed lines together with nearby unchanged lines: a leading space marks context that stays as is, a leading - marks a line to remove, and a leading + marks a line to add.\n\nShow about three lines of unchanged context above and below each change so the location is unambiguous. When two changes are close together, do not repeat the context lines between them; merge them into one hunk with shared context.\n\nWhen three lines of context are not enough to pin down the location, for example in repetitive code, add a line starting with @@ followed by the class or function header that encloses the change, such as @@ class Parser or @@ def load().\n\nYou may stack several @@ lines to narrow the location further, one per enclosing scope, from outermost to innermost. Each @@ line is only a hint for finding the hunk, not a line of the file, so the patch never changes it.\n\nPaths in file headers must be relative to the workspace root, never absolute. Context lines and removed lines must match the current file exactly, including indentation, whitespace and punctuation, or the patch will be rejected.\n\nRead the relevant parts of a file before patching it so that your context lines are accurate. If a patch fails to apply, re-read the file to see its present contents and send a corrected patch instead of guessing again.\n\nKeep every patch focused on the task at hand. Do not reformat untouched code, reorder imports or rewrite unrelated sections, since extra changes make the patch harder to review and more likely to conflict with the file.\n\nA minimal example that updates one function: *** Begin Patch, then *** Update File: src/app.py, then @@ def greet():, then the line -    return \"hi\", then the line +    return \"hello\", and finally *** End Patch, each written on its own line."
     ],
     "requires": {
       "any": [
         {
-          "model_matches": "gpt5_family",
+          "model_matches": "gpt5_family"
         },
         {
-          "model_matches": "gpt_oss_family",
-        },
-      ],
+          "model_matches": "gpt_oss_family"
+        }
+      ]
     },
     "strict": false,
-    "parameters": _PARAMS[30],
+    "parameters": _PARAMS[30]
   },
   "generic/generate_explanation": {
     "id": "generate_explanation",
     "spec": "generic",
     "name": "generate_explanation",
     "description": [
-      "Open a side panel that explains the code changes between two git references with inline comments, helping the user understand a diff. Use it after finishing a change, when the user asks what a commit did, or to review a branch. It runs a separate model to write the explanation, so call it once per comparison and wait for the result.",
+      "Open a side panel that explains the code changes between two git references with inline comments, helping the user understand a diff. Use it after finishing a change, when the user asks what a commit did, or to review a branch. It runs a separate model to write the explanation, so call it once per comparison and wait for the result."
     ],
     "requires": {
       "field": "is_cli",
-      "truthy": false,
+      "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS[31],
+    "parameters": _PARAMS[31]
   },
   "generic/use_skill": {
     "id": "use_skill",
     "spec": "generic",
     "name": "use_skill",
     "description": [
-      "Loads a skill, a packaged set of instructions and resources for a particular kind of work, and brings its full guidance into the conversation. When the task matches one of the available skills listed in your instructions, load that skill first and then follow what it says. Load each skill at most once per task.",
+      "Loads a skill, a packaged set of instructions and resources for a particular kind of work, and brings its full guidance into the conversation. When the task matches one of the available skills listed in your instructions, load that skill first and then follow what it says. Load each skill at most once per task."
     ],
     "requires": {
       "field": "skills",
-      "truthy": true,
+      "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[32],
+    "parameters": _PARAMS[32]
   },
   "generic/use_subagents": {
     "id": "use_subagents",
     "spec": "generic",
     "name": "use_subagents",
     "description": [
-      "Starts between one and five subagents that work in parallel, each on its own prompt, and returns their results once all of them have finished. A subagent begins with a fresh context and can read and search the codebase, but it cannot see this conversation, so every prompt must be self-contained. Use it to split a broad investigation into independent parts that can run side by side, such as exploring separate areas of a large codebase.",
+      "Starts between one and five subagents that work in parallel, each on its own prompt, and returns their results once all of them have finished. A subagent begins with a fresh context and can read and search the codebase, but it cannot see this conversation, so every prompt must be self-contained. Use it to split a broad investigation into independent parts that can run side by side, such as exploring separate areas of a large codebase."
     ],
     "requires": {
       "all": [
         {
           "field": "subagents_enabled",
-          "truthy": true,
+          "truthy": true
         },
         {
           "field": "is_subagent_run",
-          "truthy": false,
-        },
-      ],
+          "truthy": false
+        }
+      ]
     },
     "strict": false,
-    "parameters": _PARAMS[33],
-  },
+    "parameters": _PARAMS[33]
+  }
 };
 
 /** Each prompt family's resolved tool list, as SPECS keys in prompt order. */
@@ -3510,7 +3510,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/focus_chain",
     "generic/generate_explanation",
     "generic/use_skill",
-    "generic/use_subagents",
+    "generic/use_subagents"
   ],
   "gpt-5": [
     "generic/execute_command",
@@ -3532,7 +3532,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/focus_chain",
     "generic/generate_explanation",
     "generic/use_skill",
-    "generic/use_subagents",
+    "generic/use_subagents"
   ],
   "gpt-5-1-native": [
     "generic/execute_command",
@@ -3554,7 +3554,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/focus_chain",
     "generic/generate_explanation",
     "generic/use_skill",
-    "generic/use_subagents",
+    "generic/use_subagents"
   ],
   "gemini3": [
     "gemini3/execute_command",
@@ -3577,7 +3577,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/focus_chain",
     "generic/generate_explanation",
     "generic/use_skill",
-    "generic/use_subagents",
+    "generic/use_subagents"
   ],
   "native-next-gen": [
     "native-next-gen/ask_followup_question",
@@ -3598,7 +3598,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/focus_chain",
     "generic/generate_explanation",
     "generic/use_skill",
-    "generic/use_subagents",
+    "generic/use_subagents"
   ],
   "glm": [
     "generic/execute_command",
@@ -3618,7 +3618,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/focus_chain",
     "generic/generate_explanation",
     "generic/use_skill",
-    "generic/use_subagents",
+    "generic/use_subagents"
   ],
   "hermes": [
     "generic/execute_command",
@@ -3639,7 +3639,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/focus_chain",
     "generic/generate_explanation",
     "generic/use_skill",
-    "generic/use_subagents",
+    "generic/use_subagents"
   ],
   "devstral": [
     "generic/execute_command",
@@ -3660,7 +3660,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/load_mcp_documentation",
     "generic/focus_chain",
     "generic/use_skill",
-    "generic/use_subagents",
+    "generic/use_subagents"
   ],
   "next-gen": [
     "generic/execute_command",
@@ -3682,7 +3682,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/focus_chain",
     "generic/generate_explanation",
     "generic/use_skill",
-    "generic/use_subagents",
+    "generic/use_subagents"
   ],
   "trinity": [
     "generic/execute_command",
@@ -3702,7 +3702,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/focus_chain",
     "generic/generate_explanation",
     "generic/use_skill",
-    "generic/use_subagents",
+    "generic/use_subagents"
   ],
   "xs": [
     "generic/execute_command",
@@ -3713,7 +3713,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/ask_followup_question",
     "generic/attempt_completion",
     "generic/plan_mode_respond",
-    "generic/use_subagents",
+    "generic/use_subagents"
   ],
   "generic": [
     "generic/execute_command",
@@ -3733,25 +3733,25 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/focus_chain",
     "generic/generate_explanation",
     "generic/use_skill",
-    "generic/use_subagents",
-  ],
+    "generic/use_subagents"
+  ]
 };
 
 export const PLACEHOLDERS: { readonly [name: string]: PlaceholderData } = {
   "CWD": {
     "field": "cwd",
     "default": "/",
-    "map": [],
+    "map": []
   },
   "BROWSER_VIEWPORT_WIDTH": {
     "field": "browser_viewport_width",
     "default": 900,
-    "map": [],
+    "map": []
   },
   "BROWSER_VIEWPORT_HEIGHT": {
     "field": "browser_viewport_height",
     "default": 600,
-    "map": [],
+    "map": []
   },
   "MULTI_ROOT_HINT": {
     "field": "is_multi_root_enabled",
@@ -3759,14 +3759,14 @@ export const PLACEHOLDERS: { readonly [name: string]: PlaceholderData } = {
     "map": [
       [
         true,
-        " When several workspace roots are open, you may qualify a path with its root as @workspace:path.",
+        " When several workspace roots are open, you may qualify a path with its root as @workspace:path."
       ],
       [
         false,
-        "",
-      ],
-    ],
-  },
+        ""
+      ]
+    ]
+  }
 };
 
 export const ROUTING: RoutingData = {
@@ -3776,45 +3776,45 @@ export const ROUTING: RoutingData = {
       "providers": [
         "anthropic",
         "bedrock",
-        "minimax",
+        "minimax"
       ],
       "when": null,
-      "format": "anthropic",
+      "format": "anthropic"
     },
     {
       "providers": [
-        "gemini",
+        "gemini"
       ],
       "when": null,
-      "format": "gemini",
+      "format": "gemini"
     },
     {
       "providers": [
-        "vertex",
+        "vertex"
       ],
       "when": {
-        "model_raw_contains": "gemini",
+        "model_raw_contains": "gemini"
       },
-      "format": "gemini",
+      "format": "gemini"
     },
     {
       "providers": [
-        "vertex",
+        "vertex"
       ],
       "when": null,
-      "format": "anthropic",
-    },
-  ],
+      "format": "anthropic"
+    }
+  ]
 };
 
 export const MCP: McpData = {
   "separator": "0mcp0",
-  "name_max_length": 64,
+  "name_max_length": 64
 };
 
 export const SUBAGENTS: SubagentsData = {
   "name_prefix": "use_subagent_",
-  "max_length": 64,
+  "max_length": 64
 };
 
 /** All of the above as one object, the shape the runtime's catalog reads. */

@@ -38,76 +38,76 @@ export interface Context {
 export const FIELD_TYPES: FieldTypes = {
   "provider_id": [
     "string",
-    true,
+    true
   ],
   "model_id": [
     "string",
-    true,
+    true
   ],
   "cwd": [
     "string",
-    false,
+    false
   ],
   "supports_browser_use": [
     "boolean",
-    false,
+    false
   ],
   "browser_viewport_width": [
     "integer",
-    false,
+    false
   ],
   "browser_viewport_height": [
     "integer",
-    false,
+    false
   ],
   "is_multi_root_enabled": [
     "boolean",
-    false,
+    false
   ],
   "enable_native_tool_calls": [
     "boolean",
-    true,
+    true
   ],
   "cline_web_tools_enabled": [
     "boolean",
-    false,
+    false
   ],
   "subagents_enabled": [
     "boolean",
-    false,
+    false
   ],
   "is_subagent_run": [
     "boolean",
-    false,
+    false
   ],
   "yolo_mode": [
     "boolean",
-    false,
+    false
   ],
   "focus_chain_enabled": [
     "boolean",
-    false,
+    false
   ],
   "has_mcp_hub": [
     "boolean",
-    false,
+    false
   ],
   "skills": [
     "string_list",
-    false,
+    false
   ],
   "is_cli": [
     "boolean",
-    false,
+    false
   ],
   "editor_tabs": [
     "string_list",
-    false,
+    false
   ],
   "custom_prompt": [
     "string",
-    true,
-  ],
+    true
+  ]
 };
 
 export const FIELD_DOCS: { readonly [field: string]: string } = {
@@ -128,7 +128,7 @@ export const FIELD_DOCS: { readonly [field: string]: string } = {
   "skills": "Names of the skills the agent can load.",
   "is_cli": "Whether the agent runs in the command-line host instead of the editor.",
   "editor_tabs": "Paths of the editor tabs that are currently open or visible.",
-  "custom_prompt": "The user's custom prompt setting; the value \"compact\" picks the compact prompt for local models.",
+  "custom_prompt": "The user's custom prompt setting; the value \"compact\" picks the compact prompt for local models."
 };
 
 /** Every field at its default. */
@@ -150,7 +150,7 @@ export const DEFAULTS: Context = {
   "skills": [],
   "is_cli": false,
   "editor_tabs": [],
-  "custom_prompt": null,
+  "custom_prompt": null
 };
 
 /** Context.fromObject(data) checks `data` and fills in the defaults; throws ContextError. */

@@ -125,6 +125,36 @@ def toggled_contexts() -> list[dict[str, Any] | None]:
     return contexts
 
 
+def random_contexts(count: int, seed: int = 16) -> list[dict[str, Any]]:
+    """Contexts with every field drawn at random (fixed seed): providers and models of the grid,
+    booleans, nulls where allowed, lists, integers and text with placeholders in it."""
+    from generated.context import FIELD_TYPES
+
+    rng = random.Random(seed)
+    grid = generated_grid()
+    texts = ["", "compact", "/w", "{{CWD}}", "é 🙂", " x "]
+    contexts = []
+    for _ in range(count):
+        context = dict(rng.choice(grid))
+        for name, (kind, nullable) in FIELD_TYPES.items():
+            if name in context or rng.random() < 0.3:
+                continue
+            if nullable and rng.random() < 0.2:
+                context[name] = None
+            elif kind == "boolean":
+                context[name] = rng.random() < 0.5
+            elif kind == "integer":
+                context[name] = rng.choice([0, 1, 7, 1280, -3, 2**53 - 1])
+            elif kind == "number":
+                context[name] = rng.choice([0.5, 2.0, -1.25])
+            elif kind == "string_list":
+                context[name] = rng.sample(["a.md", "b.ts", "pdf", ""], rng.randint(0, 3))
+            else:
+                context[name] = rng.choice(texts)
+        contexts.append(context)
+    return contexts
+
+
 # --------------------------------------------------------------------------- selection and tools
 
 
@@ -132,7 +162,7 @@ def test_select_family_on_the_selection_grids() -> None:
     ts_bridge.require()
     from generated import catalog
 
-    contexts = grid_contexts() + [c for c in toggled_contexts() if c is not None]
+    contexts = grid_contexts() + [c for c in toggled_contexts() if c is not None] + random_contexts(300)
     assert len(contexts) > 276
     compare([{"op": "selectFamily", "context": c} for c in contexts], lambda i: catalog.select_family(i["context"]))
 
@@ -155,10 +185,29 @@ def test_enabled_tools_every_family_and_toggle() -> None:
 
     inputs = [
         {"op": "enabledTools", "family": family, "context": context}
-        for family in [*families(), "no-such-family"]
+        for family in [*families(), "no-such-family", "it's"]
         for context in toggled_contexts()
     ]
     compare(inputs, lambda i: catalog.enabled_tools(i["family"], i["context"]))
+
+
+def test_enabled_tools_variants_and_sections_on_random_contexts() -> None:
+    ts_bridge.require()
+    from generated import catalog, prompt
+
+    contexts = random_contexts(60, seed=61)
+    calls = {
+        "enabledTools": catalog.enabled_tools,
+        "enabledVariants": catalog.enabled_variants,
+        "promptSection": prompt.prompt_section,
+    }
+    inputs = [
+        {"op": op, "family": family, "context": context}
+        for op in calls
+        for family in families()
+        for context in contexts[: 60 if op != "promptSection" else 15]
+    ]
+    compare(inputs, lambda i: calls[i["op"]](i["family"], i["context"]))
 
 
 def test_prompt_section_every_family_and_toggle() -> None:
@@ -211,6 +260,9 @@ def test_context_checks_and_messages() -> None:
         {"model": "x", "cwdd": "/"},
         {"yolo": True, "skils": []},
         {"zzz": 1},
+        {"modle_id": "x", "provder_id": "y", "is_cli_": True, "custom": None, "editor_tab": []},
+        {"supports_browser": True, "browser_viewport": 1, "focus_chain": True, "mcp_hub": True},
+        {"cwd" * 80: 1, "skills" + "s" * 250: 1, "": 1, "é": 1, "has_mcp_hub ": True},
         {"browser_viewport_width": 2**53},
         {"browser_viewport_width": -(2**53 - 1)},
         {"browser_viewport_width": 1.5},
@@ -274,6 +326,20 @@ CORPUS = [
 ]
 
 
+def corpus_of_the_python_tests() -> list[str]:
+    """Every string literal holding a tag in tests/test_xml_calls.py (the Python parser's own cases)."""
+    import ast
+    from pathlib import Path
+
+    source = (Path(__file__).parent / "test_xml_calls.py").read_text("utf-8")
+    found = [
+        node.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "<" in node.value
+    ]
+    return sorted(set(found), key=lambda text: (len(text), text))
+
+
 def random_replies(count: int, seed: int = 1616) -> list[str]:
     """Replies made of tool tags, parameter tags and tricky text (fixed seed: reproducible)."""
     rng = random.Random(seed)
@@ -311,6 +377,18 @@ def test_parse_calls_on_every_cut_of_the_corpus() -> None:
     texts = CORPUS + random_replies(150)
     inputs = [{"op": "parsePrefixes", "text": text, "tools": TOOLS} for text in texts]
     compare(inputs, lambda i: [uses(parse_tool_calls(p, TOOLS)) for p in prefixes(i["text"])])
+
+
+def test_parse_calls_on_every_cut_of_the_python_parser_cases() -> None:
+    ts_bridge.require()
+    from generator.runtime.xml_calls import parse_tool_calls
+    from test_xml_calls import TOOLS as PARSER_TOOLS
+
+    tools = {name: list(params) for name, params in PARSER_TOOLS.items()}
+    texts = corpus_of_the_python_tests()
+    assert len(texts) > 20
+    inputs = [{"op": "parsePrefixes", "text": text, "tools": tools} for text in texts]
+    compare(inputs, lambda i: [uses(parse_tool_calls(p, tools)) for p in prefixes(i["text"])])
 
 
 def test_parse_calls_with_every_family_tools() -> None:

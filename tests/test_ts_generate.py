@@ -66,16 +66,17 @@ def test_unsafe_integer_is_refused_with_e800(capsys, specs: Path, tmp_path: Path
     edit(specs / "tools" / "read_file.yaml", "minimum: 1", "minimum: 9007199254740993")
     code, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", tmp_path / "g")
     assert code == 2
-    assert "error[E800]: cannot be emitted for TypeScript:" in err and "9007199254740993" in err
+    assert "read_file.yaml:" in err and "error[E800]: cannot be emitted for TypeScript: _PARAMS[" in err
+    assert '["schema"]["minimum"]: the integer 9007199254740993 is beyond' in err
     assert not (specs.parent / "generated-ts").exists()
 
 
 def test_array_index_keys_out_of_order_are_refused() -> None:
     writer = ts._Writer()
-    writer.value({"b": 1, "10": 2, "2": 3}, 0, "X")
-    assert len(writer.problems) == 1 and "'10', '2'" in writer.problems[0]
+    writer.value({"b": 1, "10": 2, "2": 3}, "X")
+    assert len(writer.problems) == 1 and "'10', '2'" in writer.problems[0][1]
     fine = ts._Writer()
-    fine.value({"1": 1, "2": 2, "x": 3}, 0, "X")
+    fine.value({"1": 1, "2": 2, "x": 3}, "X")
     assert fine.problems == []
 
 
@@ -94,3 +95,45 @@ def test_committed_ts_package_is_current() -> None:
     committed = read_tree(BUNDLED_SPECS.parent / "generated-ts")
     committed.pop("toolgen-manifest.json")
     assert committed == pipeline.run(BUNDLED_SPECS, typescript=True).ts_files
+
+
+def test_validate_reports_e800_without_writing(capsys, specs: Path, tmp_path: Path) -> None:
+    configure(specs)
+    edit(specs / "tools" / "read_file.yaml", "minimum: 1", "minimum: -9007199254740992")
+    code, _, err = run_cli(capsys, "validate", "--specs", specs)
+    assert code == 2 and "error[E800]" in err
+    assert not (specs.parent / "generated-ts").exists()
+
+
+def test_null_or_absent_typescript_output_writes_nothing(capsys, specs: Path) -> None:
+    configure(specs, "null")
+    assert run_cli(capsys, "generate", "--specs", specs, "--out", specs.parent / "generated")[0] == 0
+    assert sorted(p.name for p in specs.parent.iterdir()) == ["docs", "generated", "specs"]
+
+
+def test_a_bad_typescript_output_value_is_a_schema_error(capsys, specs: Path) -> None:
+    configure(specs, "[a, b]")
+    code, _, err = run_cli(capsys, "validate", "--specs", specs)
+    assert code == 2 and "toolgen.yaml" in err and "outputs" in err
+
+
+def test_regex_javascript_reads_differently_is_refused_with_e801(capsys, specs: Path) -> None:
+    configure(specs)
+    edit(
+        specs / "toolgen.yaml",
+        "    native_family: {in_set: native_models}",
+        "    native_family: {in_set: native_models}\n"
+        "    versioned: {regex_first_match: {pattern: '(?i)v(\\d)', group: 1, gte: 2}}\n"
+        "    portable: {any: [{regex_first_match: {pattern: '[-_ ](\\d)\\\\\\\\s', group: 1, gte: 2}}]}",
+    )
+    code, _, err = run_cli(capsys, "validate", "--specs", specs)
+    assert code == 2 and err.count("error[E801]") == 1, err
+    assert "model predicate 'versioned'" in err and "inline flags such as (?i)" in err
+
+
+def test_unportable_regex_syntax() -> None:
+    assert ts._unportable_regex(r"[-_ ]([\d](?:\.[05])?)[-_ ]?") is None
+    assert ts._unportable_regex(r"(?P<v>\d)") is not None
+    assert ts._unportable_regex(r"[\s]") is not None  # escapes count inside classes
+    assert ts._unportable_regex(r"[(?P<]") is None  # literal characters in a class
+    assert ts._unportable_regex(r"\\s") is None  # an escaped backslash, then 's'

@@ -9,8 +9,8 @@
 
 import type { ToolUse } from "./tool_types.js";
 import { toolUse } from "./tool_types.js";
-import { bisectLeft, bisectRight, dropPartialTag, find, isBlank, isWs, nonWs, span } from "./xml_grammar.js";
-import type { ToolGrammar } from "./xml_grammar.js";
+import { bisectLeft, bisectRight, dropPartialTag, find, isBlank, nonWs, span } from "./xml_grammar.js";
+import type { Rope, ToolGrammar } from "./xml_grammar.js";
 
 /** What a tag is between parameters: a parameter name, CLOSE for the tool's closing tag, or NONE. */
 const NONE = "";
@@ -99,23 +99,25 @@ export class Block {
     this.pending.push([start, 0, ""]);
   }
 
-  /** Read the tokens that arrived; stop at the call's end. */
-  advance(text: string): void {
+  /** Read the tokens that arrived; stop at the call's end. Only the text from `scan` on is read. */
+  advance(rope: Rope): void {
     const tool = this.tool;
     const pending = this.pending;
     const vOn = this.vOn;
     let last = this.scan;
+    const base = this.scan;
+    const text = rope.slice(base);
     const re = tool.tagRe;
-    re.lastIndex = this.scan;
+    re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      const i = m.index;
+      const i = base + m.index;
       let kind: Kind = NONE;
       let tags: readonly string[];
       if (tool.sane) {
         tags = ["<" + (m[1] as string)];
         kind = tool.openOf.get(tags[0] as string) ?? NONE;
       } else {
-        tags = tool.tags.filter((t) => text.startsWith(t, i));
+        tags = tool.tags.filter((t) => text.startsWith(t, i - base));
         kind = tool.order.find((p) => tags.includes(get(tool.openTag, p))) ?? kind;
       }
       if (kind === NONE && tags.includes(tool.close)) kind = CLOSE;
@@ -146,16 +148,17 @@ export class Block {
         }
       }
       last = i + (tags[0] as string).length;
-      re.lastIndex = i + 1;
+      re.lastIndex = i - base + 1;
     }
-    this.scan = Math.max(last, text.length - tool.maxTag + 1, this.scan);
+    this.scan = Math.max(last, rope.length - tool.maxTag + 1, this.scan);
   }
 
   /** The call, once `end` is known: resolved right to left over its tokens. */
-  complete(text: string): ToolUse {
+  complete(rope: Rope): ToolUse {
     const tool = this.tool;
-    const { evPos, evKind, closes } = this;
+    const { evPos, evKind, closes, start } = this;
     const last = (this.end as number) - tool.close.length;
+    const text = rope.slice(start, this.end as number); // the call, read once: offsets below are shifted by start
     const nEv = bisectRight(evPos, last);
     const reach: boolean[] = new Array<boolean>(nEv).fill(false);
     const clean: boolean[] = new Array<boolean>(nEv).fill(false);
@@ -176,7 +179,7 @@ export class Block {
       if (q > last) return [false, false];
       const k = bisectLeft(evPos, q);
       if (!reach[k]) return [false, false];
-      return [true, (clean[k] as boolean) && nonWs(text, q, evPos[k] as number) < 0];
+      return [true, (clean[k] as boolean) && nonWs(text, q - start, (evPos[k] as number) - start) < 0];
     };
 
     for (const item of items) {
@@ -221,26 +224,26 @@ export class Block {
       const s = (evPos[k] as number) + get(tool.openTag, p).length;
       const lst = get(closes, p);
       const j = tool.content.has(p) ? (choice.get(k) as number) : bisectLeft(lst, s);
-      setParam(params, p, span(text, s, lst[j] as number));
+      setParam(params, p, span(text, s - start, (lst[j] as number) - start));
       q = (lst[j] as number) + get(tool.closeTag, p).length;
     }
   }
 
   /** Nothing but whitespace and a tag still arriving after `q`. */
-  private restClean(text: string, q: number): boolean {
+  private restClean(rope: Rope, q: number): boolean {
     const start = this.blankTo.get(q) ?? q;
-    const m = nonWs(text, start);
-    const to = m < 0 ? text.length : m;
+    const m = rope.nonWs(start);
+    const to = m < 0 ? rope.length : m;
     this.blankTo.set(q, to);
     this.scanned += to - start;
     if (m < 0) return true;
-    if (text.length - m >= this.tool.maxTag) return false;
-    return isBlank(dropPartialTag(text.slice(m), this.tool.strayTags));
+    if (rope.length - m >= this.tool.maxTag) return false;
+    return isBlank(dropPartialTag(rope.slice(m), this.tool.strayTags));
   }
 
   /** Whether a run between parameters at `q` has read only whitespace and parameters up to a
    * content parameter or the end of the text. False is final. */
-  private wellFormed(text: string, q: number): boolean {
+  private wellFormed(rope: Rope, q: number): boolean {
     const { tool, evPos, evKind, wFinal, wNext } = this;
     const path: number[] = [];
     let ok = false;
@@ -261,9 +264,9 @@ export class Block {
       final = true;
       const k = bisectLeft(evPos, q);
       if (k === evPos.length) {
-        ok = this.restClean(text, q);
+        ok = this.restClean(rope, q);
         final = !ok;
-      } else if (nonWs(text, q, evPos[k] as number) >= 0) {
+      } else if (rope.nonWs(q, evPos[k] as number) >= 0) {
         ok = false;
       } else {
         const p = evKind[k] as Kind;
@@ -293,7 +296,7 @@ export class Block {
   }
 
   /** The last closing tag of content parameter `name` after `s` followed by a well-formed rest. */
-  private pick(text: string, name: string, s: number): number | null {
+  private pick(rope: Rope, name: string, s: number): number | null {
     const lst = get(this.closes, name);
     const parent = get(this.alive, name);
     for (let i = parent.length; i < lst.length; i++) parent.push(i);
@@ -301,7 +304,7 @@ export class Block {
     const j0 = bisectLeft(lst, s);
     let j = find(parent, lst.length - 1);
     while (j >= j0) {
-      if (this.wellFormed(text, (lst[j] as number) + width)) return lst[j] as number;
+      if (this.wellFormed(rope, (lst[j] as number) + width)) return lst[j] as number;
       parent[j] = j - 1;
       j = find(parent, j - 1);
     }
@@ -310,7 +313,7 @@ export class Block {
 
   /** Parameters read between parameters from `q` up to a content parameter or a parameter still
    * arriving (returned with its value's offset), or the end. */
-  private walk(text: string, q: number): [Map<string, string>, [string, number] | null] {
+  private walk(rope: Rope, q: number): [Map<string, string>, [string, number] | null] {
     const { tool, evPos, evKind } = this;
     let state = this.walks.get(q);
     if (state === undefined) {
@@ -331,31 +334,34 @@ export class Block {
         stop = [p, s];
         break;
       }
-      params.set(p, span(text, s, lst[j] as number)); // a repeated parameter keeps its first place
+      params.set(p, rope.span(s, lst[j] as number)); // a repeated parameter keeps its first place
       node = (lst[j] as number) + get(tool.closeTag, p).length;
     }
     state[0] = node;
     return [params, stop];
   }
 
-  /** The call so far (its closing tag has not arrived). */
-  partial(text: string): ToolUse {
+  /** The call so far (its closing tag has not arrived).
+   *
+   * With `lazy` (streaming), the value still arriving is read from the text when first read, not
+   * now, so a feed costs the size of its chunk however long the open value grows. */
+  partial(rope: Rope, lazy = false): ToolUse {
     const tool = this.tool;
     const params: { [name: string]: string } = {};
     let q = this.start;
     for (;;) {
-      const [read, stop] = this.walk(text, q);
+      const [read, stop] = this.walk(rope, q);
       for (const [k, v] of read) setParam(params, k, v);
       if (stop === null) break;
       const [p, s] = stop;
       const close = get(tool.closeTag, p);
       if (tool.content.has(p)) {
-        const x = this.pick(text, p, s);
+        const x = this.pick(rope, p, s);
         if (x !== null) {
           const key = `${s},${x}`;
           let value = this.spans.get(key);
           if (value === undefined) {
-            value = span(text, s, x);
+            value = rope.span(s, x);
             this.spans.set(key, value);
           }
           setParam(params, p, value);
@@ -363,8 +369,13 @@ export class Block {
           continue;
         }
       }
-      const [lo, hi] = this.openBounds(text, s, close);
-      setParam(params, p, text.slice(lo, hi));
+      const [lo, hi] = this.openBounds(rope, s, close);
+      if (lazy) {
+        let value: string | undefined;
+        Object.defineProperty(params, p, { enumerable: true, configurable: true, get: () => (value ??= rope.slice(lo, hi)) });
+      } else {
+        setParam(params, p, rope.slice(lo, hi));
+      }
       break;
     }
     return toolUse(tool.name, params, true);
@@ -372,10 +383,11 @@ export class Block {
 
   /** Where the trimmed value so far of a parameter opened at `s` lies, without a trailing
    * fragment of `closeTag`; each character is scanned once over all feeds. */
-  private openBounds(text: string, s: number, closeTag: string): [number, number] {
-    let end = text.length;
+  private openBounds(rope: Rope, s: number, closeTag: string): [number, number] {
+    let end = rope.length;
+    const tail = rope.slice(Math.max(s, end - closeTag.length + 1));
     for (let k = Math.min(closeTag.length - 1, end - s); k > 0; k--) {
-      if (text.endsWith(closeTag.slice(0, k)) && end - k >= s) {
+      if (tail.endsWith(closeTag.slice(0, k))) {
         end -= k;
         break;
       }
@@ -386,29 +398,22 @@ export class Block {
       this.openWs.set(s, memo);
     }
     let [done, first, last] = memo;
-    const stable = Math.max(done, text.length - this.tool.maxTag);
+    const stable = Math.max(done, rope.length - this.tool.maxTag);
     if (stable > done) {
       this.scanned += stable - done;
-      if (first < 0) first = nonWs(text, done, stable);
-      const kept = keptLength(text, done, stable);
+      if (first < 0) first = rope.nonWs(done, stable);
+      const kept = rope.trimEnd(done, stable) - done;
       if (kept) last = done + kept - 1;
       memo[0] = stable;
       memo[1] = first;
       memo[2] = last;
     }
     this.scanned += Math.max(end - stable, 0);
-    if (first < 0) first = nonWs(text, stable, end);
-    const kept = keptLength(text, stable, end);
+    if (first < 0) first = rope.nonWs(stable, end);
+    const kept = Math.max(rope.trimEnd(stable, end) - stable, 0);
     if (kept) last = stable + kept - 1;
     return 0 <= first && first <= last ? [first, last + 1] : [s, s];
   }
-}
-
-/** len(text[start:end].rstrip(JS_WHITESPACE)) */
-function keptLength(text: string, start: number, end: number): number {
-  let stop = end;
-  while (stop > start && isWs(text[stop - 1])) stop--;
-  return Math.max(stop - start, 0);
 }
 
 /** Set a parameter as a Python dict would: a repeated one keeps its first place, takes the new value. */

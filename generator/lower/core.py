@@ -95,11 +95,24 @@ def _shared_parameters(variants: list[ToolVariant]) -> tuple[dict[str, Any], tup
     return specs, tuple(shared)
 
 
+_LAST_VALUES: list[Any] = []  # [catalog, families, values] of the last call: both targets of a run share it
+
+
 def catalog_values(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, Any]:
     """The values of catalog_data (Python and TypeScript alike), by template variable, in emit order.
 
     ``specs`` refers to shared parameter lists as ``Code("_PARAMS[i]")``; ``shared`` holds them.
+    Computed once per run: the TypeScript target reuses what the Python one computed (same objects).
     """
+    if _LAST_VALUES and _LAST_VALUES[0] is catalog and _LAST_VALUES[1] is families:
+        values: dict[str, Any] = _LAST_VALUES[2]
+        return values
+    values = _catalog_values(catalog, families)
+    _LAST_VALUES[:] = [catalog, families, values]
+    return values
+
+
+def _catalog_values(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, Any]:
     project = catalog.project
     specs, shared = _shared_parameters([v for t in catalog.tools for v in t.variants])
     keys = {r.family.name: family_key(r.variants, project) for r in families}

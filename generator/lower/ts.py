@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Mapping
 from importlib import resources
+from json.encoder import encode_basestring
 from typing import Any
 
 from ..diagnostics import Diagnostics, Location
@@ -66,62 +67,67 @@ def runtime_files() -> dict[str, str]:
 
 def string(text: str) -> str:
     """A JS string literal: JSON's, with line separators and lone surrogates escaped (valid UTF-8 out)."""
-    return _UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+    return _UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", encode_basestring(text))
+
+
+_CODE_MARK = "\x00toolgen-code:"  # stands in for a Code value while json.dumps writes the literal
+_CODE_TEXT = re.compile(r'"\\u0000toolgen-code:([^"\\]*)"')
 
 
 class _Writer:
-    """Writes values as JSON-like TS literals and records what JavaScript could not hold as Python does."""
+    """Writes values as JSON literals (json.dumps, two-space indent) and records what JavaScript
+    could not hold as Python does. ``Code`` values (references such as ``_PARAMS[3]``) are written
+    as they are."""
 
     def __init__(self) -> None:
         self.out = io.StringIO(newline="")
-        self.problems: list[str] = []
+        self.problems: list[tuple[tuple[Any, ...], str]] = []  # (path: root name, keys and indexes), what
 
-    def value(self, value: Any, depth: int, where: str) -> None:
-        write = self.out.write
+    def value(self, value: Any, where: str) -> None:
+        """Append ``value``'s literal (``where`` names it in problems)."""
+        text = json.dumps(self._prepare(value, [where]), ensure_ascii=False, indent=2)
+        text = _CODE_TEXT.sub(lambda m: m.group(1), text)
+        self.out.write(_UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+
+    def _prepare(self, value: Any, path: list[Any]) -> Any:
+        """``value`` with Code values replaced by marked strings; problems recorded on the way."""
         if isinstance(value, Code):
-            write(str(value))
-        elif value is None or isinstance(value, (bool, str)):
-            write(string(value) if isinstance(value, str) else json.dumps(value))
-        elif isinstance(value, int):
+            return _CODE_MARK + str(value)
+        if isinstance(value, str):
+            if _CODE_MARK in value:
+                self.problems.append((tuple(path), "the text holds a NUL character followed by 'toolgen-code:'"))
+            return value
+        if isinstance(value, bool) or value is None or isinstance(value, float):
+            return value  # the loader refuses NaN and infinities
+        if isinstance(value, int):
             if abs(value) > MAX_SAFE_INTEGER:
-                self.problems.append(f"{where}: the integer {value} is beyond JavaScript's safe range")
-            write(str(value))
-        elif isinstance(value, float):
-            write(json.dumps(value))  # the loader refuses NaN and infinities
-        elif isinstance(value, Mapping):
-            self._object(value, depth, where)
-        else:
-            self._array(list(value), depth, where)
+                self.problems.append((tuple(path), f"the integer {value} is beyond JavaScript's safe range"))
+            return value
+        if isinstance(value, Mapping):
+            self._check_keys(value, path)
+            out = {}
+            for key, item in value.items():
+                path.append(key)
+                out[key] = self._prepare(item, path)
+                path.pop()
+            return out
+        items = []
+        for index, item in enumerate(value):
+            path.append(index)
+            items.append(self._prepare(item, path))
+            path.pop()
+        return items
 
-    def _array(self, items: list[Any], depth: int, where: str) -> None:
-        if not items:
-            self.out.write("[]")
-            return
-        inner = _INDENT * (depth + 1)
-        self.out.write("[\n")
-        for index, item in enumerate(items):
-            self.out.write(inner)
-            self.value(item, depth + 1, f"{where}[{index}]")
-            self.out.write(",\n")
-        self.out.write(_INDENT * depth + "]")
-
-    def _object(self, data: Mapping[str, Any], depth: int, where: str) -> None:
-        if not data:
-            self.out.write("{}")
-            return
-        indexes = [key for key in data if _ARRAY_INDEX.fullmatch(key) and int(key) < 2**32 - 1]
-        if indexes != sorted(indexes, key=int) or (indexes and list(data)[: len(indexes)] != indexes):
+    def _check_keys(self, data: Mapping[Any, Any], path: list[Any]) -> None:
+        indexes = [key for key in data if isinstance(key, str) and _ARRAY_INDEX.fullmatch(key) and int(key) < 2**32 - 1]
+        if indexes and (indexes != sorted(indexes, key=int) or list(data)[: len(indexes)] != indexes):
             self.problems.append(
-                f"{where}: the keys {', '.join(map(repr, indexes))} read as array indexes, which JavaScript "
-                "iterates first and in ascending order, not in the declared order"
+                (
+                    tuple(path),
+                    f"the keys {', '.join(map(repr, indexes))} read as array indexes, which JavaScript "
+                    "iterates first and in ascending order, not in the declared order",
+                )
             )
-        inner = _INDENT * (depth + 1)
-        self.out.write("{\n")
-        for key, item in data.items():
-            self.out.write(f"{inner}{string(key)}: ")
-            self.value(item, depth + 1, f"{where}[{string(key)}]")
-            self.out.write(",\n")
-        self.out.write(_INDENT * depth + "}")
 
 
 def _catalog_data(values: dict[str, Any], head: str, writer: _Writer) -> str:
@@ -135,7 +141,7 @@ def _catalog_data(values: dict[str, Any], head: str, writer: _Writer) -> str:
         f'checkVersion({RUNTIME_VERSION}, "catalog_data");\n\n'
     )
     out.write("const _PARAMS: readonly (readonly ParameterData[])[] = ")
-    writer.value(values["shared"], 0, "_PARAMS")
+    writer.value(values["shared"], "_PARAMS")
     out.write(";\n")
     for name, type_, key in DATA_EXPORTS:
         if name == "SPECS":
@@ -143,7 +149,7 @@ def _catalog_data(values: dict[str, Any], head: str, writer: _Writer) -> str:
         elif name == "FAMILY_SPECS":
             out.write("\n/** Each prompt family's resolved tool list, as SPECS keys in prompt order. */")
         out.write(f"\nexport const {name}: {type_} = ")
-        writer.value(values[key], 0, name)
+        writer.value(values[key], name)
         out.write(";\n")
     out.write("\n/** All of the above as one object, the shape the runtime's catalog reads. */\n")
     out.write("export const CATALOG_DATA: CatalogData = {\n")
@@ -214,11 +220,11 @@ def _context(catalog: Catalog, writer: _Writer) -> str:
         kind = "readonly string[]" if f.type == "string_list" else _TS_TYPES[f.type]
         out.write(f"{_INDENT}readonly {f.name}: {kind}{' | null' if f.nullable else ''};\n")
     out.write("}\n\n/** Kind and nullability per field, in declared order. */\nexport const FIELD_TYPES: FieldTypes = ")
-    writer.value({f.name: (f.type, f.nullable) for f in project.context}, 0, "FIELD_TYPES")
+    writer.value({f.name: (f.type, f.nullable) for f in project.context}, "FIELD_TYPES")
     out.write(";\n\nexport const FIELD_DOCS: { readonly [field: string]: string } = ")
-    writer.value({f.name: f.doc for f in project.context}, 0, "FIELD_DOCS")
+    writer.value({f.name: f.doc for f in project.context}, "FIELD_DOCS")
     out.write(";\n\n/** Every field at its default. */\nexport const DEFAULTS: Context = ")
-    writer.value({f.name: f.default for f in project.context}, 0, "DEFAULTS")
+    writer.value({f.name: f.default for f in project.context}, "DEFAULTS")
     out.write(
         ";\n\n/** Context.fromObject(data) checks `data` and fills in the defaults; throws ContextError. */\n"
         "export const Context = {\n"
@@ -237,21 +243,93 @@ def _context(catalog: Catalog, writer: _Writer) -> str:
     return out.getvalue()
 
 
+def _report(
+    catalog: Catalog, values: dict[str, Any], problems: list[tuple[tuple[Any, ...], str]], diags: Diagnostics
+) -> None:
+    """E800 per problem, at the spec variant the value comes from (else at toolgen.yaml)."""
+    variants = {v.key: v for t in catalog.tools for v in t.variants}
+    # a shared parameter list _PARAMS[i] is reported at the first variant using it
+    users: dict[str, str] = {}
+    for key, spec in values["specs"].items():
+        users.setdefault(str(spec["parameters"]), key)
+    for path, what in problems:
+        root, *rest = path
+        key = users.get(f"_PARAMS[{rest[0]}]") if root == "_PARAMS" and rest else None
+        key = rest[0] if root == "SPECS" and rest else key
+        variant = variants.get(key) if isinstance(key, str) else None
+        where = variant.location if variant is not None else Location(catalog.project.source)
+        shown = root + "".join(f"[{item}]" if isinstance(item, int) else f"[{string(str(item))}]" for item in rest)
+        diags.error(
+            where,
+            "E800",
+            f"cannot be emitted for TypeScript: {shown}: {what}",
+            "change the value in the specs, or remove outputs.typescript from toolgen.yaml",
+        )
+
+
+# Python regular-expression syntax JavaScript reads differently or not at all (outside character
+# classes, after an even number of backslashes); the runtime compiles regex_first_match patterns
+# with JavaScript's RegExp (no flags) where Python uses re.ASCII.
+_UNPORTABLE_SYNTAX = (
+    (re.compile(r"\(\?P[<=]"), "(?P<name>...) and (?P=name) are Python's named-group syntax"),
+    (re.compile(r"\(\?#"), "(?#...) comments"),
+    (re.compile(r"\(\?[aiLmsux-]+[):]"), "inline flags such as (?i)"),
+    (re.compile(r"\(\?>|[*+?}]\+"), "atomic groups and possessive quantifiers"),
+    (re.compile(r"\{,"), "{,n} (JavaScript reads it as literal text)"),
+)
+_UNPORTABLE_ESCAPES = (
+    (re.compile(r"\\[AZ]"), "\\A and \\Z"),
+    (re.compile(r"\\[sS]"), "\\s (JavaScript also matches Unicode spaces; Python's re.ASCII does not)"),
+    (re.compile(r"\\[NUu]"), "\\N{...}, \\U and \\u escapes"),
+)
+_CLASS = re.compile(r"\[(?:\\.|[^\]\\])*\]")
+
+
+def _unportable_regex(pattern: str) -> str | None:
+    """Why ``pattern`` would not match in JavaScript as it does in Python, or None (a conservative
+    check of the syntax whose meaning differs; escapes count inside character classes too)."""
+    escaped = pattern.replace("\\\\", "_")  # an escaped backslash escapes nothing after it
+    outside = _CLASS.sub("[]", escaped)
+    found = [why for test, why in _UNPORTABLE_SYNTAX if test.search(outside)]
+    found += [why for test, why in _UNPORTABLE_ESCAPES if test.search(escaped)]
+    return found[0] if found else None
+
+
+def _check_regexes(catalog: Catalog, diags: Diagnostics) -> None:
+    """E801 for each regex_first_match pattern JavaScript would read differently."""
+    pending: list[tuple[str, Any]] = list(catalog.project.model_predicates.items())
+    while pending:
+        name, node = pending.pop()
+        if isinstance(node, Mapping):
+            spec = node.get("regex_first_match")
+            pattern = str(spec["pattern"]) if isinstance(spec, Mapping) else ""
+            why = _unportable_regex(pattern) if pattern else None
+            if why is not None:
+                diags.error(
+                    Location(catalog.project.source),
+                    "E801",
+                    f"model predicate {name!r}: the pattern {pattern!r} cannot be used in TypeScript: {why}",
+                    "write it with syntax both Python and JavaScript read alike, or remove outputs.typescript",
+                )
+            pending += [(name, child) for key in ("any", "all") for child in node.get(key) or ()]
+        elif isinstance(node, (list, tuple)):
+            pending += [(name, child) for child in node]
+
+
+def _placeholder(head: str, what: str) -> str:
+    return head + f"/** {what} (to come). */\n\nexport {{}};\n"
+
+
 def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnostics) -> dict[str, str]:
     """Every file of the TypeScript package, relative to its output folder."""
     head = header(spec_sources(catalog), "//")
     files = runtime_files()
     data_writer, context_writer = _Writer(), _Writer()
-    files["catalog_data.ts"] = _catalog_data(catalog_values(catalog, families), head, data_writer)
+    values = catalog_values(catalog, families)
+    files["catalog_data.ts"] = _catalog_data(values, head, data_writer)
     files["context.ts"] = _context(catalog, context_writer)
-    problems = data_writer.problems + context_writer.problems
-    for problem in problems:
-        diags.error(
-            Location(catalog.project.source),
-            "E800",
-            f"cannot be emitted for TypeScript: {problem}",
-            "change the value in the specs, or remove outputs.typescript from toolgen.yaml",
-        )
+    _report(catalog, values, data_writer.problems + context_writer.problems, diags)
+    _check_regexes(catalog, diags)
     files["ids.ts"] = _ids(catalog)
     from .ts_dispatch import emit_args, emit_dispatch  # it imports this module's helpers
 

@@ -8,6 +8,7 @@
  * Run-time MCP and subagent tools (dynamicVariants) live with dynamic_tools.ts and subagents.ts.
  */
 
+import { pyRepr } from "./context.js";
 import type { CatalogData, FamilyData, ParameterData, PlaceholderData, Predicate, Text } from "./data.js";
 import { Selection, evaluate, fieldValue, holdsQuietly, normalize, select } from "./predicates.js";
 import { PLACEHOLDER_RE } from "./prompt_blocks.js";
@@ -48,7 +49,7 @@ export class Catalog<C extends object = { readonly [field: string]: unknown }> {
   knownFamily(family: string): string {
     if (!this.variants.has(family)) {
       const known = [...this.variants.keys()].join(", ");
-      throw new KeyError(`unknown family '${family}'; known: ${known}`);
+      throw new KeyError(`unknown family ${pyRepr(String(family))}; known: ${known}`);
     }
     return family;
   }

@@ -7,6 +7,7 @@
  */
 
 import type { Catalog } from "./catalog.js";
+import { pyRepr } from "./context.js";
 import type { Text } from "./data.js";
 import { toolBlock, toolsSection } from "./prompt_blocks.js";
 import type { PromptParam } from "./prompt_blocks.js";
@@ -97,7 +98,7 @@ export class TextPath<C extends object> {
 }
 
 function missing(family: string): never {
-  const error = new Error(`'${family}'`);
+  const error = new Error(pyRepr(String(family)));
   error.name = "KeyError";
   throw error;
 }

@@ -9,7 +9,7 @@
 
 import { Block } from "./xml_block.js";
 import type { ToolUse } from "./tool_types.js";
-import { Grammar } from "./xml_grammar.js";
+import { Grammar, Rope } from "./xml_grammar.js";
 
 /** Parameters whose values are content: `content` (write_to_file, new_rule), `diff`
  * (replace_in_file), `input` (apply_patch). */
@@ -30,31 +30,32 @@ class Reader {
     this.grammar = grammar;
   }
 
-  /** `text` extends the text of the previous call. */
-  read(text: string): void {
+  /** `rope` has grown since the previous call (`lazy`: see Block.partial). */
+  read(rope: Rope, lazy = false): void {
     const grammar = this.grammar;
     if (!grammar.sane) this.block = null; // tags may overlap: read the open call afresh
     for (;;) {
       let block = this.block;
       if (block === null) {
         let m: RegExpExecArray | null = null;
+        const base = this.openScan;
         if (grammar.openRe !== null) {
-          grammar.openRe.lastIndex = this.openScan;
-          m = grammar.openRe.exec(text);
+          grammar.openRe.lastIndex = 0;
+          m = grammar.openRe.exec(rope.slice(base));
         }
         if (m === null) {
-          this.openScan = Math.max(this.openScan, text.length - grammar.maxOpen + 1);
+          this.openScan = Math.max(this.openScan, rope.length - grammar.maxOpen + 1);
           this.current = null;
           return;
         }
-        block = this.block = new Block(grammar.tool(m[1] as string), m.index + m[0].length);
+        block = this.block = new Block(grammar.tool(m[1] as string), base + m.index + m[0].length);
       }
-      block.advance(text);
+      block.advance(rope);
       if (block.end === null) {
-        this.current = block.partial(text);
+        this.current = block.partial(rope, lazy);
         return;
       }
-      this.done.push(block.complete(text));
+      this.done.push(block.complete(rope));
       this.openScan = block.end;
       this.block = null;
     }
@@ -65,14 +66,30 @@ class Reader {
   }
 }
 
+/** Grammars of recent tool sets: compiling their regular expressions costs more than a short parse. */
+const GRAMMARS = new Map<string, Grammar>();
+const GRAMMAR_CACHE_LIMIT = 64;
+
+function grammarFor(tools: KnownTools, contentParams: Iterable<string>): Grammar {
+  const content = [...contentParams];
+  const key = JSON.stringify([Object.entries(tools), content]);
+  let grammar = GRAMMARS.get(key);
+  if (grammar === undefined) {
+    grammar = new Grammar(tools, content);
+    if (GRAMMARS.size >= GRAMMAR_CACHE_LIMIT) GRAMMARS.delete(GRAMMARS.keys().next().value as string);
+    GRAMMARS.set(key, grammar);
+  }
+  return grammar;
+}
+
 /** Tool-use blocks in `text`, in order; the last one is partial when its closing tag has not arrived. */
 export function parseToolCalls(
   text: string,
   tools: KnownTools,
   contentParams: Iterable<string> = DEFAULT_CONTENT_PARAMS,
 ): ToolUse[] {
-  const reader = new Reader(new Grammar(tools, contentParams));
-  reader.read(text);
+  const reader = new Reader(grammarFor(tools, contentParams));
+  reader.read(new Rope(text));
   return reader.blocks();
 }
 
@@ -80,18 +97,18 @@ export function parseToolCalls(
  * reported; the open block's tokens and reading are kept between feeds. */
 export class StreamingParser {
   private readonly grammar: Grammar;
-  private buffer = "";
+  private buffer = new Rope();
   private reader: Reader;
   private current: ToolUse[] = [];
 
   constructor(tools: KnownTools, contentParams: Iterable<string> = DEFAULT_CONTENT_PARAMS) {
-    this.grammar = new Grammar(tools, contentParams);
+    this.grammar = grammarFor(tools, contentParams);
     this.reader = new Reader(this.grammar);
   }
 
   /** Everything fed so far. */
   get text(): string {
-    return this.buffer;
+    return this.buffer.slice(0);
   }
 
   /** The blocks as of the last feed. */
@@ -101,15 +118,15 @@ export class StreamingParser {
 
   feed(chunk: string): ToolUse[] {
     if (chunk) {
-      this.buffer += chunk;
-      this.reader.read(this.buffer);
+      this.buffer.append(chunk);
+      this.reader.read(this.buffer, true);
       this.current = this.reader.blocks();
     }
     return [...this.current];
   }
 
   reset(): void {
-    this.buffer = "";
+    this.buffer = new Rope(); // blocks handed out before keep reading the text they came from
     this.reader = new Reader(this.grammar);
     this.current = [];
   }

@@ -168,3 +168,84 @@ export function bisectRight(list: readonly number[], x: number): number {
   }
   return lo;
 }
+
+/**
+ * The text being read, as a few flat strings (oldest and longest first): appending a chunk never
+ * copies the whole text, unlike `text += chunk` followed by a read (a JavaScript string cannot grow
+ * in place, so V8 would flatten the whole text on every feed). Parts merge like a binary counter,
+ * so there are O(log n) of them and each character is copied O(log n) times. Scans run part by part
+ * (whitespace and tags' "<" are single code units); slices cost their own length, or nothing when
+ * they fall inside one part.
+ */
+export class Rope {
+  private readonly parts: string[] = [];
+  private readonly starts: number[] = [];
+  length = 0;
+
+  constructor(text = "") {
+    if (text) this.append(text);
+  }
+
+  append(chunk: string): void {
+    const { parts, starts } = this;
+    parts.push(chunk);
+    starts.push(this.length);
+    this.length += chunk.length;
+    while (parts.length >= 2 && (parts[parts.length - 1] as string).length >= (parts[parts.length - 2] as string).length) {
+      const last = parts.pop() as string;
+      starts.pop();
+      parts[parts.length - 1] += last;
+    }
+  }
+
+  /** Index of the part holding offset `at` (the last part for the end). */
+  private part(at: number): number {
+    return Math.max(bisectRight(this.starts, at) - 1, 0);
+  }
+
+  slice(start: number, end: number = this.length): string {
+    if (end <= start) return "";
+    let index = this.part(start);
+    const first = this.starts[index] as number;
+    const text = this.parts[index] as string;
+    if (end <= first + text.length) return text.slice(start - first, end - first);
+    let out = text.slice(start - first);
+    for (index++; index < this.parts.length; index++) {
+      const at = this.starts[index] as number;
+      const piece = this.parts[index] as string;
+      out += piece.slice(0, end - at);
+      if (end <= at + piece.length) break;
+    }
+    return out;
+  }
+
+  /** Offset of the first non-whitespace character in [start, end), or -1. */
+  nonWs(start: number, end: number = this.length): number {
+    for (let index = this.part(start); index < this.parts.length && start < end; index++) {
+      const at = this.starts[index] as number;
+      const piece = this.parts[index] as string;
+      const found = nonWs(piece, Math.max(start - at, 0), Math.min(end - at, piece.length));
+      if (found >= 0) return at + found;
+    }
+    return -1;
+  }
+
+  /** The end of [start, end) without its trailing whitespace (`start` when it is all whitespace). */
+  trimEnd(start: number, end: number): number {
+    let index = this.part(Math.max(end - 1, 0));
+    while (end > start && index >= 0) {
+      const at = this.starts[index] as number;
+      const piece = this.parts[index] as string;
+      while (end > start && end > at && isWs(piece[end - 1 - at])) end--;
+      if (end > at || end <= start) break;
+      index--;
+    }
+    return Math.max(end, start);
+  }
+
+  /** trim(text[start:end]) */
+  span(start: number, end: number): string {
+    const first = this.nonWs(start, end);
+    return first < 0 ? "" : this.slice(first, this.trimEnd(first, end));
+  }
+}

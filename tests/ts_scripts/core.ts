@@ -7,6 +7,7 @@ import {
   StreamingParser,
   ToolId,
   enabledTools,
+  enabledVariants,
   parseCalls,
   parsePartialJsonArray,
   promptSection,
@@ -40,6 +41,8 @@ export function handle(input: Input): unknown {
       return selectFamily(context);
     case "enabledTools":
       return enabledTools(family, context);
+    case "enabledVariants":
+      return enabledVariants(family, context);
     case "promptSection":
       return promptSection(family, context);
     case "route":

@@ -3,26 +3,31 @@
 Both runtimes run the same inputs and their answers are compared as JSON; any difference fails,
 naming the input:
 
-- dispatch decisions: every tool name of every family, every MCP tool name the servers of
-  tests/data/mcp/ give (and the raw, unrewritten and malformed spellings), subagent names around
-  the length limit, unknown names, unreadable calls; which handler (class, shared alias) or which
-  error, the ``has`` answer and the label; a namespace missing classes, strict and lenient;
+- dispatch decisions, sync and async: every tool name of every family, every MCP tool name the
+  servers of tests/data/mcp/ give (and the raw, unrewritten and malformed spellings), subagent
+  names around the length limit, unknown names, unreadable calls; which handler (class, shared
+  alias) or which error, the ``has`` answer and the label; a namespace missing classes, strict
+  and lenient;
 - ``readCalls`` on the reply corpus of tests/replies_data.py for every format, with missing and
   repeated ids, malformed arguments (CPython's JSON error texts), odd response shapes, a reply
   entered along its call path, and a small argument limit;
 - the stream accumulators fed every prefix of the event streams, then finished;
 - argument validation: every static tool's schema and every MCP tool's schema, on valid and
   broken arguments drawn with a fixed seed, native and text path; plus the keyword corpus;
-- result messages (each, grouped, text path) for every format.
+- result messages (each, grouped, text path) for every format;
+- the Offer of every family in three contexts, on the text path and in every format, with MCP
+  servers (one disabled) and subagents: the names sent, the skip report, and for calls to every
+  tool, offered or not, with drawn arguments: the refusal and the answer.
 
 tests/ts_bridge.py compiles the package once and runs tests/ts_scripts/dispatch.ts on each batch.
 Known differences, which the corpus avoids: JavaScript does not tell 3 from 3.0, loses integers
 past 2**53, iterates integer-like object keys first, and runs patterns as JavaScript regular
-expressions (see docs/typescript.md).
+expressions (docs/handlers.md, "TypeScript handlers").
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -135,20 +140,21 @@ def py_route(given: dict[str, Any]) -> Any:
         )
     except MissingHandlersError as exc:
         return {"refused": f"MissingHandlersError: {exc}"}
-    out = []
-    for call in given["calls"]:
-        use = use_from(call)
-        has = coordinator.has(use.name)
-        handler = describe(coordinator.get_handler(use.name)) if use.error is None else None
-        out.append(
-            {
-                "has": has,
-                "handler": handler,
-                "result": result_json(coordinator.execute(None, use)),
-                "label": coordinator.label(use),
-            }
-        )
-    return out
+
+    async def answers() -> list[dict[str, Any]]:
+        out = []
+        for call in given["calls"]:
+            use = use_from(call)
+            has = coordinator.has(use.name)
+            handler = describe(coordinator.get_handler(use.name)) if use.error is None else None
+            result = result_json(coordinator.execute(None, use))
+            awaited = result_json(await coordinator.execute_async(None, use, timeout=5, sync_in_thread=False))
+            out.append(
+                {"has": has, "handler": handler, "result": result, "awaited": awaited, "label": coordinator.label(use)}
+            )
+        return out
+
+    return asyncio.run(answers())
 
 
 def mcp_servers() -> list[Any]:

@@ -61,19 +61,24 @@ function describe(handler: unknown): unknown {
   return { class: (handler as { className: string }).className };
 }
 
-function route(input: Input): unknown {
+/** Per call: `has`, the handler found, `execute`'s and `executeAsync`'s results, and the label. */
+async function route(input: Input): Promise<unknown> {
   let coordinator: Coordinator;
   try {
     coordinator = Coordinator.fromNamespace(namespace(input["missing"] ?? []), { lenient: input["lenient"] ?? false });
   } catch (error) {
     return { refused: described(error) };
   }
-  return (input["calls"] as any[]).map((call) => {
+  const out = [];
+  for (const call of input["calls"] as any[]) {
     const use = useFrom(call);
     const has = coordinator.has(use.name);
     const handler = use.error === null ? describe(coordinator.getHandler(use.name)) : null;
-    return { has, handler, result: resultJson(coordinator.execute(null, use)), label: coordinator.label(use) };
-  });
+    const result = resultJson(coordinator.execute(null, use));
+    const awaited = resultJson(await coordinator.executeAsync(null, use, { timeout: 5 }));
+    out.push({ has, handler, result, awaited, label: coordinator.label(use) });
+  }
+  return out;
 }
 
 function described(error: unknown): string {

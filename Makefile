@@ -1,21 +1,30 @@
 # Each target bootstraps .venv from pyproject.toml on first use (and again when pyproject.toml changes).
-PYTHON ?= python3
-VENV   ?= .venv
-BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.toolgen-installed
+# Two stamps: generating needs only toolgen and its dependencies (STAMP); the test suite, the lint
+# gate and the benchmarks add the test extra (TEST_STAMP), which pins black, the judge of generated style.
+PYTHON     ?= python3
+VENV       ?= .venv
+BIN        := $(VENV)/bin
+PIP        := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+STAMP      := $(VENV)/.toolgen-installed
+TEST_STAMP := $(VENV)/.toolgen-test-installed
 # The pinned TypeScript toolchain for the TS checks (tests/ts/package.json and its lockfile).
-TS_DIR   := tests/ts
-TS_STAMP := $(TS_DIR)/node_modules/.toolgen-installed
+TS_DIR     := tests/ts
+TS_STAMP   := $(TS_DIR)/node_modules/.toolgen-installed
 
 .PHONY: generate check validate test lint bench clean venv ts-deps
 
-venv: $(STAMP)
+# The development setup: everything, test extra included.
+venv: $(TEST_STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(PIP) --upgrade pip
+	$(PIP) -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(PIP) -e '.[test]'
+	touch $(TEST_STAMP)
 
 generate: $(STAMP)
 	$(BIN)/toolgen generate
@@ -26,7 +35,7 @@ check: $(STAMP)
 validate: $(STAMP)
 	$(BIN)/toolgen validate
 
-test: $(STAMP) lint ts-deps
+test: $(TEST_STAMP) lint ts-deps
 	$(BIN)/toolgen check
 	$(BIN)/python -m pytest
 
@@ -45,11 +54,11 @@ $(TS_STAMP): $(TS_DIR)/package.json $(TS_DIR)/package-lock.json
 # The lint and type gate, part of `make test`: ruff with the rule set in pyproject.toml, and mypy --strict (set
 # there too) over the generator, its runtime (generator/runtime/), the generated package as vendored, and the
 # reference handlers. Both tools are pinned in the test extra, so every machine judges the same way.
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy generator generated handlers
 
-bench: $(STAMP) ts-deps
+bench: $(TEST_STAMP) ts-deps
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/ts.py
 

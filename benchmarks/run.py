@@ -5,8 +5,8 @@ Measures, for the bundled catalog (a copy of specs/) and deterministic synthetic
 
 * cold generate (empty cache, no output), no-op generate (warm cache), ``toolgen check``;
   wall time of the subprocess and its peak RSS (os.wait4 rusage of that child);
-* the black share: the skeleton formatting a cold run pays (re-formatting every cached skeleton),
-  and the naive baseline that runs black over every generated .py file;
+* the naive baseline: the cold generate plus black over every generated .py file (toolgen itself
+  never runs black; black comes from the test extra);
 * import time of the generated package, per-call ``native_tools`` / ``prompt_section`` and the
   convert-at-call baseline (benchmarks/percall.py, bundled catalog).
 
@@ -38,7 +38,9 @@ sys.path.insert(0, str(HERE))
 import black  # noqa: E402
 
 import synth  # noqa: E402
-from generator.render import BLACK_MODE  # noqa: E402
+from generator.pyfmt import LINE_LENGTH  # noqa: E402
+
+BLACK_MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=LINE_LENGTH)
 
 PYTHON = sys.executable
 # Every child gets this environment: bytecode cached under the run's temp folder (a normal developer
@@ -104,32 +106,14 @@ class Catalog:
     def toolgen(self, command: str, ok=(0,)) -> dict[str, Any]:
         return run([*TOOLGEN, command, "--specs", str(self.specs), "--out", str(self.out)], self.env(), ok=ok)
 
-    def clean(self, keep_black: bool = False) -> None:
+    def clean(self) -> None:
         shutil.rmtree(self.out, ignore_errors=True)
         shutil.rmtree(self.root / "docs", ignore_errors=True)
-        if keep_black:
-            shutil.rmtree(self.cache / "state", ignore_errors=True)
-        else:
-            shutil.rmtree(self.cache, ignore_errors=True)
+        shutil.rmtree(self.cache, ignore_errors=True)
 
 
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
-
-
-def black_skeleton_seconds(cache: Path) -> float:
-    """What the cold run paid black: re-format every skeleton it cached.
-
-    black costs about the same on its own output, so this stands for the cold run's black time.
-    """
-    total = 0.0
-    for path in sorted((cache / "black").rglob("*")):
-        if path.is_file() and not path.name.endswith(".tmp"):
-            source = path.read_text("utf-8")
-            start = time.perf_counter()
-            black.format_str(source, mode=BLACK_MODE)
-            total += time.perf_counter() - start
-    return total
 
 
 def black_all_files(out: Path, cap_s: float) -> dict[str, Any]:
@@ -209,21 +193,10 @@ def bench_catalog(cat: Catalog, args: argparse.Namespace, validate: bool) -> dic
     res["check_s"] = median([r["wall_s"] for r in checks])
     res["noop_peak_rss_mb"] = max(r["maxrss_mb"] for r in noops + checks)
     res["output_bytes"] = sum(p.stat().st_size for p in cat.out.rglob("*") if p.is_file())
-    log(f"[{cat.name}] black: cached skeletons and every generated file")
+    log(f"[{cat.name}] naive baseline: black over every generated file")
     naive = black_all_files(cat.out, args.black_cap)
     res["black_all_files"] = naive
-    res["black_skeleton_s"] = res["pipeline_without_black_s"] = res["naive_generate_s"] = None
-    if cat.tools <= args.skeleton_max_tools:  # re-formatting costs as much as the cold run paid black
-        res["black_skeleton_s"] = black_skeleton_seconds(cat.cache)
-        res["pipeline_without_black_s"] = res["cold_generate_s"] - res["black_skeleton_s"]
-        res["naive_generate_s"] = res["pipeline_without_black_s"] + naive["seconds"]
-    if cat.tools <= 200 or cat.name == "bundled":  # a cheap direct check of the skeleton estimate
-        log(f"[{cat.name}] rebuild with a warm black cache x{cold_reps}")
-        rebuilds = []
-        for _ in range(cold_reps):
-            cat.clean(keep_black=True)
-            rebuilds.append(cat.toolgen("generate")["wall_s"])
-        res["rebuild_warm_black_s"] = median(rebuilds)
+    res["naive_generate_s"] = res["cold_generate_s"] + naive["seconds"]
     if cat.tools <= args.import_max_tools:
         log(f"[{cat.name}] import time")
         res["import"] = import_times(cat, 3 if args.quick else 7)
@@ -278,21 +251,19 @@ def print_report(results: dict[str, Any]) -> None:
         f"\ntoolgen benchmarks: {m['cores']} cores, Python {m['python']}, black {m['black']}, load {m['load_average']}"
     )
     header = (
-        f"{'catalog':<16}{'tools':>6}{'cold s':>9}{'no-op s':>9}{'check s':>9}{'black skel s':>13}"
+        f"{'catalog':<16}{'tools':>6}{'cold s':>9}{'no-op s':>9}{'check s':>9}"
         f"{'naive s':>9}{'peak MB':>9}{'out MB':>8}"
     )
     print(header)
     print("-" * len(header))
     for c in results["catalogs"]:
-        naive = "n/a" if c["naive_generate_s"] is None else f"{c['naive_generate_s']:.1f}"
-        naive += "*" if c["black_all_files"]["extrapolated"] else ""
-        skel = "n/a" if c["black_skeleton_s"] is None else f"{c['black_skeleton_s']:.2f}"
+        naive = f"{c['naive_generate_s']:.1f}" + ("*" if c["black_all_files"]["extrapolated"] else "")
         print(
             f"{c['name']:<16}{c['tools']:>6}{c['cold_generate_s']:>9.2f}{c['noop_generate_s']:>9.3f}"
-            f"{c['check_s']:>9.3f}{skel:>13}{naive:>9}{c['cold_generate_peak_rss_mb']:>9.0f}"
+            f"{c['check_s']:>9.3f}{naive:>9}{c['cold_generate_peak_rss_mb']:>9.0f}"
             f"{c['output_bytes'] / 1e6:>8.1f}"
         )
-    print("(* naive = pipeline without black + black over every .py file, extrapolated past the time cap)")
+    print("(* naive = cold generate + black over every .py file, extrapolated past the time cap)")
     for c in results["catalogs"]:
         if "import" in c:
             i = c["import"]
@@ -344,12 +315,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--import-max-tools", type=int, default=100, help="measure import time for catalogs up to this size"
-    )
-    parser.add_argument(
-        "--skeleton-max-tools",
-        type=int,
-        default=1000,
-        help="measure the skeleton black share for catalogs up to this size",
     )
     parser.add_argument("--seed", type=int, default=1234)
     parser.add_argument("--json", type=Path, default=HERE / "out" / "results.json")

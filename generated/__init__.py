@@ -37,6 +37,7 @@ _LAZY = {
     "Offer": "offer",
     "parse_calls": "prompt",
     "prompt_section": "prompt",
+    "StreamingParser": "_runtime.xml_calls",
 }
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "OpenAIChatStream",
     "PromptFamily",
     "SharedToolHandler",
+    "StreamingParser",
     "TOOL_USE_NAMES",
     "ToolId",
     "ToolResult",

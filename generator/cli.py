@@ -8,42 +8,69 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import shlex
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__, outputs
-from .diagnostics import Diagnostics, printable
+from . import __version__
+from .diagnostics import Diagnostics, file_location, path_error, printable, shown
+from .outputs import OUTPUTTERS, add_options, targets
 from .specfiles import not_a_folder
 
 if TYPE_CHECKING:
     from . import write
     from .pipeline import Result
+    from .project import Outputs
 
 EXIT_OK, EXIT_DRIFT, EXIT_INVALID, EXIT_INTERNAL = 0, 1, 2, 123
 
 
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--specs", type=Path, default=Path("specs"), help="spec folder (default: specs/)")
-    common.add_argument("--out", type=Path, default=Path("generated"), help="output package (default: generated/)")
+    common.add_argument("--specs", type=Path, help="spec folder (default: specs/)")
+    common.add_argument(
+        "--out", type=Path, help="output package (default: outputs.python in toolgen.yaml, else generated/)"
+    )
     common.add_argument(
         "--error-format", choices=("text", "github", "json"), default="text", help="how diagnostics are printed"
     )
-    outputs.add_options(common)
+    add_options(common)  # the extra targets' folders (--ts-out)
+    outputs = argparse.ArgumentParser(add_help=False)
+    docs = outputs.add_mutually_exclusive_group()
+    docs.add_argument("--docs", type=Path, help="catalog doc file (default: outputs.docs in toolgen.yaml)")
+    docs.add_argument("--no-docs", action="store_true", help="write no catalog doc")
     parser = argparse.ArgumentParser(prog="toolgen", description="Generate tool-calling code from YAML tool specs.")
     parser.add_argument("--version", action="version", version=f"toolgen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("generate", parents=[common], help="write generated/ (and docs/catalog.md) from specs/")
-    sub.add_parser("check", parents=[common], help="exit 1 with a diff when generated/ is out of date")
-    sub.add_parser("validate", parents=[common], help="check the specs only")
-    from . import show
+    both = [common, outputs]
+    generate = sub.add_parser("generate", parents=both, help="write the package (and the catalog doc) from the specs")
+    generate.add_argument("--watch", action="store_true", help="regenerate whenever a spec file changes, until Ctrl-C")
+    sub.add_parser("check", parents=both, help="exit 1 with a diff when the generated files are out of date")
+    sub.add_parser("validate", parents=both, help="check the specs only")
+    from . import init, show
 
     show.add_commands(sub, common)
+    init.add_commands(sub, outputs)
     return parser
+
+
+def regenerate_command(args: argparse.Namespace) -> str:
+    """The command that regenerates what ``check`` compared, with the flags it was given."""
+    words = ["toolgen", "generate"]
+    for flag, value in (("--specs", args.specs_given), ("--out", args.out), ("--docs", args.docs)):
+        if value is not None:
+            words += [flag, str(value)]
+    if args.no_docs:
+        words.append("--no-docs")
+    for outputter in OUTPUTTERS:
+        value = getattr(args, outputter.dest, None)
+        if value is not None:
+            words += [outputter.option, str(value)]
+    return shlex.join(words)
 
 
 def _print_diagnostics(diags: Diagnostics, fmt: str) -> None:
@@ -53,9 +80,18 @@ def _print_diagnostics(diags: Diagnostics, fmt: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    return _guarded(lambda: _dispatch(_parser().parse_args(argv)))
+
+
+def run_once(args: argparse.Namespace) -> int:
+    """One generate/check/validate run of parsed ``args``, with main's error handling (for --watch)."""
+    return _guarded(lambda: _dispatch(args))
+
+
+def _guarded(call: Callable[[], int]) -> int:
+    """``call()``'s exit code; interrupts, closed pipes and bugs become exit codes, never a traceback."""
     try:
-        args = _parser().parse_args(argv)
-        return _dispatch(args)
+        return call()
     except KeyboardInterrupt:
         print("toolgen: interrupted; generated/ was left as it was", file=sys.stderr)
         return 130
@@ -72,160 +108,201 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    if args.command in ("init", "schema"):
+        from . import init
+
+        return init.run(args)
+    if not hasattr(args, "specs_given"):  # --watch dispatches its runs here again
+        args.specs_given = args.specs
+        args.specs = args.specs if args.specs is not None else Path("specs")
+    if getattr(args, "watch", False):
+        from . import watch
+
+        return watch.run(args)
+    from . import project
+
     if args.command not in ("generate", "check", "validate"):  # show, parse
         from . import show
 
+        args.out = project.package_folder(args.specs, args.out)
         return show.run(args)
     from . import fastpath
 
-    root = Path(os.path.dirname(os.path.realpath(args.specs)))  # docs/ lives beside specs/
-    # The fast path only for a specs folder; anything else goes to the pipeline, which reports it.
-    fast = args.command != "validate" and os.path.isdir(args.specs)
-    inputs = fastpath.fingerprint(args.specs) if fast else ""
+    early = Diagnostics()
+    outputs = project.resolve(args.specs, project.Overrides(args.out, args.docs, args.no_docs), early)
+    out = outputs.python
     # the extra targets (the TypeScript package): name -> folder; each is handled like --out
-    args.extra = {t.key: t.out for t in outputs.targets(args.specs, args)}
-    cached = fastpath.up_to_date(args.specs, args.out, root, inputs, args.extra) if fast else None
+    args.extra = {t.key: t.out for t in targets(args.specs, args)}
+    # The fast path only for a specs folder; anything else goes to the pipeline, which reports it.
+    fast = args.command != "validate" and os.path.isdir(args.specs) and outputs.usable
+    inputs = fastpath.fingerprint(args.specs) if fast else ""
+    cached = fastpath.up_to_date(args.specs, out, outputs.docs, inputs, args.extra) if fast else None
     if cached is not None:
-        _print_diagnostics(Diagnostics.from_json(cached), args.error_format)
+        from .specfiles import spec_diagnostics
+
+        replay = spec_diagnostics(args.specs)
+        replay.extend(Diagnostics.from_json(cached).items)
+        _print_diagnostics(replay, args.error_format)
         if args.command == "generate":
             print("toolgen: up to date", file=sys.stderr)
         return EXIT_OK
     from . import write
 
-    out: Path = args.out
     blocker = _file_above(out) if args.command != "validate" else None
-    if args.command == "validate" or blocker is not None:
+    if args.command == "validate" or blocker is not None or not outputs.usable:
         # validate lowers too (provider limits are spec errors); only hashes are kept
-        result = _render(args, write.Staging(None), {name: write.Staging(None) for name in args.extra})
+        result = _render(args, write.Staging(None), early, _hash_only(args))
         if result.diagnostics.has_errors or blocker is None:
             return EXIT_INVALID if result.diagnostics.has_errors else EXIT_OK
-        problem = f"cannot create the output folder: {blocker} {not_a_folder(blocker)}"
-        _error(out, "E404", problem, f"move {blocker} away or pass another --out")
+        problem = f"cannot create the output folder: {shown(blocker)} {not_a_folder(blocker)}"
+        _error(args, out, "E404", problem, f"move {shown(blocker)} away or pass another --out")
         return EXIT_INVALID
     try:
         with ExitStack() as held:  # one run at a time per output folder, across recover, render, plan and write
             for folder in (out, *args.extra.values()):
                 held.enter_context(write.locked(folder))
-            return _check_or_generate(args, root, out, inputs)
+            return _check_or_generate(args, outputs, inputs, early)
     except write.LockTimeout as exc:
-        _error(out, "E403", str(exc), "wait for the other run to finish, then run again")
+        _error(args, out, "E403", str(exc), "wait for the other run to finish, then run again")
     except BrokenPipeError:  # stdout closed while printing a diff: not a problem of the output folder
         raise
     except OSError as exc:  # write() puts the previous tree back before this is reached
-        verb, kept = ("read", "") if args.command == "check" else ("write", f"; {out.name}/ was left as it was")
+        verb, kept = ("read", "") if args.command == "check" else ("write", f"; {shown(out)}/ was left as it was")
         hint = _os_hint(exc, "pass another --out") + kept
-        _error(out, "E404", f"cannot {verb} the output folder: {_os_reason(exc)}", hint)
+        _error(args, out, "E404", f"cannot {verb} the output folder: {_os_reason(exc)}", hint)
     return EXIT_INVALID
 
 
-def _render(args: argparse.Namespace, staging: write.Staging, extra: dict[str, write.Staging]) -> Result:
+def _hash_only(args: argparse.Namespace) -> dict[str, write.Staging]:
+    """A staging that keeps only hashes for each extra target (validate, or a run that will fail)."""
+    from . import write
+
+    return {name: write.Staging(None) for name in args.extra}
+
+
+def _render(
+    args: argparse.Namespace, staging: write.Staging, early: Diagnostics, extra: dict[str, write.Staging]
+) -> Result:
     """Run the pipeline with every generated file streamed into ``staging`` (each extra target's into
-    its own); print its diagnostics."""
+    its own); print its diagnostics together with ``early`` ones (the outputs' checks)."""
     from . import pipeline
 
     ts_sink = extra.get("typescript")
     result = pipeline.run(args.specs, staging) if ts_sink is None else pipeline.run(args.specs, staging, ts_sink)
+    result.diagnostics.extend(early.items)
     _print_diagnostics(result.diagnostics, args.error_format)
     return result
 
 
-def _check_or_generate(args: argparse.Namespace, root: Path, out: Path, inputs: str) -> int:
+def _check_or_generate(args: argparse.Namespace, outputs: Outputs, inputs: str, early: Diagnostics) -> int:
     """Render into staging and compare or swap it in; staging is gone afterwards unless it became --out."""
     from . import write
 
-    folders = {"": out, **args.extra}
+    folders = {"": outputs.python, **args.extra}
     # also finishes or undoes an interrupted swap
     problems = {folder: problem for folder in folders.values() if (problem := write.check_out_dir(folder))}
     if problems:
-        result = _render(args, write.Staging(None), {name: write.Staging(None) for name in args.extra})
-        if not result.diagnostics.has_errors:  # spec errors are reported first
+        result = _render(args, write.Staging(None), early, _hash_only(args))  # spec errors are reported first
+        if not result.diagnostics.has_errors:
             for folder, problem in problems.items():
                 message, _, hint = problem.partition("\n  hint: ")
-                _error(folder, "E402", message, hint)
+                _error(args, folder, "E402", message, hint)
         return EXIT_INVALID
     stagings = {
         name: write.Staging.scratch() if args.command == "check" else write.Staging.beside(folder)
         for name, folder in folders.items()
     }
     try:
-        result = _render(args, stagings[""], {name: stagings[name] for name in args.extra})
+        result = _render(args, stagings[""], early, {name: stagings[name] for name in args.extra})
         if result.diagnostics.has_errors:
             return EXIT_INVALID
-        return _compare_or_swap(args, root, inputs, result, {folders[n]: stagings[n] for n in folders})
+        return _compare_or_swap(args, outputs, inputs, result, {folders[n]: stagings[n] for n in folders})
     finally:
         for staging in stagings.values():
             staging.discard()
 
 
 def _compare_or_swap(
-    args: argparse.Namespace, root: Path, inputs: str, result: Result, trees: dict[Path, write.Staging]
+    args: argparse.Namespace, outputs: Outputs, inputs: str, result: Result, trees: dict[Path, write.Staging]
 ) -> int:
-    """Check or write every output folder (``trees``: folder -> its staging, --out first) and the docs."""
+    """Check or write every output folder (``trees``: folder -> its staging, the package first) and the doc."""
     from . import fastpath, write
+    from .project import CATALOG_DOC
 
+    out, docs = outputs.python, outputs.docs
+    staging = trees[out]
     warnings = [d.to_json() for d in result.diagnostics.sorted()]
-    out, staging = next(iter(trees.items()))
     plans = {folder: write.plan_hashes(folder, staged.hashes) for folder, staged in trees.items()}
-    docs_stale = {rel: data for rel, data in result.docs.items() if _read(root / rel) != data}
-    conflicts = [f"{folder.name}/{rel}" for folder, plan in plans.items() for rel in plan.conflicts]
-    conflicts += write.doc_conflicts(root, docs_stale)
+    doc = result.docs[CATALOG_DOC] if docs is not None else None
+    doc_stale = docs is not None and doc is not None and _read(docs) != doc
+    conflicts = [folder / rel for folder, plan in plans.items() for rel in plan.conflicts]
     extra = {name: (folder, trees[folder].with_manifest()) for name, folder in args.extra.items()}
 
     def record() -> None:
-        fastpath.record(args.specs, out, root, inputs, staging.with_manifest(), result.docs, warnings, extra)
+        fastpath.record(args.specs, out, docs, inputs, staging.with_manifest(), doc, warnings, extra)
 
+    if docs is not None and doc is not None and doc_stale:
+        conflicts += [docs.parent / rel for rel in write.doc_conflicts(docs.parent, {docs.name: doc})]
     if args.command == "check":
-        hand_edited = [rel for plan in plans.values() for rel in plan.hand_edited]
+        hand_edited = [folder / rel for folder, plan in plans.items() for rel in plan.hand_edited]
         if hand_edited:
-            print(
-                "note: edited by hand since toolgen wrote them (manifest hash differs): " + ", ".join(hand_edited),
-                file=sys.stderr,
-            )
-        if all(plan.up_to_date for plan in plans.values()) and not docs_stale:
+            edited = ", ".join(map(shown, hand_edited))
+            print(f"note: edited by hand since toolgen wrote them (manifest hash differs): {edited}", file=sys.stderr)
+        if all(plan.up_to_date for plan in plans.values()) and not doc_stale:
             record()
             return EXIT_OK
         for folder, plan in plans.items():
-            for chunk in write.diff(folder, plan, trees[folder]):
+            for chunk in write.diff(folder, plan, trees[folder], shown(folder)):
                 sys.stdout.write(chunk)
-        for rel in sorted(docs_stale):
-            print(f"--- {rel} is out of date", file=sys.stdout)
-        print("toolgen check: generated files are out of date; run `make generate`", file=sys.stderr)
-        _print_conflicts(conflicts)  # generate would refuse these
+        if docs is not None and doc_stale:
+            print(f"--- {shown(docs)} is out of date", file=sys.stdout)
+        command = regenerate_command(args)
+        print(f"toolgen check: generated files are out of date; run `{command}`", file=sys.stderr)
+        _print_conflicts(args, conflicts, docs)  # generate would refuse these
         return EXIT_DRIFT
     if conflicts:
-        _print_conflicts(conflicts)
+        _print_conflicts(args, conflicts, docs)
         return EXIT_INVALID
     for folder, plan in plans.items():
         for rel in plan.kept_stale:
-            where = printable(f"{folder.name}/{rel}")
+            where = printable(shown(folder / rel))
             print(f"{where}: warning[W401]: no longer generated but edited by hand; left in place", file=sys.stderr)
     for folder, plan in plans.items():
         write.swap_in(folder, trees[folder], plan)
-    try:
-        refused = write.write_docs(root, docs_stale)
-    except OSError as exc:
-        hint = _os_hint(exc, f"{out.name}/ was updated; fix this and run again")
-        _error(Path(", ".join(sorted(docs_stale))), "E405", f"cannot write: {_os_reason(exc)}", hint)
-        return EXIT_INVALID
-    if refused:  # appeared after the check above
-        _print_conflicts(refused)
-        return EXIT_INVALID
+    if docs is not None and doc is not None and doc_stale:
+        try:
+            refused = write.write_docs(docs.parent, {docs.name: doc})
+        except OSError as exc:
+            hint = _os_hint(exc, f"{shown(out)}/ was updated; fix this and run again")
+            _error(args, docs, "E405", f"cannot write: {_os_reason(exc)}", hint)
+            return EXIT_INVALID
+        if refused:  # appeared after the check above
+            _print_conflicts(args, [docs], docs)
+            return EXIT_INVALID
     record()
-    changed = sum(len(plan.changed) + len(plan.removed) for plan in plans.values()) + len(docs_stale)
+    changed = sum(len(plan.changed) + len(plan.removed) for plan in plans.values()) + doc_stale
     print(f"toolgen: {changed} file(s) updated" if changed else "toolgen: up to date", file=sys.stderr)
     return EXIT_OK
 
 
-def _print_conflicts(paths: list[str]) -> None:
+def _print_conflicts(args: argparse.Namespace, paths: list[Path], docs: Path | None) -> None:
     for path in paths:
         hint = "move it away, or delete it if it is an old generated file"
-        _error(Path(path), "E400", "refusing to overwrite a file toolgen did not write", hint)
+        if path == docs:
+            hint += "; or write the catalog doc elsewhere (outputs.docs in toolgen.yaml, --docs) or not at all"
+            hint += " (docs: null, --no-docs)"
+        _error(args, path, "E400", "refusing to overwrite a file toolgen did not write", hint)
 
 
-def _error(path: Path, code: str, message: str, hint: str) -> None:
-    """A path-only error (no line exists), printed like a diagnostic with control characters escaped."""
-    text = f"{printable(str(path))}: error[{code}]: {printable(message)}"
-    print(text + (f"\n  hint: {printable(hint)}" if hint else ""), file=sys.stderr)
+def _error(args: argparse.Namespace, path: Path, code: str, message: str, hint: str) -> None:
+    """A path-only error (no line exists), printed like a diagnostic with control characters escaped;
+    in the github and json formats like every other diagnostic."""
+    if args.error_format != "text":
+        diags = Diagnostics()
+        diags.error(file_location(path), code, message, hint)
+        _print_diagnostics(diags, args.error_format)
+        return
+    print(path_error(path, code, message, hint), file=sys.stderr)
 
 
 def _file_above(out: Path) -> Path | None:
@@ -240,9 +317,7 @@ def _os_reason(exc: OSError) -> str:
     """The OS's reason and the file it concerns (relative to the working folder when inside it)."""
     reason = exc.strerror or str(exc)
     if exc.filename is not None:
-        name = os.fsdecode(exc.filename)
-        inside = os.path.relpath(name) if os.path.isabs(name) else name
-        reason += f": {name if inside.startswith('..') else inside}"
+        reason += f": {shown(os.fsdecode(exc.filename))}"
     return reason
 
 
@@ -268,7 +343,6 @@ _DEPENDENCIES = {
     "jsonschema_specifications": "jsonschema",
     "referencing": "jsonschema",
     "rpds": "jsonschema",
-    "black": "black",
 }
 
 

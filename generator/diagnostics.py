@@ -1,9 +1,16 @@
-"""Diagnostics as values: every stage appends to one collector, the CLI prints them once."""
+"""Diagnostics as values: every stage appends to one collector, the CLI prints them once.
+
+Every path a message names is printed relative to the current directory (``shown``), so that it
+resolves from wherever toolgen runs: a spec file's Location carries its in-run name
+(``specs/tools/x.yaml``, mapped by ``SpecFolder``), any other file's ``file_location(path)``;
+``path_error`` formats a path-only error. Do not build paths for messages by hand.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import os
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
@@ -22,9 +29,41 @@ def printable(text: str, keep: str = "") -> str:
     return "".join(ch if ch.isprintable() or ch in keep else repr(ch)[1:-1] for ch in text)
 
 
+def shown(path: str | os.PathLike[str]) -> str:
+    """How a file is named in every message: relative to the current directory, so that it resolves
+    from wherever toolgen runs (and GitHub annotations land on the file); absolute only when no
+    relative path exists (another drive on Windows). Use this instead of building names by hand.
+    """
+    absolute = os.path.abspath(path)
+    try:
+        relative = os.path.relpath(absolute)
+    except ValueError:
+        return absolute
+    return relative.replace(os.sep, "/")
+
+
+@dataclass(frozen=True)
+class SpecFolder:
+    """Maps the names spec files carry inside a run (``<folder name>/tools/x.yaml``, the same names
+    generated headers use, so that output never depends on the cwd) to names for messages (:func:`shown`)."""
+
+    name: str  # the spec folder's name as headers show it
+    folder: str  # its absolute path
+
+    def __call__(self, path: str) -> str:
+        if path == self.name or path.startswith(self.name + "/"):
+            return shown(os.path.join(self.folder, *path.split("/")[1:]))
+        return shown(path) if os.path.isabs(path) else path
+
+
 @dataclass(frozen=True, order=True)
 class Location:
-    """A position in a spec file; line and column are 1-based, path is relative to the specs root's parent."""
+    """A position in a file; line and column are 1-based.
+
+    ``path`` is a spec file's name inside the run (``specs/tools/x.yaml``, see :class:`SpecFolder`)
+    or the absolute path of any other file (see :func:`file_location`); both are printed relative
+    to the current directory.
+    """
 
     path: str
     line: int = 1
@@ -41,27 +80,40 @@ class Diagnostic:
     hint: str = ""
     severity: Severity = "error"
 
-    def format_text(self) -> str:
+    def format_text(self, where: Callable[[str], str] = str) -> str:
         """``path:line:col: severity[CODE]: message`` and a hint line; see :func:`printable`."""
         loc = self.location
-        text = f"{printable(loc.path)}:{loc.line}:{loc.col}: {self.severity}[{self.code}]: {printable(self.message)}"
+        place = f"{printable(where(loc.path))}:{loc.line}:{loc.col}"
+        text = f"{place}: {self.severity}[{self.code}]: {printable(self.message)}"
         if self.hint:
             text += f"\n  hint: {printable(self.hint)}"
         return text
 
-    def format_github(self) -> str:
+    def format_github(self, where: Callable[[str], str] = str) -> str:
         loc = self.location
         message = printable(self.message + (f" (hint: {self.hint})" if self.hint else ""), keep="\r\n")
         message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
         # Workflow-command properties also escape ':' and ',' (they separate the properties).
-        path = printable(loc.path).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        path = printable(where(loc.path)).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
         path = path.replace(":", "%3A").replace(",", "%2C")
         return f"::{self.severity} file={path},line={loc.line},col={loc.col},title={self.code}::{message}"
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, where: Callable[[str], str] = str) -> dict[str, object]:
         data = asdict(self)
         data.update(data.pop("location"))
+        data["path"] = where(self.location.path)
         return data
+
+
+def path_error(path: str | os.PathLike[str], code: str, message: str, hint: str) -> str:
+    """The text form of an error that has a path and no line (outputs, flags): ``path: error[CODE]: ...``."""
+    text = f"{printable(shown(path))}: error[{code}]: {printable(message)}"
+    return text + (f"\n  hint: {printable(hint)}" if hint else "")
+
+
+def file_location(path: str | os.PathLike[str]) -> Location:
+    """The location of a file that is not a spec file (an output, a flag's path): no line exists."""
+    return Location(os.path.abspath(path))
 
 
 @dataclass
@@ -69,6 +121,7 @@ class Diagnostics:
     """Collects findings across stages; ordered output regardless of discovery order."""
 
     items: list[Diagnostic] = field(default_factory=list)
+    specs: SpecFolder | None = None  # set by the pipeline: how spec file names are printed
 
     def error(self, location: Location, code: str, message: str, hint: str = "") -> None:
         self.items.append(Diagnostic(location, code, message, hint, "error"))
@@ -98,13 +151,19 @@ class Diagnostics:
             )
         return result
 
+    def where(self, path: str) -> str:
+        """How ``path`` (a Location's) is printed: relative to the current directory."""
+        if self.specs is not None:
+            return self.specs(path)
+        return shown(path) if os.path.isabs(path) else path
+
     def render(self, fmt: str = "text") -> str:
         items = self.sorted()
         if fmt == "json":
-            return json.dumps([d.to_json() for d in items], indent=2, ensure_ascii=False)
+            return json.dumps([d.to_json(self.where) for d in items], indent=2, ensure_ascii=False)
         if fmt == "github":
-            return "\n".join(d.format_github() for d in items)
-        lines = [d.format_text() for d in items]
+            return "\n".join(d.format_github(self.where) for d in items)
+        lines = [d.format_text(self.where) for d in items]
         errors = sum(d.severity == "error" for d in items)
         warnings = len(items) - errors
         if items:

@@ -1,7 +1,7 @@
 """No-op runs without the pipeline: a fingerprint of every input, checked against what is on disk.
 
-A run records (fingerprint of specs + generator source + black version, hash of every output
-file) in the user cache. When nothing changed, generate and check only hash files and return.
+A run records (fingerprint of specs + generator source + dependency versions, hash of every
+output file) in the user cache. When nothing changed, generate and check only hash files and return.
 Any doubt (no record, a changed input, an edited or missing output) means the full pipeline runs,
 so the fast path can make a run faster but never different.
 """
@@ -49,7 +49,7 @@ def fingerprint(specs: Path) -> str:
     """A hash of every input of a run; "" when a spec file cannot be read (then the pipeline reports it)."""
     digest = hashlib.sha256()
     versions = [f"toolgen {__version__}", f"python {sys.version_info[:3]}"]
-    for dist in ("black", "jinja2", "pyyaml", "jsonschema"):
+    for dist in ("jinja2", "pyyaml", "jsonschema"):
         try:
             versions.append(f"{dist} {metadata.version(dist)}")
         except metadata.PackageNotFoundError:
@@ -66,12 +66,19 @@ def fingerprint(specs: Path) -> str:
     return digest.hexdigest()
 
 
-def _state_path(specs: Path, out: Path, extra: Mapping[str, Path]) -> Path | None:
+DOC = "doc:"  # the key prefix of the docs file in a record (the other keys are relative to --out,
+# or "<target>:<rel>" for a file of an extra target's folder, generator/outputs.py)
+
+
+def _state_path(specs: Path, out: Path, docs: Path | None, extra: Mapping[str, Path]) -> Path | None:
     base = cache_dir()
     if base is None:
         return None
-    # realpath, not Path.resolve: it never raises (Path.resolve does on a symlink loop)
-    places = [os.path.realpath(specs), os.path.realpath(out)]
+    # realpath, not Path.resolve: it never raises (Path.resolve does on a symlink loop). The docs
+    # path and the extra targets' folders are part of the key: a record made without them says
+    # nothing about them.
+    doc = os.path.realpath(docs) if docs is not None else ""
+    places = [os.path.realpath(specs), os.path.realpath(out), doc]
     places += [f"{name}={os.path.realpath(path)}" for name, path in sorted(extra.items())]
     key = hashlib.sha256("\0".join(places).encode()).hexdigest()
     return base / "state" / key
@@ -86,15 +93,20 @@ def _hash(path: Path) -> str | None:
         return None
 
 
-def _outputs(out: Path, root: Path, files: dict[str, str], extra: Mapping[str, Path]) -> dict[str, Path]:
-    """Where each recorded file is: "root:<rel>" below the project root, "<target>:<rel>" in an
-    extra target's folder (generator/outputs.py), anything else in --out."""
-    folders = {"root": root, **extra}
-    located = {}
+def _outputs(
+    out: Path, docs: Path | None, files: dict[str, str], extra: Mapping[str, Path]
+) -> dict[str, Path] | None:
+    found = {}
     for rel in files:
         prefix, colon, rest = rel.partition(":")
-        located[rel] = folders[prefix] / rest if colon and prefix in folders else out / rel
-    return located
+        if rel.startswith(DOC):
+            continue
+        found[rel] = extra[prefix] / rest if colon and prefix in extra else out / rel
+    if docs is not None:
+        if DOC not in files:
+            return None
+        found[DOC] = docs
+    return found
 
 
 def _tree(folder: Path) -> set[str]:
@@ -102,7 +114,7 @@ def _tree(folder: Path) -> set[str]:
 
 
 def up_to_date(
-    specs: Path, out: Path, root: Path, inputs: str, extra: Mapping[str, Path] | None = None
+    specs: Path, out: Path, docs: Path | None, inputs: str, extra: Mapping[str, Path] | None = None
 ) -> list[dict[str, object]] | None:
     """The recorded run's warnings when it had the same inputs and every output is still as written.
 
@@ -110,7 +122,7 @@ def up_to_date(
     exactly what a full run would.
     """
     extra = extra or {}
-    state = _state_path(specs, out, extra)
+    state = _state_path(specs, out, docs, extra)
     if state is None or not inputs:
         return None
     try:
@@ -124,10 +136,11 @@ def up_to_date(
     if any(map(interrupted, (out, *extra.values()))):  # the full run's recover removes what a killed run left
         return None
     on_disk = _tree(out) | {f"{name}:{rel}" for name, folder in extra.items() for rel in _tree(folder)}
-    expected = {rel for rel in files if not rel.startswith("root:")}
-    if not expected <= on_disk:
+    expected = {rel for rel in files if not rel.startswith(DOC)}
+    outputs = _outputs(out, docs, files, extra)
+    if not expected <= on_disk or outputs is None:
         return None
-    if all(_hash(path) == files[rel] for rel, path in _outputs(out, root, files, extra).items()):
+    if all(_hash(path) == files[rel] for rel, path in outputs.items()):
         return warnings
     return None
 
@@ -135,10 +148,10 @@ def up_to_date(
 def record(
     specs: Path,
     out: Path,
-    root: Path,
+    docs: Path | None,
     inputs: str,
     outputs: dict[str, str],
-    docs: dict[str, bytes],
+    doc: bytes | None,
     diagnostics: list[dict[str, object]],
     extra: Mapping[str, tuple[Path, dict[str, str]]] | None = None,
 ) -> None:
@@ -150,12 +163,13 @@ def record(
     ``extra`` maps each extra target to its folder and its files' hashes alike.
     """
     extra = extra or {}
-    state = _state_path(specs, out, {name: folder for name, (folder, _) in extra.items()})
+    state = _state_path(specs, out, docs, {name: folder for name, (folder, _) in extra.items()})
     if state is None or not inputs:
         return
     files = dict(outputs)
     files.update({f"{name}:{rel}": digest for name, (_, hashes) in extra.items() for rel, digest in hashes.items()})
-    files.update({"root:" + rel: hashlib.sha256(data).hexdigest() for rel, data in docs.items()})
+    if docs is not None and doc is not None:
+        files[DOC] = hashlib.sha256(doc).hexdigest()
     try:
         state.parent.mkdir(parents=True, exist_ok=True)
         tmp = state.with_suffix(f".{os.getpid()}.tmp")

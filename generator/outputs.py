@@ -24,6 +24,11 @@ class Outputter:
     option: str  # the command-line override
     help: str
 
+    @property
+    def dest(self) -> str:
+        """The option's attribute in parsed arguments."""
+        return self.option.lstrip("-").replace("-", "_")
+
 
 @dataclass(frozen=True)
 class Target:
@@ -56,7 +61,7 @@ def targets(specs: Path, args: argparse.Namespace) -> list[Target]:
     configured = _configured(specs)
     found = []
     for outputter in OUTPUTTERS:
-        override = getattr(args, outputter.option.lstrip("-").replace("-", "_"), None)
+        override = getattr(args, outputter.dest, None)
         value = configured.get(outputter.key)
         if override is not None:
             found.append(Target(outputter.key, override))

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from .diagnostics import Diagnostics, Location
+from .diagnostics import Diagnostics, Location, shown
 from .load import SourceFile, load_file
 from .model import Catalog
 from .resolve import resolve
 from .semantics import build_catalog
-from .specfiles import is_hidden, not_a_folder, spec_files
+from .specfiles import display_path, is_hidden, not_a_folder, spec_diagnostics, spec_files, spec_folder_name
 from .validate import check_schema
 
 
@@ -28,20 +28,16 @@ class Result:
     ts_files: dict[str, bytes] = field(default_factory=dict)  # the TypeScript package, relative to its folder
 
 
-def display_path(specs: Path, path: Path) -> str:
-    """How a spec file is named in diagnostics and headers: '<specs dir name>/<relative path>'."""
-    return "/".join((specs.resolve().name, *path.relative_to(specs).parts))
-
-
 def load_catalog(specs: Path, diags: Diagnostics) -> Catalog | None:
     """Load, check against the meta-schema, then check references and build the model."""
+    diags.specs = diags.specs or spec_diagnostics(specs).specs
     if not _folders_usable(specs, diags):
         return None
     if not os.path.lexists(specs / "toolgen.yaml"):
         diags.error(
-            Location(f"{specs.name}/toolgen.yaml"),
+            Location(f"{spec_folder_name(specs)}/toolgen.yaml"),
             "E100",
-            f"no project file at {specs.name}/toolgen.yaml",
+            f"no project file at {shown(specs / 'toolgen.yaml')}",
             "pass --specs DIR pointing at a folder with toolgen.yaml, tools/ and variants/",
         )
         return None
@@ -82,13 +78,13 @@ def _folders_usable(specs: Path, diags: Diagnostics) -> bool:
     if not os.path.isdir(specs):
         what = "does not exist" if not os.path.lexists(specs) else not_a_folder(specs)
         diags.error(
-            Location(specs.name or str(specs)),
+            Location(spec_folder_name(specs)),
             "E106",
             f"spec folder {what}",
             "pass --specs DIR pointing at a folder with toolgen.yaml, tools/ and variants/",
         )
         return False
-    if not _readable(specs, specs.name, diags):
+    if not _readable(specs, spec_folder_name(specs), diags):
         return False
     usable = True
     for name in ("tools", "variants"):
@@ -154,7 +150,7 @@ def run(
     them away when the diagnostics have errors. ``typescript`` asks for the TypeScript package too:
     True keeps it in ``Result.ts_files``, a sink receives it file by file.
     """
-    from .lower import emit_all, emit_typescript  # imported late: lowering pulls in jinja and black
+    from .lower import emit_all, emit_typescript  # imported late: lowering pulls in jinja
 
     _large_blocks_by_mmap()
 
@@ -164,7 +160,7 @@ def run(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        diags = Diagnostics()
+        diags = spec_diagnostics(specs)
         catalog = load_catalog(specs, diags)
         result = Result(diags, catalog)
         if catalog is None or diags.has_errors:

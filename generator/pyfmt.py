@@ -1,12 +1,12 @@
-"""Python literals emitted directly in black's style, so black never has to see the data.
+"""Python literals emitted directly in black's style; toolgen never runs black.
 
-Generated modules are mostly data. Running black over them costs seconds, so templates emit a
-small code skeleton (formatted by black, cached) and the data is spliced in by this module,
-which reproduces black's stable style for literals: a collection that fits on its line stays on
-one line; otherwise it explodes one element per line with a trailing comma (a lone element is
-hugged without one), nested collections split at their own brackets, and atoms that cannot fit
-are left long. Strings follow black's quote preference. The test suite checks that black leaves
-every generated file unchanged.
+Generated modules are mostly data. Templates emit a small code skeleton, already black-stable,
+and the data is spliced in by this module, which reproduces black's stable style for literals:
+a collection that fits on its line stays on one line; otherwise it explodes one element per
+line with a trailing comma (a lone element is hugged without one), nested collections split at
+their own brackets, and atoms that cannot fit are left long. Strings follow black's quote
+preference. Widths are measured by textwidth, black's way. The test suite (black pinned in the
+test extra) checks that black leaves every generated file unchanged.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, TextIO
 
-from black.strings import str_width
+from .textwidth import str_width
 
 LINE_LENGTH = 88
 INDENT = "    "
@@ -197,7 +197,9 @@ def write_assignment(out: TextIO, target: str, value: Any, depth: int = 0) -> No
     """Write ``assignment(target, value, depth)`` to ``out`` without building it as one string first.
 
     A right-hand side that is a single too-long atom is wrapped in parentheses when that makes
-    it fit, exactly as black's right-hand-side split does.
+    it fit, exactly as black's right-hand-side split does. When even the first line of a
+    collection's layout is too long and the target ends in a subscripted annotation
+    (``name: tuple[str, ...]``), black splits the annotation's brackets instead.
     """
     indent = INDENT * depth
     text = atom(value)
@@ -208,4 +210,30 @@ def write_assignment(out: TextIO, target: str, value: Any, depth: int = 0) -> No
         else:
             out.write(line)
         return
+    split = _annotation_split(target, value, depth)
+    if split is not None:
+        out.write(split)
+        return
     _write_lines(_Writer(out), value, f"{target} = ", "", depth)
+
+
+def _annotation_split(target: str, value: Any, depth: int) -> str | None:
+    """``name: head[`` / inner / ``] = value`` when black prefers it (see write_assignment), else None.
+
+    A Context field's ``tuple[str, ...]`` under a name of 63 or 64 characters is the one generated
+    target long enough for it.
+    """
+    if not target.endswith("]") or "[" not in target:
+        return None
+    indent = INDENT * depth
+    head = f"{indent}{target} = "
+    if _flat_within(value, LINE_LENGTH - str_width(head)) is not None:
+        return None  # the whole assignment fits on its line
+    opening, closing = _kind(value)
+    if str_width(head + opening + ("" if len(value) else closing)) <= LINE_LENGTH:
+        return None  # the usual split at the value's own brackets
+    name, _, inner = target[:-1].partition("[")
+    out = io.StringIO(newline="")
+    out.write(f"{indent}{name}[\n{indent}{INDENT}{inner}\n")
+    _write_lines(_Writer(out), value, "] = ", "", depth)
+    return out.getvalue()

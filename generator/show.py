@@ -7,18 +7,31 @@ import hashlib
 import importlib.util
 import json
 import sys
+from collections.abc import Sequence
 from importlib import import_module
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
 
+from .diagnostics import shown
+from .runtime.context import closest_name
 from .runtime.schema_common import MAX_NESTING, json_text_depth
+
+#: What ``show schema`` declares its plain schemas to be.
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def _fail(message: str) -> NoReturn:
     """Bad input to show/parse (missing file, bad JSON, bad context): exit 2 like other usage errors."""
     print(message, file=sys.stderr)
     raise SystemExit(2)
+
+
+def _unknown(kind: str, name: str, known: Sequence[str], where: str = "") -> NoReturn:
+    """Exit 2 for a name that is not there, with the closest known one and the full list."""
+    close = closest_name(name, known)
+    guess = f" (did you mean {close!r}?)" if close else ""
+    _fail(f"toolgen: unknown {kind} {name!r}{where}{guess}; known: {', '.join(known)}")
 
 
 def add_commands(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -37,6 +50,11 @@ def add_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     tools.add_argument("--model", help="model id, used by routing (e.g. vertex + gemini)")
     tools.add_argument("--context", type=Path)
     _dynamic_args(tools)
+    schema = kinds.add_parser("schema", parents=[common], help="one tool's parameters as JSON Schema")
+    schema.add_argument("--tool", required=True, help="tool id (as in specs/tools/<id>.yaml)")
+    schema.add_argument("--family", help="whose variant of the tool (default: the family the context selects)")
+    schema.add_argument("--format", help="as this native format sends them (default: plain JSON Schema)")
+    schema.add_argument("--context", type=Path)
     kinds.add_parser("dispatch", parents=[common], help="the handler dispatch table (JSON)")
     prompt = kinds.add_parser("prompt", parents=[common], help="the text-path tools section of a family")
     prompt.add_argument("--family", required=True)
@@ -57,7 +75,7 @@ def load_package(out: Path) -> ModuleType:
     """Import the generated package at ``out`` under a private name (relative imports make this work)."""
     init = out / "__init__.py"
     if not init.is_file():
-        _fail(f"toolgen: {out}/__init__.py not found; run `toolgen generate` first")
+        _fail(f"toolgen: {shown(init)} not found; run `toolgen generate` first")
     # One private name per folder: an in-process caller (the tests) may show several packages.
     name = "_toolgen_generated_" + hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
     if name in sys.modules:
@@ -180,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
     context = _context(package, getattr(args, "context", None))
     family = getattr(args, "family", None)
     if family is not None and family not in package.catalog.FAMILIES:
-        _fail(f"toolgen: unknown family {family!r}; known: {', '.join(package.catalog.FAMILIES)}")
+        _unknown("family", family, list(package.catalog.FAMILIES))
     try:
         if args.command == "parse":
             prompt = import_module(package.__name__ + ".prompt")
@@ -199,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
             if fmt is None:
                 fmt = package.route(args.provider, args.model)
             elif fmt not in providers.FORMATS:
-                _fail(f"toolgen: unknown format {fmt!r}; known: {', '.join(providers.FORMATS)}")
+                _unknown("format", fmt, list(providers.FORMATS))
             extra = _extra_variants(package, args, context, args.family)
             skipped: list[dict[str, Any]] = []
             try:
@@ -210,7 +228,9 @@ def run(args: argparse.Namespace) -> int:
             report_skipped(skipped)
             _emit_json(tools)
             return 0
-        if args.what == "family":
+        if args.what == "schema":
+            _emit_json(tool_schema(package, args.tool, args.family, context, args.format))
+        elif args.what == "family":
             _emit(package.select_family(context))
         elif args.what == "enabled":
             print(json.dumps(list(package.enabled_tools(args.family, context)), indent=2))
@@ -227,3 +247,70 @@ def run(args: argparse.Namespace) -> int:
         print(f"toolgen: {exc.args[0]}", file=sys.stderr)
         return 2
     return 0
+
+
+def tool_schema(package: ModuleType, tool: str, family: str | None, context: Any, fmt: str | None) -> Any:
+    """One tool's parameters as ``family`` (default: the context's) resolves them in ``context``.
+
+    Plain: a draft 2020-12 JSON Schema of the parameters whose requirements hold (the set every
+    native format sends), with the tool's name as ``title`` and its description. With ``fmt``:
+    the parameters part of the tool entry exactly as that format sends it, built the way
+    ``native_tools`` builds it but without its gate, so text-path families can be shown too.
+    """
+    providers = import_module(package.__name__ + ".providers")
+    if fmt is not None and fmt not in providers.FORMATS:
+        _unknown("format", fmt, list(providers.FORMATS))
+    catalog = package.catalog.CATALOG
+    family = family or package.select_family(context)
+    variants = {v["id"]: v for v in catalog.variants[family]}
+    if tool not in variants:
+        _unknown("tool", tool, list(variants), f" in family {family!r}")
+    variant = variants[tool]
+    if not catalog.holds(variant["requires"], context):
+        _fail(
+            f"toolgen: tool {tool!r} is turned off in family {family!r} by the context (its requirement "
+            "does not hold)\nhint: pass a --context in which the tool is enabled (`toolgen show enabled`)"
+        )
+    if fmt is not None:
+        return _sent_parameters(package, providers.FORMATS[fmt], variant, context)
+    runtime = package.__name__ + "._runtime."
+    native = import_module(runtime + "native")
+    formats = import_module(runtime + "formats")
+    dialects = import_module(runtime + "schema_dialects")
+    params = [
+        {**p, "instruction": catalog.resolve_text(p["instruction"], context)}
+        for p in catalog.visible_parameters(variant, context)
+    ]
+    # Any record with the plain policy: it adds only property-name checks, which spec parameters passed.
+    record = next(r for r in formats.FORMATS.values() if r.schema == formats.JSON_SCHEMA)
+    converted = dialects.convert_with(native.parameters_schema(params), record, formats.JSON_SCHEMA).schema
+    head: dict[str, Any] = {"$schema": JSON_SCHEMA_DIALECT, "title": variant["name"]}
+    description = catalog.resolve_text(variant["description"], context)
+    if description:
+        head["description"] = description
+    return {**head, **converted}
+
+
+def _sent_parameters(package: ModuleType, module: ModuleType, variant: Any, context: Any) -> Any:
+    """The parameters of ``variant``'s entry in the format of provider ``module``, as ``native_tools`` sends them."""
+    key = f"{variant['spec']}/{variant['id']}"
+    entry = module.TOOLS[key]
+    if entry is None:
+        _fail(f"toolgen: this variant of {variant['id']!r} has no description, so no native format sends it")
+    catalog = package.catalog.CATALOG
+    native = import_module(package.__name__ + "._runtime.native")
+    built = native.materialize(
+        module.DIALECT,
+        entry,
+        module.META[key],
+        lambda requirement: catalog.holds(requirement, context),
+        lambda pieces: catalog.resolve_text(pieces, context),
+        lambda text: catalog.resolve_placeholders(text, context),
+    )
+    formats = import_module(package.__name__ + "._runtime.formats")
+    record = formats.FORMATS[module.DIALECT]
+    *above, key_name = record.path_to(formats.PARAMETERS)
+    holder = built
+    for step in above:
+        holder = holder[step]
+    return holder.get(key_name, holder.get(record.json_schema_key))

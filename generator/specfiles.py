@@ -12,6 +12,8 @@ import os
 import stat
 from pathlib import Path
 
+from .diagnostics import Diagnostics, SpecFolder
+
 MAX_FILE_BYTES = 4 * 1024 * 1024
 
 # What a file-system entry that is not a regular file is called in messages.
@@ -116,3 +118,20 @@ def spec_files(folder: Path) -> list[Path]:
     """The spec files of tools/ or variants/: ``*.yaml`` entries of any kind (so that a folder or FIFO
     named like a spec is reported, not skipped), hidden ones left out, in name order."""
     return sorted(path for path in folder.glob("*.yaml") if not is_hidden(path))
+
+
+def spec_folder_name(specs: Path) -> str:
+    """The name the spec folder has in generated headers and Locations (never raises: realpath does not)."""
+    return os.path.basename(os.path.realpath(specs)) or "specs"
+
+
+def display_path(specs: Path, path: Path) -> str:
+    """How a spec file is named inside a run and in headers: '<specs dir name>/<relative path>'.
+
+    Diagnostics print it relative to the current directory (``Diagnostics.specs``)."""
+    return "/".join((spec_folder_name(specs), *path.relative_to(specs).parts))
+
+
+def spec_diagnostics(specs: Path) -> Diagnostics:
+    """A collector that prints this spec folder's file names relative to the current directory."""
+    return Diagnostics(specs=SpecFolder(spec_folder_name(specs), os.path.abspath(specs)))

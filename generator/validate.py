@@ -45,9 +45,10 @@ def validator(kind: str) -> Draft7Validator:
 
 
 def modeline_for(kind: str, depth: int) -> str:
-    """The modeline a spec file ``depth`` folders below specs/ should start with."""
-    prefix = "../" * (depth + 1)
-    return f"# yaml-language-server: $schema={prefix}generator/schemas/{kind}.schema.json"
+    """The modeline a spec file ``depth`` folders below the spec folder should start with: it points
+    at the copies of the meta-schemas in ``.schemas/`` there (what `toolgen init` and `toolgen schema` write)."""
+    prefix = "../" * depth
+    return f"# yaml-language-server: $schema={prefix}.schemas/{kind}.schema.json"
 
 
 def check_schema(source: SourceFile, kind: str, depth: int, diags: Diagnostics) -> bool:
@@ -57,7 +58,8 @@ def check_schema(source: SourceFile, kind: str, depth: int, diags: Diagnostics) 
             source.loc(()),
             "W200",
             "spec file does not start with a yaml-language-server modeline",
-            f"add this first line for editor completion: {modeline_for(kind, depth)}",
+            f"add this first line for editor completion: {modeline_for(kind, depth)} "
+            "(`toolgen schema --out <spec folder>/.schemas` writes the schemas it points at)",
         )
     if source.data is None:
         diags.error(source.loc(()), "E211", "file is empty", "fill in the spec or delete the file")

@@ -330,19 +330,22 @@ def _complete(staging: Path, real: Path, entries: dict[str, str], carried: set[s
         os.chmod(staging, stat.S_IMODE(os.lstat(real).st_mode))
 
 
-def diff(out: Path, the_plan: Plan, staging: Staging) -> Iterator[str]:
-    """A unified diff of what generate would change (relative paths only), file by file.
+def diff(out: Path, the_plan: Plan, staging: Staging, name: str | None = None) -> Iterator[str]:
+    """A unified diff of what generate would change, file by file, headed ``a/<name>/<file>``.
 
+    ``name`` is how the output folder is named (the CLI passes it relative to the current
+    directory, so that the headers resolve from there); by default its last component.
     New bytes are read back from ``staging``, so only one file's old and new text is held at a time.
     """
     real = _real(out)
+    name = out.name if name is None else name
     for rel in sorted(the_plan.changed):
         old = _read_file(real / rel).decode("utf-8", "replace").splitlines(keepends=True)
         new = staging.read(rel).decode("utf-8", "replace").splitlines(keepends=True)
-        yield _lines(difflib.unified_diff(old, new, fromfile=f"a/{out.name}/{rel}", tofile=f"b/{out.name}/{rel}"))
+        yield _lines(difflib.unified_diff(old, new, fromfile=f"a/{name}/{rel}", tofile=f"b/{name}/{rel}"))
     for rel in the_plan.removed:
         old = _read_file(real / rel).decode("utf-8", "replace").splitlines(keepends=True)
-        yield _lines(difflib.unified_diff(old, [], f"a/{out.name}/{rel}", "/dev/null"))
+        yield _lines(difflib.unified_diff(old, [], f"a/{name}/{rel}", "/dev/null"))
 
 
 def _lines(chunks: Iterator[str]) -> str:

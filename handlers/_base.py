@@ -12,14 +12,15 @@ import os
 import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import httpx
 
-from generated import ToolResult, ToolUse
-from generated._runtime.xml_calls import parse_partial_json_array
-
+from .binding import DEFAULT_PACKAGE, Runtime, runtime_of
 from .config import DEFAULT_TIMEOUT_SECONDS, WebToolsConfig
+
+if TYPE_CHECKING:  # the in-repo package stands for every generated package's types
+    from generated import ToolResult, ToolUse
 
 __all__ = ["RequestPlan", "WebRequestError", "WebToolHandler"]
 
@@ -55,6 +56,13 @@ class WebToolHandler:
     name: ClassVar[str]
     endpoint: ClassVar[str]  # path under api_base
     error_prefix: ClassVar[str]  # e.g. "Error fetching web content"
+    #: The generated package whose ToolResult this class answers with (handlers.bind sets it).
+    package: ClassVar[str] = DEFAULT_PACKAGE
+
+    def __init__(self) -> None:
+        # Resolved when the coordinator builds the handler, so a package that cannot be
+        # imported fails there, with a hint, instead of on the first call.
+        self.runtime: Runtime = runtime_of(self.package)
 
     # ---- subclass hooks -------------------------------------------------------------
 
@@ -85,7 +93,7 @@ class WebToolHandler:
             return self._execute(config, block)
         except Exception as exc:  # never raise into the coordinator
             _log.exception("%s: unexpected failure", self.name)
-            return ToolResult.error(
+            return self.runtime.tool_result.error(
                 f"{self.error_prefix}: unexpected error: {describe(exc)}"
             )
 
@@ -94,41 +102,43 @@ class WebToolHandler:
     def _execute(self, config: WebToolsConfig, block: ToolUse) -> ToolResult:
         reason = disabled_reason(config)
         if reason is not None:
-            return ToolResult.error(
+            return self.runtime.tool_result.error(
                 f"{self.name} is unavailable: {DISABLED_PHRASE} ({reason})."
             )
 
         plan = self._plan(block.params)
         if isinstance(plan, str):
             config.task_state.consecutive_mistake_count += 1
-            return ToolResult.error(plan)
+            return self.runtime.tool_result.error(plan)
         config.task_state.consecutive_mistake_count = 0
 
         if config.should_auto_approve(self.name):
             config.say("tool", plan.message, False)
         elif not config.ask_approval(self.name, plan.message):
-            return ToolResult.deny()
+            return self.runtime.tool_result.deny()
 
         if not config.run_pre_tool_use_hook(self.name, dict(block.params)):
-            return ToolResult.deny(
+            return self.runtime.tool_result.deny(
                 f"The PreToolUse hook cancelled this {self.name} call."
             )
 
         try:
             token = config.get_auth_token()
         except Exception as exc:
-            return ToolResult.error(
+            return self.runtime.tool_result.error(
                 f"{self.error_prefix}: could not read the Cline account token: {describe(exc)}"
             )
         if not token:
             # Same prefix as every other failure, as the seed's catch adds it to its throw.
-            return ToolResult.error(f"{self.error_prefix}: {SIGN_IN_MESSAGE}")
+            return self.runtime.tool_result.error(
+                f"{self.error_prefix}: {SIGN_IN_MESSAGE}"
+            )
 
         try:
             payload = post_json(config, self.endpoint, plan.body, token)
-            return ToolResult.ok(self._format(payload))
+            return self.runtime.tool_result.ok(self._format(payload))
         except WebRequestError as exc:
-            return ToolResult.error(f"{self.error_prefix}: {exc.detail}")
+            return self.runtime.tool_result.error(f"{self.error_prefix}: {exc.detail}")
 
 
 # ---- helpers shared by both tools ---------------------------------------------------
@@ -164,19 +174,19 @@ def missing_param(tool: str, key: str) -> str:
     )
 
 
-def domains_so_far(raw: Any) -> list[str]:
+def domains_so_far(runtime: Runtime, raw: Any) -> list[str]:
     """Domains readable from a possibly cut-off value (partial blocks). Never raises."""
     if isinstance(raw, (list, tuple)):
         return _clean(raw)
     if not isinstance(raw, str) or not raw.strip():
         return []
     try:
-        return _clean(parse_partial_json_array(raw))
+        return _clean(runtime.parse_partial_json_array(raw))
     except Exception:
         return []
 
 
-def complete_domains(raw: Any, key: str) -> list[str] | str:
+def complete_domains(runtime: Runtime, raw: Any, key: str) -> list[str] | str:
     """Domains of a complete value, or a mistake message when it is not a JSON array."""
     if raw is None:
         return []
@@ -190,7 +200,7 @@ def complete_domains(raw: Any, key: str) -> list[str] | str:
             f"Invalid value for parameter '{key}': expected a JSON array of domain "
             f'strings, e.g. ["example.com"], got {text[:100]!r}.'
         )
-    return _clean(parse_partial_json_array(text))
+    return _clean(runtime.parse_partial_json_array(text))
 
 
 def _clean(items: Any) -> list[str]:

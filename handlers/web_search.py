@@ -28,10 +28,14 @@ class WebSearchToolHandler(WebToolHandler):
         query = text_param(params, "query")
         if not query:
             return missing_param(self.name, "query")
-        allowed = complete_domains(params.get("allowed_domains"), "allowed_domains")
+        allowed = complete_domains(
+            self.runtime, params.get("allowed_domains"), "allowed_domains"
+        )
         if isinstance(allowed, str):
             return allowed
-        blocked = complete_domains(params.get("blocked_domains"), "blocked_domains")
+        blocked = complete_domains(
+            self.runtime, params.get("blocked_domains"), "blocked_domains"
+        )
         if isinstance(blocked, str):
             return blocked
         if allowed and blocked:
@@ -49,8 +53,8 @@ class WebSearchToolHandler(WebToolHandler):
     def _preview(self, params: Mapping[str, Any]) -> str:
         return _search_message(
             text_param(params, "query"),
-            domains_so_far(params.get("allowed_domains")),
-            domains_so_far(params.get("blocked_domains")),
+            domains_so_far(self.runtime, params.get("allowed_domains")),
+            domains_so_far(self.runtime, params.get("blocked_domains")),
         )
 
     def _format(self, payload: Any) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import importlib.util
 import itertools
+import os
 import shutil
 import sys
 import tempfile
@@ -72,14 +73,28 @@ def edit(path: Path, old: str, new: str, count: int = 1) -> None:
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Run ``toolgen`` in-process; returns (exit code, stdout, stderr)."""
+    """Run ``toolgen`` in-process; returns (exit code, stdout, stderr).
+
+    With an absolute ``--specs`` outside the current directory (a tmp_path), it runs in the spec
+    folder's parent, the project root, as a user would: messages name files relative to the
+    current directory (``specs/tools/x.yaml``). A test that chose its directory keeps it.
+    """
     from generator.cli import main
 
+    argv = [str(a) for a in args]
+    specs = argv[argv.index("--specs") + 1] if "--specs" in argv[:-1] else None
+    outside = specs is not None and Path(specs).is_absolute() and not Path(specs).is_relative_to(os.getcwd())
+    where = Path(specs).parent if specs is not None and outside else None
     capsys.readouterr()
+    before = os.getcwd()
     try:
-        code = main([str(a) for a in args])
+        if where is not None and where.is_dir():
+            os.chdir(where)
+        code = main(argv)
     except SystemExit as exc:  # argparse: --version, usage errors
         code = exc.code if isinstance(exc.code, int) else 2
+    finally:
+        os.chdir(before)
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -19,6 +19,7 @@ import yaml
 from conftest import FIXTURE_SPECS, FRESH_BUNDLED_OUT, ROOT, copy_specs, import_package, submodule
 from generator import pipeline, write
 from generator.lower.args import _Builder, camel, docstring
+from generator.typelayout import text
 
 ODD_PARAMETERS = ROOT / "tests" / "data" / "args_odd_parameters.yaml"
 
@@ -123,21 +124,23 @@ def test_json_types_map_to_python_types(odd_output: Path) -> None:
 def test_unchecked_shapes_fall_back_to_any() -> None:
     """Arrays without items and objects without properties (specs for formats that allow them)."""
     builder = _Builder()
-    assert builder.annotation({"type": "array"}, "XArgs", "a") == "list[Any]"
-    assert builder.annotation({"type": "object"}, "XArgs", "o") == "dict[str, Any]"
-    assert builder.annotation({"type": "string", "enum": [None]}, "XArgs", "n") == "None"
-    assert builder.annotation({"type": "integer", "enum": [1, None]}, "XArgs", "n") == "Literal[1] | None"
+
+    def annotation(schema: dict[str, Any], key: str) -> str:
+        return text(builder.annotation(schema, "XArgs", key))
+
+    assert annotation({"type": "array"}, "a") == "list[Any]"
+    assert annotation({"type": "object"}, "o") == "dict[str, Any]"
+    assert annotation({"type": "string", "enum": [None]}, "n") == "None"
+    assert annotation({"type": "integer", "enum": [1, None]}, "n") == "Literal[1] | None"
     # Literal takes no lists: an array enum keeps the array type.
-    assert (
-        builder.annotation({"type": "array", "enum": [[1]], "items": {"type": "integer"}}, "XArgs", "a") == "list[int]"
-    )
+    assert annotation({"type": "array", "enum": [[1]], "items": {"type": "integer"}}, "a") == "list[int]"
 
 
 def test_odd_descriptions_are_byte_exact_docstrings(odd_output: Path) -> None:
     source = (odd_output / "args.py").read_text("utf-8")
     odd = {p["name"]: p for p in yaml.safe_load("params:\n" + ODD_PARAMETERS.read_text("utf-8"))["params"]}
     docs = _class_fields(source, "TodoArgs")
-    assert "    long_choice: NotRequired[\n" in source  # black split this class's long line
+    assert "    long_choice: NotRequired[\n" in source  # split as black splits a long line
     for name in ("ratio", "flag", "tags", "matrix", "long_choice"):
         assert docs[name] == odd[name]["instruction"], name
     assert 'TodoOptions = TypedDict(\n    "TodoOptions",' in source  # a '-' key: functional syntax

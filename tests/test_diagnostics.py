@@ -360,3 +360,30 @@ def test_version_and_usage_errors(capsys) -> None:
     assert rc == 0 and out.strip() == f"toolgen {__version__}"
     rc, _, err = run_cli(capsys, "frobnicate")
     assert rc == 2 and "usage:" in err
+
+
+def test_paths_are_printed_relative_to_the_current_directory(tmp_path: Path, monkeypatch) -> None:
+    """Spec files keep their in-run names (generated headers use them); messages name them from the cwd,
+    other files too; an absolute path only where no relative one exists (another drive on Windows)."""
+    import os
+
+    from generator.diagnostics import Location, file_location, shown
+    from generator.specfiles import spec_diagnostics
+
+    specs = tmp_path / "config" / "specs"
+    specs.mkdir(parents=True)
+    diags = spec_diagnostics(specs)
+    diags.error(Location("specs/tools/x.yaml", 3, 5), "E210", "bad")
+    diags.error(file_location(tmp_path / "myapp" / "_tools"), "E402", "not a folder")
+    monkeypatch.chdir(tmp_path / "config")
+    paths = {d["code"]: d["path"] for d in json.loads(diags.render("json"))}
+    assert paths == {"E210": "specs/tools/x.yaml", "E402": "../myapp/_tools"}
+    monkeypatch.chdir(tmp_path)
+    assert "config/specs/tools/x.yaml:3:5: error[E210]: bad" in diags.render("text").splitlines()
+    assert "::error file=myapp/_tools,line=1,col=1,title=E402::" in diags.render("github")
+
+    def no_relative_path(path: str, start: str | None = None) -> str:
+        raise ValueError("path is on mount 'D:', start on mount 'C:'")
+
+    monkeypatch.setattr(os.path, "relpath", no_relative_path)
+    assert shown(tmp_path / "x.yaml") == str(tmp_path / "x.yaml")

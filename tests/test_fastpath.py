@@ -33,15 +33,15 @@ def test_second_run_skips_the_pipeline(capsys, specs: Path, cache: Path, monkeyp
 def test_any_input_or_output_change_runs_the_pipeline(capsys, specs: Path, cache: Path) -> None:
     out = specs.parent / "generated"
     _gen(capsys, specs)
-    root = specs.parent
+    docs = specs.parent / "docs" / "catalog.md"
     inputs = fastpath.fingerprint(specs)
-    assert fastpath.up_to_date(specs, out, root, inputs) is not None
+    assert fastpath.up_to_date(specs, out, docs, inputs) is not None
     edit(specs / "tools/ask.yaml", "Ask the user a question.", "Ask something else.")
-    assert fastpath.up_to_date(specs, out, root, fastpath.fingerprint(specs)) is None
+    assert fastpath.up_to_date(specs, out, docs, fastpath.fingerprint(specs)) is None
     edit(specs / "tools/ask.yaml", "Ask something else.", "Ask the user a question.")
-    assert fastpath.up_to_date(specs, out, root, fastpath.fingerprint(specs)) is not None
+    assert fastpath.up_to_date(specs, out, docs, fastpath.fingerprint(specs)) is not None
     (out / "ids.py").write_text("# edited\n", "utf-8")
-    assert fastpath.up_to_date(specs, out, root, inputs) is None
+    assert fastpath.up_to_date(specs, out, docs, inputs) is None
     code, _, _ = run_cli(capsys, "check", "--specs", specs, "--out", out)
     assert code == 1
 
@@ -89,3 +89,19 @@ def test_disabled_cache_always_runs(capsys, specs: Path, monkeypatch) -> None:
     monkeypatch.setattr(pipeline, "run", lambda p, sink=None: calls.append(p) or real_run(p, sink))
     _gen(capsys, specs)
     assert len(calls) == 1
+
+
+def test_another_docs_file_is_written_not_skipped(capsys, specs: Path, cache: Path) -> None:
+    """The docs path is part of what a record covers: a cached run never skips a doc it did not write."""
+    assert _gen(capsys, specs)[0] == 0
+    elsewhere = specs.parent / "manual" / "tools.md"
+    out = specs.parent / "generated"
+    for flags in (["--no-docs"], ["--docs", str(elsewhere)]):
+        code, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out, *flags)
+        assert code == 0, err
+    assert elsewhere.read_bytes() == (specs.parent / "docs" / "catalog.md").read_bytes()
+    assert run_cli(capsys, "check", "--specs", specs, "--out", out, "--docs", elsewhere)[0] == 0
+    elsewhere.write_text("edited\n", "utf-8")
+    code, stdout, err = run_cli(capsys, "check", "--specs", specs, "--out", out, "--docs", elsewhere)
+    assert code == 1 and "--- manual/tools.md is out of date" in stdout, err
+    assert f"`toolgen generate --specs {specs} --out {out} --docs {elsewhere}`" in err

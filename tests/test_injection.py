@@ -90,7 +90,12 @@ def _generate_and_import(capsys, specs: Path):
     return out, import_package(out)
 
 
-def test_exact_texts_and_names_survive(capsys, specs: Path) -> None:
+def write_corpus_specs(specs: Path) -> tuple[str, list[dict[str, str]], list[str]]:
+    """Put every exact text and name of the corpus into the fixture specs at ``specs`` (one tool, ask).
+
+    Returns the tool description, the parameters written and the family ids added; the black
+    judge (tests/test_black_judge.py) generates the same specs.
+    """
     descriptions = [e["value"] for e in BATCHABLE if e["kind"] == "description"]
     instructions = [e["value"] for e in BATCHABLE if e["kind"] == "instruction"]
     usages = [e["value"] for e in BATCHABLE if e["kind"] == "usage"]
@@ -112,7 +117,12 @@ def test_exact_texts_and_names_survive(capsys, specs: Path) -> None:
     (specs / "tools/ask.yaml").write_text(_ask_yaml(tool_description, params), "utf-8")
     exact_ids = [e["value"] for e in entries("id", "exact")]
     edit(specs / "toolgen.yaml", "  - native\n", "  - native\n" + "".join(f"  - {yq(v)}\n" for v in exact_ids))
+    return tool_description, params, exact_ids
 
+
+def test_exact_texts_and_names_survive(capsys, specs: Path) -> None:
+    tool_description, params, exact_ids = write_corpus_specs(specs)
+    count = len(params)
     out, package = _generate_and_import(capsys, specs)
     catalog = submodule(package, "catalog")
     spec = catalog.SPECS["generic/ask"]

@@ -212,7 +212,7 @@ def test_check_reports_hand_edits_separately(capsys, specs: Path, tmp_path: Path
         handle.write("# tweak\n")
     rc, out_text, err = run_cli(capsys, "check", "--specs", specs, "--out", out)
     assert rc == 1
-    assert "note: edited by hand since toolgen wrote them (manifest hash differs): ids.py" in err
+    assert "note: edited by hand since toolgen wrote them (manifest hash differs): generated/ids.py" in err
     assert "-# tweak\n" in out_text
     # generate restores the file toolgen owns
     generate(capsys, specs, out)
@@ -490,7 +490,7 @@ def test_cli_refuses_out_that_is_a_file(capsys, specs: Path, tmp_path: Path) -> 
     for command in ("generate", "check"):
         rc, _, err = run_cli(capsys, command, "--specs", specs, "--out", out)
         assert rc == 2
-        assert f"{out}: error[E402]: exists and is not a folder" in err and "  hint: " in err
+        assert "generated: error[E402]: exists and is not a folder" in err and "  hint: " in err
     assert out.read_bytes() == b"mine\n"
     assert leftovers(out) == []
 
@@ -526,7 +526,7 @@ def test_cli_waits_for_the_lock_then_gives_up(capsys, specs: Path, tmp_path: Pat
     with write.locked(out):
         rc, _, err = run_cli(capsys, "generate", "--specs", specs, "--out", out)
     assert rc == 2
-    assert f"{out}: error[E403]: another toolgen run has held .generated.toolgen-lock" in err
+    assert "generated: error[E403]: another toolgen run has held .generated.toolgen-lock" in err
     assert not out.exists()
     generate(capsys, specs, out)
     assert leftovers(out) == []

@@ -32,17 +32,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from black.strings import str_width
-
 from ..model import Catalog, Parameter, plain
-from ..pyfmt import INDENT, LINE_LENGTH, Code, flat, string
-from ..render import format_code, header, render_python
+from ..pyfmt import INDENT, Code, flat, string
+from ..render import header, render_python
+from ..typelayout import Annotation, Sub, Union, class_header, field, functional
 
 # Names args.py binds itself besides the TypedDicts: a key spelled like one cannot be a class
 # attribute (its annotation would shadow the import inside the class body for type checkers).
 MODULE_NAMES = frozenset({"Any", "Literal", "NotRequired", "TypedDict", "ARGS", "ARGS_BY_TOOL", "args_type"})
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# Where the TypedDicts go in the rendered skeleton (a comment line black keeps as it is).
+# Where the TypedDicts go in the rendered skeleton.
 MARKER = "# toolgen: the TypedDicts go here"
 _LITERAL_TYPES = ("string", "integer", "boolean")
 _SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
@@ -59,27 +58,28 @@ class Ann:
     args: tuple[Any, ...] = ()
     nullable: bool = False
 
-    def python(self) -> str:
-        """The Python type expression (built only from validated names and pyfmt literals)."""
-        if self.kind == "literal":
-            text = f"Literal[{', '.join(flat(v) for v in self.args)}]"
-        elif self.kind == "none":
+    def python(self) -> Annotation:
+        """The Python type expression (of validated names and pyfmt literals)."""
+        node: Annotation
+        if self.kind == "none":
             return "None"
+        if self.kind == "literal":
+            node = Sub("Literal", tuple(flat(v) for v in self.args))
         elif self.kind == "list":
-            text = f"list[{self.args[0].python() if self.args else 'Any'}]"
+            node = Sub("list", (self.args[0].python() if self.args else "Any",))
         elif self.kind == "ref":
-            text = str(self.args[0])
+            node = str(self.args[0])
         elif self.kind == "dict":
-            text = "dict[str, Any]"
+            node = Sub("dict", ("str", "Any"))
         else:
-            text = _SCALARS.get(str(self.args[0]), "Any")
-        return f"{text} | None" if self.nullable else text
+            node = _SCALARS.get(str(self.args[0]), "Any")
+        return Union((node, "None")) if self.nullable else node
 
 
 @dataclass(frozen=True)
 class Field:
     key: str
-    annotation: str  # Python type expression, built only from validated names and pyfmt literals
+    annotation: Annotation  # a type expression of validated names and pyfmt literals
     required: bool
     doc: str | None  # a docstring literal (see docstring()), or None
     type: Ann
@@ -118,7 +118,7 @@ def usable(name: str) -> bool:
 
 
 def docstring(text: str) -> str:
-    """A one-line triple-quoted literal holding ``text`` exactly, which black leaves unchanged.
+    """A one-line triple-quoted literal holding ``text`` exactly, which black would leave unchanged.
 
     Quotes are escaped, a final one and edge spaces as ``\\x22`` and ``\\x20``, so black's docstring
     handling (which strips whitespace and pads a closing quote) has nothing to change.
@@ -161,7 +161,7 @@ class _Builder:
         self.names = _Names()
         self.defs: list[TypedDictDef] = []
 
-    def annotation(self, schema: Mapping[str, Any], owner: str, key: str) -> str:
+    def annotation(self, schema: Mapping[str, Any], owner: str, key: str) -> Annotation:
         """The Python type of a value schema (nested TypedDicts are defined on the way)."""
         return self.type_of(schema, owner, key).python()
 
@@ -172,9 +172,7 @@ class _Builder:
         nullable = bool(schema.get("nullable")) or (values is not None and None in values)
         members = tuple(v for v in values or () if v is not None)
         if values is not None and type_name in _LITERAL_TYPES:  # Literal takes no floats, lists or dicts
-            if not members:
-                return Ann("none")
-            return Ann("literal", members, nullable)
+            return Ann("literal", members, nullable) if members else Ann("none")
         if type_name == "array":
             items = schema.get("items")
             return Ann("list", (self.type_of(items, owner, key),) if items else (), nullable)
@@ -269,37 +267,19 @@ def emit(catalog: Catalog) -> dict[str, str]:
 
 
 def definition_source(definition: TypedDictDef) -> str:
-    """One TypedDict's source as black formats it, without passing its docstrings through black.
-
-    The docstrings are the bulk of the module, and black costs about 5 s per MB: they stand as
-    short placeholders while black runs (docstring() makes each one a literal black keeps), and a
-    class whose lines all fit is already in black's style and skips black altogether.
-    """
-    docs = [definition.doc, *(f.doc for f in definition.fields if f.doc)]
-    lines: list[str] = []
-    wrap = "NotRequired[{}]" if definition.total else "{}"
-    annotations = [f.annotation if f.required else wrap.format(f.annotation) for f in definition.fields]
-    if definition.class_syntax:
-        lines += [f"class {definition.name}(TypedDict{'' if definition.total else ', total=False'}):", _doc(0, 1)]
-        count = 1
-        for field, annotation in zip(definition.fields, annotations, strict=True):
-            lines += ["", f"{INDENT}{field.key}: {annotation}"]
-            if field.doc:
-                lines.append(_doc(count, 1))
-                count += 1
-    else:
-        entries = ", ".join(f"{string(f.key)}: {a}" for f, a in zip(definition.fields, annotations, strict=True))
-        lines += [f"{definition.name} = TypedDict({string(definition.name)}, {{{entries}}}, total={definition.total})"]
-        lines.append(_doc(0, 0))
-        docs = docs[:1]  # the functional syntax has no per-key docstrings
-    source = "\n".join(lines) + "\n"
-    if not definition.class_syntax or any(str_width(line) > LINE_LENGTH for line in lines):
-        source = format_code(source)
-    return _PLACEHOLDER.sub(lambda m: m["indent"] + docs[int(m["n"])], source).removesuffix("\n")
-
-
-def _doc(index: int, depth: int) -> str:
-    return f'{INDENT * depth}"""__toolgen_doc_{index}__"""'
-
-
-_PLACEHOLDER = re.compile(r'^(?P<indent> *)"""__toolgen_doc_(?P<n>\d+)__"""$', re.MULTILINE)
+    """One TypedDict's source, laid out as black would (typelayout handles lines that do not fit)."""
+    annotations = [
+        f.annotation if f.required or not definition.total else Sub("NotRequired", (f.annotation,))
+        for f in definition.fields
+    ]
+    if not definition.class_syntax:  # the functional syntax has no per-key docstrings
+        entries = tuple((string(f.key), a) for f, a in zip(definition.fields, annotations, strict=True))
+        call = functional(definition.name, (string(definition.name),), entries, f"total={definition.total}")
+        return f"{call}\n{definition.doc}"
+    bases = "TypedDict" if definition.total else "TypedDict, total=False"
+    lines = [class_header(definition.name, bases), INDENT + definition.doc]
+    for each, annotation in zip(definition.fields, annotations, strict=True):
+        lines += ["", field(each.key, annotation)]
+        if each.doc:
+            lines.append(INDENT + each.doc)
+    return "\n".join(lines)

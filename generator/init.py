@@ -1,0 +1,132 @@
+"""`toolgen init` and `toolgen schema`: start a spec folder, and give editors the meta-schemas.
+
+`init` copies the spec folder in ``generator/init_template/`` (two tools, two families, one
+context field of the project's own) and writes the meta-schemas into its ``.schemas/`` folder, to
+which every modeline points by a relative path, so a project needs no toolgen checkout for editor
+completion. It never overwrites a file: when one of its files exists, it writes nothing (E406).
+`schema` (re)writes the meta-schemas, e.g. after upgrading toolgen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .diagnostics import path_error, shown
+
+if TYPE_CHECKING:  # importlib.resources is imported only when init or schema runs: the CLI's parser imports this
+    from importlib.resources.abc import Traversable
+
+SCHEMAS = ".schemas"  # the meta-schemas' folder inside a spec folder that init wrote
+EXIT_OK, EXIT_INVALID = 0, 2
+
+
+def add_commands(sub: Any, docs: argparse.ArgumentParser) -> None:
+    init = sub.add_parser(
+        "init", parents=[docs], help="write a small working spec folder (and its meta-schemas) to start from"
+    )
+    init.add_argument("dir", nargs="?", type=Path, default=Path("specs"), help="the spec folder (default: specs/)")
+    init.add_argument(
+        "--out", type=Path, help="the package folder generate writes (default: generated/ beside the spec folder)"
+    )
+    schema = sub.add_parser("schema", help="write the meta-schemas (*.schema.json) the spec modelines point at")
+    schema.add_argument(
+        "--out", type=Path, default=Path("specs") / SCHEMAS, help=f"the folder (default: specs/{SCHEMAS}/)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.command == "schema":
+        return _write(_schema_files(args.out), overwrite=True)
+    folder: Path = args.dir
+    files = _template_files(folder, _outputs(args, folder)) | _schema_files(folder / SCHEMAS)
+    code = _write(files, overwrite=False)
+    if code == EXIT_OK:
+        command = ["toolgen", "generate"] + ([] if shown(folder) == "specs" else ["--specs", shown(folder)])
+        print(f"toolgen: wrote {len(files)} files to {shown(folder)}/", file=sys.stderr)
+        print(f"next: {shlex.join(command)}", file=sys.stderr)
+    return code
+
+
+def schema_folder() -> Traversable:
+    """The meta-schemas inside the installed package: a stable location, ``generator/schemas/``."""
+    from importlib import resources
+
+    return resources.files("generator").joinpath("schemas")
+
+
+def _schema_files(folder: Path) -> dict[Path, bytes]:
+    found = [entry for entry in schema_folder().iterdir() if entry.name.endswith(".schema.json")]
+    return {folder / entry.name: entry.read_bytes() for entry in sorted(found, key=lambda e: e.name)}
+
+
+def _relative(path: Path, folder: Path) -> str:
+    """``path`` (given relative to the current directory) as toolgen.yaml names it: from ``folder``."""
+    try:
+        return Path(os.path.relpath(os.path.abspath(path), os.path.abspath(folder))).as_posix()
+    except ValueError:  # another drive: only an absolute path reaches it
+        return os.path.abspath(path)
+
+
+def _outputs(args: argparse.Namespace, folder: Path) -> dict[str, str]:
+    """The template's markers: the package folder and the docs file, as YAML scalars."""
+    python = _relative(args.out, folder) if args.out is not None else "../generated"
+    docs = _relative(args.docs, folder) if args.docs is not None else "../docs/tools.md"
+    return {"@PYTHON@": _scalar(python), "@DOCS@": "null" if args.no_docs else _scalar(docs)}
+
+
+def _scalar(text: str) -> str:
+    """A YAML double-quoted scalar (JSON's string syntax is valid YAML)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _template_files(folder: Path, markers: dict[str, str]) -> dict[Path, bytes]:
+    files: dict[Path, bytes] = {}
+
+    def visit(node: Traversable, parts: tuple[str, ...]) -> None:
+        for entry in sorted(node.iterdir(), key=lambda e: e.name):
+            if entry.is_dir():
+                visit(entry, (*parts, entry.name))
+            elif entry.name.endswith(".yaml"):
+                text = entry.read_text("utf-8")
+                for marker, value in markers.items():
+                    text = text.replace(marker, value)
+                files[folder.joinpath(*parts, entry.name)] = text.encode("utf-8")
+
+    from importlib import resources
+
+    visit(resources.files("generator").joinpath("init_template"), ())
+    return files
+
+
+def _write(files: dict[Path, bytes], *, overwrite: bool) -> int:
+    """Write every file, or (init) none when any exists already; path-only errors like the other commands."""
+    if not overwrite:
+        existing = [path for path in files if os.path.lexists(path)]
+        for path in existing:
+            _error(path, "E406", "file exists; toolgen init never overwrites a file", "init into a new or empty folder")
+        if existing:
+            return EXIT_INVALID
+    try:
+        for path, data in files.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if overwrite and os.path.lexists(path) and not os.path.isfile(path):
+                _error(path, "E407", "is not a file; refusing to replace it", "move it away, or pass another --out")
+                return EXIT_INVALID
+            path.write_bytes(data)
+    except OSError as exc:
+        where = Path(os.fsdecode(exc.filename)) if exc.filename is not None else next(iter(files))
+        _error(where, "E407", f"cannot write: {exc.strerror or exc}", "check the path and its permissions")
+        return EXIT_INVALID
+    if overwrite:
+        print(f"toolgen: wrote {len(files)} meta-schemas to {shown(next(iter(files)).parent)}/", file=sys.stderr)
+    return EXIT_OK
+
+
+def _error(path: Path, code: str, message: str, hint: str) -> None:
+    print(path_error(path, code, message, hint), file=sys.stderr)

@@ -1,0 +1,145 @@
+"""Where a run writes: the ``outputs`` block of toolgen.yaml, overridden by --out, --docs and --no-docs.
+
+Paths in toolgen.yaml are relative to the folder that holds it (the spec folder), so a project
+works from any current directory; paths given on the command line are relative to the current
+directory, as paths on a command line always are. Without an ``outputs`` block toolgen behaves as
+it always did: the package goes to ``generated/`` in the current directory and the catalog doc to
+``docs/catalog.md`` beside the spec folder.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Diagnostics, Location, file_location
+
+PROJECT_FILE = "toolgen.yaml"
+CATALOG_DOC = "docs/catalog.md"  # the catalog doc's key in pipeline.Result.docs
+DEFAULT_PACKAGE = Path("generated")  # relative to the current directory (the behaviour before `outputs`)
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """The resolved outputs of a run. ``usable`` is False when toolgen.yaml's ``outputs`` block is
+    malformed: the run must then touch nothing (the pipeline's meta-schema check reports why)."""
+
+    python: Path
+    docs: Path | None
+    usable: bool = True
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """What the command line said: None means "as toolgen.yaml says"."""
+
+    out: Path | None = None
+    docs: Path | None = None
+    no_docs: bool = False
+
+
+def _config(specs: Path) -> tuple[Any, Any]:
+    """toolgen.yaml's ``outputs`` value (None when absent or unreadable) and the loaded file, for
+    locations. Load errors are left to the pipeline, which reports every problem of the file."""
+    from .load import load_file
+    from .specfiles import display_path
+
+    path = specs / PROJECT_FILE
+    if not os.path.isfile(path):
+        return None, None
+    source = load_file(path, display_path(specs, path), Diagnostics())
+    if not isinstance(source.data, dict):
+        return None, source
+    return source.data.get("outputs"), source
+
+
+def _from_project(specs: Path, value: str) -> Path:
+    """A path of toolgen.yaml: relative to the spec folder (``..`` taken lexically, as the user reads it)."""
+    return Path(os.path.normpath(os.path.join(os.path.abspath(specs), value)))
+
+
+def resolve(specs: Path, overrides: Overrides, diags: Diagnostics) -> Outputs:
+    """The package folder and doc file of this run; overlap problems go to ``diags`` (E110, E111)."""
+    config, source = _config(specs)
+    usable = _well_formed(config)
+    config = config if usable and isinstance(config, dict) else {}
+    if overrides.out is not None:
+        python, python_at = overrides.out, file_location(overrides.out)
+    elif "python" in config:
+        python, python_at = _from_project(specs, config["python"]), source.loc(("outputs", "python"))
+    else:
+        python, python_at = DEFAULT_PACKAGE, file_location(DEFAULT_PACKAGE)
+    docs: Path | None
+    if overrides.no_docs:
+        docs, docs_at = None, None
+    elif overrides.docs is not None:
+        docs, docs_at = overrides.docs, file_location(overrides.docs)
+    elif "docs" in config:
+        docs = None if config["docs"] is None else _from_project(specs, config["docs"])
+        docs_at = source.loc(("outputs", "docs"))
+    else:
+        docs = Path(os.path.dirname(os.path.realpath(specs))) / CATALOG_DOC
+        docs_at = file_location(docs)
+    ok = _check_nul(config, source, diags) and _check_overlaps(specs, python, python_at, docs, docs_at, diags)
+    return Outputs(python, docs, usable and ok)
+
+
+def _check_nul(config: dict[str, Any], source: Any, diags: Diagnostics) -> bool:
+    """E112: no file system takes a NUL character in a path (the OS calls would raise)."""
+    bad = [key for key in ("python", "docs") if isinstance(config.get(key), str) and "\0" in config[key]]
+    for key in bad:
+        diags.error(
+            source.loc(("outputs", key)),
+            "E112",
+            f"outputs.{key} holds a NUL character, which no path can contain",
+            "remove the \\0 escape from the path",
+        )
+    return not bad
+
+
+def _well_formed(config: Any) -> bool:
+    """Can the ``outputs`` value be used? (Absent is fine; what is wrong is reported by the meta-schema.)"""
+    if config is None:
+        return True
+    if not isinstance(config, dict):
+        return False
+    python, docs = config.get("python", "-"), config.get("docs")
+    return isinstance(python, str) and python != "" and (docs is None or (isinstance(docs, str) and docs != ""))
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Is ``path`` ``folder`` or below it (both made absolute and normalised, symlinks not followed)?"""
+    inner, outer = os.path.abspath(path), os.path.abspath(folder)
+    return inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep)
+
+
+def _check_overlaps(
+    specs: Path, python: Path, python_at: Location, docs: Path | None, docs_at: Location | None, diags: Diagnostics
+) -> bool:
+    ok = True
+    if _inside(python, specs) or _inside(specs, python):
+        diags.error(
+            python_at,
+            "E110",
+            "the package folder and the spec folder overlap: generate would mix specs and generated code",
+            "put the package beside the spec folder (outputs.python in toolgen.yaml, or --out)",
+        )
+        ok = False
+    if docs is not None and docs_at is not None and _inside(docs, python):
+        diags.error(
+            docs_at,
+            "E111",
+            "the docs file is inside the package folder, which toolgen replaces as a whole",
+            "put it outside the package (outputs.docs in toolgen.yaml, or --docs), or turn it off (null, --no-docs)",
+        )
+        ok = False
+    return ok
+
+
+def package_folder(specs: Path, out: Path | None) -> Path:
+    """The package folder for commands that only read it (show, parse): --out, else toolgen.yaml's."""
+    if out is not None:
+        return out
+    return resolve(specs, Overrides(), Diagnostics()).python

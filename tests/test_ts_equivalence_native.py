@@ -49,6 +49,62 @@ SUBAGENTS_TEXT = json.dumps(
     ]
 )
 BATCH = 400
+#: Edge cases hostile.json lacks: over-long integers (in a schema, as the schema, elsewhere in a
+#: tool), lone surrogates in names and text, floats, non-ASCII, "__proto__" and "constructor"
+#: as property names, uids that hold or end with a start of the separator, text as "disabled",
+#: tools that are not a list, a server that is not an object, numbers as uid and name.
+_EDGE_SERVERS: list[Any] = [
+    {
+        "uid": "e1",
+        "name": "edge",
+        "tools": [
+            {"name": "too_long_default", "inputSchema": {"type": "object", "properties": {"n": {"default": "@BIG@"}}}},
+            {"name": "too_long_schema", "description": "inputSchema is an over-long integer.", "inputSchema": "@BIG@"},
+            {"name": "too_long_elsewhere", "description": "Outside the schema.", "annotations": {"x": "@BIG@"}},
+            {"name": "surrogate\ud800", "description": "A lone surrogate in the name."},
+            {"name": "surrogate_text", "description": "A lone surrogate \udc00 in the text."},
+            {"name": 5, "description": "A number as name."},
+            {
+                "name": "floats",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "x": {"type": "number", "minimum": 0.5, "exclusiveMaximum": 2.5, "multipleOf": 0.25}
+                    },
+                },
+            },
+            {"name": "unicode", "description": "Ünïcödé \u2028 😀", "inputSchema": {"properties": {"é": {}}}},
+            {
+                "name": "nullable",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "a": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+                        "b": {"type": ["integer", "null"], "enum": [1, 2, None]},
+                    },
+                    "required": ["a"],
+                },
+            },
+            {
+                "name": "proto",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"__proto__": {"type": "string"}, "constructor": {"type": "string"}},
+                    "required": ["__proto__"],
+                },
+            },
+        ],
+    },
+    {"uid": "a0mcp", "name": "ends-with-a-start", "tools": [{"name": "t"}]},
+    {"uid": "x0mcp0y", "name": "holds-the-separator", "tools": [{"name": "t"}]},
+    {"uid": "e2", "name": "disabled-as-text", "disabled": "yes", "tools": [{"name": "t"}]},
+    {"uid": "e3", "name": "tools-not-a-list", "tools": {"name": "t"}},
+    "a server that is a string",
+    {"uid": "", "name": "no-uid", "tools": [{"name": "t"}]},
+    {"uid": 7, "name": 8, "tools": [{"name": "numeric_uid"}]},
+]
+# "\\ud800" above is text; un-doubling its backslash in the JSON makes it an escape (a lone surrogate).
+EDGE_TEXT = json.dumps(_EDGE_SERVERS).replace("\\\\u", "\\u").replace('"@BIG@"', "9" * 4301)
 
 
 def _golden() -> dict[str, Any]:
@@ -218,13 +274,13 @@ def _runtime_tool_cases() -> Iterator[dict[str, Any]]:
         ("golden-subagents", {**golden, "subagents_enabled": True}),
         ("golden-subagent-run", {**golden, "subagents_enabled": True, "is_subagent_run": True}),
     ]
-    files = sorted(MCP_DIR.glob("*.json"))
+    texts = [(path.name, path.read_text("utf-8")) for path in sorted(MCP_DIR.glob("*.json"))]
+    texts.append(("EDGE_TEXT", EDGE_TEXT))
     for name, ctx in contexts:
         for family in _families():
             for fmt in (*FORMATS, None):
-                for path in files:
-                    text = path.read_text("utf-8")
-                    yield _case(name, family, fmt, ctx, servers=text, server_file=path.name, subagents=SUBAGENTS_TEXT)
+                for label, text in texts:
+                    yield _case(name, family, fmt, ctx, servers=text, server_file=label, subagents=SUBAGENTS_TEXT)
                 yield _case(name, family, fmt, ctx, subagents=SUBAGENTS_TEXT)
 
 

@@ -18,7 +18,8 @@ import {
   type Json,
   type Schema,
 } from "./schema_common.js";
-import { Hooks, deepCopy, type NodeWork, type Walker } from "./schema_walk.js";
+import { fastCopy } from "./copies.js";
+import { Hooks, type NodeWork, type Walker } from "./schema_walk.js";
 
 /** Standard JSON Schema stays as it is; draft-4 tuples and `nullable` are rewritten. */
 export class JsonHooks extends Hooks {
@@ -35,7 +36,7 @@ export class JsonHooks extends Hooks {
       const path = w.child(key, at, origins);
       const deps: Schema = {};
       for (const [name, d] of Object.entries(value)) {
-        put(deps, name, Array.isArray(d) ? deepCopy(d) : w.node(d, [...path, name]));
+        put(deps, name, Array.isArray(d) ? fastCopy(d) : w.node(d, [...path, name]));
       }
       out[key] = deps;
     } else {

@@ -6,6 +6,7 @@
  */
 
 import { PyError, UNENCODABLE, hasLoneSurrogate, printable, pyRepr, utf8Encode, type Json, type Schema } from "./schema_common.js";
+import { fieldValue } from "./predicates.js";
 import { SUBAGENTS_TOOL_ID, makeParameter, makeVariant, type SkipRecord, type Variant } from "./variants.js";
 
 const HASH_HEX = 8;
@@ -194,13 +195,6 @@ export function subagentTools(configs: readonly Schema[], options: SubagentTools
     );
     return makeVariant(SUBAGENTS_TOOL_ID, name, description, [prompt], null, { server: null, uid: null, tool: label });
   });
-}
-
-/** A context field from a Context-like object or a plain object (null when absent). */
-export function fieldValue(context: Json, name: string): Json {
-  if (context === null || typeof context !== "object") return null;
-  const value = (context as Record<string, Json>)[name];
-  return value === undefined ? null : value;
 }
 
 /** Whether subagent tools are offered: enabled, not a subagent run, and the family lists them. */

@@ -11,6 +11,7 @@
  * than MAX_NESTING are cut off. Integers beyond 2^53 lose precision (JavaScript numbers).
  */
 
+import { fastCopy } from "./copies.js";
 import { NAME_SAFE_CHARS } from "./formats.js";
 import {
   MAX_NESTING,
@@ -34,7 +35,6 @@ import {
   type Json,
   type Schema,
 } from "./schema_common.js";
-import { deepCopy } from "./schema_walk.js";
 import type { ParameterData } from "./data.js";
 import { MCP_TOOL_ID, makeParameter, makeVariant, type SkipRecord, type Variant } from "./variants.js";
 
@@ -67,7 +67,7 @@ function mcpParameters(inputSchema: Schema): ParameterData[] {
     Array.isArray(rootRequired) ? rootRequired.filter((r): r is string => typeof r === "string") : [],
   );
   return Object.entries(properties).map(([propName, prop]) => {
-    const schema: Schema = isDict(prop) ? deepCopy(prop) : {};
+    const schema: Schema = isDict(prop) ? fastCopy(prop) : {};
     const text = schema["description"];
     return makeParameter(propName, required.has(propName), typeof text === "string" ? text : "", schema, null);
   });
@@ -347,7 +347,7 @@ function mcpVariant(
   for (const item of nodes(tool)) {
     if (item === TOO_LONG) return [null, "tool holds an integer with too many digits to read", name];
   }
-  const schema: Schema = raw !== null ? deepCopy(raw) : { type: "object", properties: {} };
+  const schema: Schema = raw !== null ? fastCopy(raw) : { type: "object", properties: {} };
   const dropped = dropNonFinite(schema);
   const text = tool["description"];
   let description = `${serverName}: ${typeof text === "string" && text ? text : toolName}`;

@@ -22,7 +22,8 @@ import {
   type Schema,
 } from "./schema_common.js";
 import { checkPropertyKeys } from "./schema_limits.js";
-import { Hooks, deepCopy, type NodeWork, type Walker } from "./schema_walk.js";
+import { fastCopy } from "./copies.js";
+import { Hooks, type NodeWork, type Walker } from "./schema_walk.js";
 
 /** What Gemini makes of a node's type, nulls and union, worked out before its keywords. */
 interface Shape {
@@ -246,7 +247,7 @@ const required: Keyword = (w, node, key, value) => {
 const default_: Keyword = (w, node, key, value) => {
   // the SDK's Schema cannot carry a null default
   if (value === null) node.extras.push(extraSentence(key, value));
-  else put(node.out, key, deepCopy(value));
+  else put(node.out, key, fastCopy(value));
 };
 
 const KEYWORDS: Record<string, Keyword> = {

@@ -4,6 +4,7 @@
  * schema_gemini).
  */
 
+import { fastCopy } from "./copies.js";
 import { CUSTOM, DESCRIBE, KEEP, RENAME, type FormatRecord, type SchemaPolicy } from "./formats.js";
 import {
   DEF_CONTAINERS,
@@ -55,17 +56,6 @@ export class Hooks {
       node.out["description"] = withExtras(node.out["description"], node.extras);
     }
   }
-}
-
-/** Python's deepcopy of a JSON value (own keys kept, "__proto__" included). */
-export function deepCopy(value: Json): Json {
-  if (Array.isArray(value)) return value.map(deepCopy);
-  if (isDict(value)) {
-    const out: Schema = {};
-    for (const [k, v] of Object.entries(value)) put(out, k, deepCopy(v));
-    return out;
-  }
-  return value;
 }
 
 /** Walks an input schema and emits it as one format's policy says. */
@@ -262,7 +252,7 @@ export class Walker extends RefResolver {
       for (const [name, v] of Object.entries(value)) put(out, name, this.node(v, [...path, name]));
       return out;
     }
-    return deepCopy(value);
+    return fastCopy(value);
   }
 }
 

@@ -19,11 +19,12 @@ import {
   runtimeEntry,
   type EntryMeta,
 } from "./native.js";
-import { has, isDict, keyError, pyRepr, PyError, type Json, type Schema } from "./schema_common.js";
+import { fieldValue, truthy } from "./predicates.js";
+import { has, isDict, keyError, pyRepr, pyStr, PyError, type Json, type Schema } from "./schema_common.js";
 import { toolEntry } from "./schema_dialects.js";
 import { mcpTools } from "./dynamic_tools.js";
 import { subagentTools, subagentsActive } from "./subagents.js";
-import { mergeTools, skipRecord, type SkipRecord, type Variant } from "./variants.js";
+import { skipRecord, type SkipRecord, type Variant } from "./variants.js";
 
 /** What nativeTools needs of the catalog: the runtime's Catalog (catalog.ts) has this shape. */
 export interface NativeCatalog {
@@ -37,6 +38,8 @@ export interface NativeCatalog {
   };
   /** Whether a requirement holds (null: no requirement; one that cannot be evaluated does not). */
   holds(predicate: Json, context: unknown): boolean;
+  /** Static enabled tools, then subagent tools, then MCP tools (run-time tools replace use_subagents). */
+  assemble(family: string, context: unknown, extraVariants: readonly Json[]): readonly Json[];
   resolveText(pieces: Json, context: unknown, placeholders?: boolean): string;
   resolvePlaceholders(text: string, context: unknown): string;
   /** A checked context from a Context, a plain object or null (the defaults). */
@@ -54,25 +57,6 @@ export interface NativeToolsOptions {
   cacheControl?: boolean;
   /** Run-time tools the format cannot take are appended here when given. */
   skipped?: SkipRecord[];
-}
-
-/** A family name: enum-like objects give their value. */
-function familyName(family: Json): string {
-  return typeof family === "string" ? family : String(family?.value ?? family);
-}
-
-/** JavaScript-like truthiness, empty lists falsy (runtime/predicates.py `truthy`). */
-function truthy(value: Json): boolean {
-  if (value === null || value === undefined || value === false) return false;
-  if (typeof value === "number") return value !== 0 && !Number.isNaN(value);
-  if (typeof value === "string" || Array.isArray(value)) return value.length > 0;
-  return true;
-}
-
-function fieldValue(context: Json, name: string): Json {
-  if (context === null || typeof context !== "object") return null;
-  const value = context[name];
-  return value === undefined ? null : value;
 }
 
 /** The native format the context's provider (and model) use. */
@@ -101,7 +85,7 @@ export function dynamicVariants(
   const ctx = catalog.asContext(context);
   const extra: Variant[] = [];
   const skipped: SkipRecord[] = [];
-  const name = familyName(family);
+  const name = pyStr(family);
   if (!has(catalog.families, name)) {
     throw keyError(`unknown family ${pyRepr(name)}; known: ${Object.keys(catalog.families).join(", ")}`);
   }
@@ -195,14 +179,6 @@ function staticEntry(dialect: string, variant: Json): StaticEntry {
 
 // ---- the tools list ------------------------------------------------------------------------
 
-/** Static enabled tools, then subagent tools, then MCP tools (Catalog.assemble). */
-export function assemble(catalog: NativeCatalog, family: string, ctx: Json, extraVariants: readonly Variant[]): Json[] {
-  const enabled = (catalog.variants.get(family) ?? []).filter((v) => catalog.holds(v.requires, ctx));
-  const subagent = extraVariants.filter((v) => (has(v, "input_schema") ? v["input_schema"] : null) === null);
-  const mcp = extraVariants.filter((v) => (has(v, "input_schema") ? v["input_schema"] : null) !== null);
-  return mergeTools(enabled, subagent, mcp);
-}
-
 /**
  * The request-ready `tools` list for `family`: the routed format unless `format` is given.
  *
@@ -236,7 +212,7 @@ export function buildTools(
   if (cacheControl && !FORMATS.get(dialect)!.cacheControl) {
     throw new PyError("ValueError", "cache_control is an Anthropic option");
   }
-  const name = familyName(family);
+  const name = pyStr(family);
   const ctx = catalog.asContext(context);
   const data = has(catalog.families, name) ? catalog.families[name] : undefined;
   if (data === undefined) throw keyError(name);
@@ -331,7 +307,7 @@ function build(
     return done;
   };
   const result: Schema[] = [];
-  for (const variant of assemble(catalog, family, ctx, extraVariants)) {
+  for (const variant of catalog.assemble(family, ctx, extraVariants)) {
     let built: Schema | null = null;
     if (variant.spec === null || variant.spec === undefined) {
       // a run-time tool: one bad one never costs the others

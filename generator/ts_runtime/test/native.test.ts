@@ -172,6 +172,7 @@ test("buildTools raises NativeToolsUnavailable when the family or the context tu
       subagents: { name_prefix: "use_subagent_", max_length: 64 },
     },
     holds: () => true,
+    assemble: () => [],
     resolveText: plainText,
     resolvePlaceholders: (t) => t,
     asContext: (c) => c ?? {},

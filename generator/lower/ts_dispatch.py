@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..diagnostics import Diagnostics, Location
@@ -84,20 +84,41 @@ def _union(values: Iterable[str]) -> str:
     return "".join(f"\n{_INDENT}| {v}" for v in listed) if listed else " never"
 
 
-def clashes(planned: ArgsPlan) -> list[str]:
-    """Interface names that args.ts cannot define because it uses the name itself."""
-    return [d.name for d in planned.defs if d.name in ARGS_TS_NAMES]
+def _refs(ann: Ann) -> Iterator[str]:
+    """The type names an annotation refers to."""
+    if ann.kind == "ref":
+        yield str(ann.args[0])
+    elif ann.kind == "list" and ann.args:
+        yield from _refs(ann.args[0])
+
+
+def clashes(catalog: Catalog, planned: ArgsPlan) -> list[tuple[str, Location]]:
+    """Types args.ts cannot define because it uses the name itself, each located at the first
+    spec variant whose arguments hold it."""
+    owner = {ref: d.name for d in planned.defs for f in d.fields for ref in _refs(f.type)}
+    users = {name: key for key, name in sorted(planned.by_key.items(), reverse=True)}
+    variants = {v.key: v for t in catalog.tools for v in t.variants}
+    found = []
+    for definition in planned.defs:
+        if definition.name not in ARGS_TS_NAMES:
+            continue
+        top = definition.name
+        while top in owner:  # a nested type: up to the argument type holding it
+            top = owner[top]
+        variant = variants.get(users.get(top, ""))
+        found.append((definition.name, variant.location if variant else Location(catalog.project.source)))
+    return found
 
 
 def emit_args(catalog: Catalog, diags: Diagnostics) -> str:
-    """args.ts: argument interfaces per tool, the literal tool names and the handler-map types."""
+    """args.ts: argument types per tool, the literal tool names and the handler-map types."""
     project = catalog.project
     planned = plan(catalog)
-    for name in clashes(planned):
+    for name, where in clashes(catalog, planned):
         diags.error(
-            Location(project.source),
+            where,
             "E820",
-            f"the argument interface {name!r} has the name of a type args.ts defines itself "
+            f"the argument type {name!r} has the name of a type args.ts defines itself "
             f"({', '.join(ARGS_TS_NAMES)}), so the TypeScript package cannot hold it",
             "rename the tool or the parameter it is named after, or remove outputs.typescript from toolgen.yaml",
         )

@@ -17,6 +17,7 @@ import type { Catalog } from "./catalog.js";
 import { parseMcpName } from "./dynamic_tools.js";
 import { FORMATS, NAME, pathTo } from "./formats.js";
 import { parametersSchema } from "./native.js";
+import { errorText } from "./pyjson.js";
 import type { TextPath } from "./prompt.js";
 import { PyError, has, isDict, pyRepr, pyStr, type Json } from "./schema_common.js";
 import { dynamicVariants, nativeTools } from "./tool_lists.js";
@@ -216,8 +217,7 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
       [params, problems] = this.check(use);
     } catch (error) {
       // a schema the checker cannot read must not cost the call
-      const e = error instanceof Error ? error : new Error(String(error));
-      const text = `Could not check the arguments of tool ${use.name}: ${e.name}: ${e.message}`;
+      const text = `Could not check the arguments of tool ${use.name}: ${errorText(error)}`;
       return { answered: true, answer: ToolResult.error(text) };
     }
     if (problems.length > 0) {

@@ -22,6 +22,7 @@
 
 import { parseMcpName } from "./dynamic_tools.js";
 import { escapeLabelText, fillLabel } from "./labels.js";
+import { errorName, errorText } from "./pyjson.js";
 import { has, isDict } from "./schema_common.js";
 import { ToolResult, type ToolUse } from "./tool_types.js";
 
@@ -199,12 +200,8 @@ function build(factory: HandlerClass, binding: Binding, validator: unknown): Too
 
 /** `Type: message` (or the type alone), as the Python runtime describes an exception. */
 function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const kind = error.name || error.constructor.name || "Error";
-    return error.message ? `${kind}: ${error.message}` : kind;
-  }
-  const text = String(error);
-  return text ? `Error: ${text}` : "Error";
+  const text = error instanceof Error ? error.message : String(error);
+  return text ? errorText(error) : errorName(error);
 }
 
 function asyncRefused(name: string): string {

@@ -1,7 +1,7 @@
 /**
  * Python's text handling where the return path needs it, so both runtimes give the same messages:
  * `str.split()`/`strip()` (Python's whitespace set), `len` and slicing in code points, sorted
- * `json.dumps`, and `json.loads` with CPython's error messages and positions. There is no Python
+ * `json.dumps`, exception texts, and `json.loads` with CPython's error messages and positions. There is no Python
  * module of this name; `json.dumps`, `repr` and `==` live in schema_common.ts.
  */
 
@@ -47,6 +47,18 @@ export function pySlice(text: string, count: number): string {
     taken += 1;
   }
   return out;
+}
+
+/** `type(exc).__name__` in Python: the error's name, or its class's when it kept the default. */
+export function errorName(error: unknown): string {
+  if (!(error instanceof Error)) return "Error";
+  if (error.name && error.name !== "Error") return error.name;
+  return error.constructor?.name || "Error";
+}
+
+/** `f"{type(exc).__name__}: {exc}"` in Python. */
+export function errorText(error: unknown): string {
+  return `${errorName(error)}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /** `json.dumps(value, sort_keys=True)` in Python: a canonical text of a JSON value. */

@@ -32,7 +32,7 @@ import {
   type Envelope,
   type FormatRecord,
 } from "./formats.js";
-import { PyJsonError, pyJsonLoads, pyLen, pyStrip } from "./pyjson.js";
+import { PyJsonError, errorText, pyJsonLoads, pyLen, pyStrip } from "./pyjson.js";
 import {
   MAX_NESTING,
   PyError,
@@ -271,10 +271,6 @@ function asCall(item: unknown, fields: CallFields): unknown {
   return item;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : `Error: ${String(error)}`;
-}
-
 /** Options of `readCalls`. */
 export interface ReadOptions {
   /** Receives a line per response or element that could not be read. */
@@ -295,7 +291,7 @@ export function readCalls(response: unknown, format: string, options: ReadOption
   try {
     items = callList(response, rec.callPath, found);
   } catch (error) {
-    found.push(`the response could not be read: ${describe(error)}`);
+    found.push(`the response could not be read: ${errorText(error)}`);
     items = [];
   }
   const uses: ToolUse[] = [];
@@ -314,7 +310,7 @@ export function readCalls(response: unknown, format: string, options: ReadOption
         maxChars,
       );
     } catch (error) {
-      found.push(`element ${number} not read: ${describe(error)}`); // one hostile element only
+      found.push(`element ${number} not read: ${errorText(error)}`); // one hostile element only
       return;
     }
     uses.push(markDuplicate(use, seen));
@@ -609,7 +605,7 @@ abstract class Stream {
     try {
       return this.read(event);
     } catch (error) {
-      this.problems.push(`event not read: ${describe(error)}`);
+      this.problems.push(`event not read: ${errorText(error)}`);
       return [];
     }
   }

@@ -164,3 +164,15 @@ test("labels: static templates, MCP names, subagent names, anything else", () =>
   assert.equal(BINDINGS.label(toolUse("other")), "[other]");
   assert.deepEqual(BINDINGS.table()[2], { id: "replace_in_file", handler_class: "WriteHandler", takes_validator: false, shares: "write_to_file" });
 });
+
+test("a handler's exception is named by its class, as Python names it", () => {
+  class QuotaExceeded extends Error {}
+  const coordinator = new TestCoordinator();
+  coordinator.register({
+    name: "read_file",
+    execute() {
+      throw new QuotaExceeded("");
+    },
+  });
+  assert.deepEqual(coordinator.execute(null, toolUse("read_file")), ToolResult.error("Error executing tool read_file: QuotaExceeded"));
+});

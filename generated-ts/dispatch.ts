@@ -29,134 +29,134 @@ export const HANDLERS: { readonly [toolId: string]: Binding | null } = {
   "ask_followup_question": {
     "class_name": "AskFollowupQuestionToolHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "attempt_completion": {
     "class_name": "AttemptCompletionHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "execute_command": {
     "class_name": "ExecuteCommandToolHandler",
     "takes_validator": true,
-    "shares": null,
+    "shares": null
   },
   "replace_in_file": {
     "class_name": "WriteToFileToolHandler",
     "takes_validator": true,
-    "shares": "write_to_file",
+    "shares": "write_to_file"
   },
   "read_file": {
     "class_name": "ReadFileToolHandler",
     "takes_validator": true,
-    "shares": null,
+    "shares": null
   },
   "write_to_file": {
     "class_name": "WriteToFileToolHandler",
     "takes_validator": true,
-    "shares": null,
+    "shares": null
   },
   "search_files": {
     "class_name": "SearchFilesToolHandler",
     "takes_validator": true,
-    "shares": null,
+    "shares": null
   },
   "list_files": {
     "class_name": "ListFilesToolHandler",
     "takes_validator": true,
-    "shares": null,
+    "shares": null
   },
   "list_code_definition_names": {
     "class_name": "ListCodeDefinitionNamesToolHandler",
     "takes_validator": true,
-    "shares": null,
+    "shares": null
   },
   "browser_action": {
     "class_name": "BrowserToolHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "use_mcp_tool": {
     "class_name": "UseMcpToolHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "access_mcp_resource": {
     "class_name": "AccessMcpResourceHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "load_mcp_documentation": {
     "class_name": "LoadMcpDocumentationHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "new_task": {
     "class_name": "NewTaskHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "plan_mode_respond": {
     "class_name": "PlanModeRespondHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "act_mode_respond": {
     "class_name": "ActModeRespondHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "focus_chain": null,
   "web_fetch": {
     "class_name": "WebFetchToolHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "web_search": {
     "class_name": "WebSearchToolHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "condense": {
     "class_name": "CondenseHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "summarize_task": {
     "class_name": "SummarizeTaskHandler",
     "takes_validator": true,
-    "shares": null,
+    "shares": null
   },
   "report_bug": {
     "class_name": "ReportBugHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "new_rule": {
     "class_name": "WriteToFileToolHandler",
     "takes_validator": true,
-    "shares": "write_to_file",
+    "shares": "write_to_file"
   },
   "apply_patch": {
     "class_name": "ApplyPatchHandler",
     "takes_validator": true,
-    "shares": null,
+    "shares": null
   },
   "generate_explanation": {
     "class_name": "GenerateExplanationToolHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "use_skill": {
     "class_name": "UseSkillToolHandler",
     "takes_validator": false,
-    "shares": null,
+    "shares": null
   },
   "use_subagents": {
     "class_name": "UseSubagentsToolHandler",
     "takes_validator": false,
-    "shares": null,
-  },
+    "shares": null
+  }
 };
 
 /** The tool whose handler receives every MCP tool call. */
@@ -200,7 +200,7 @@ export const LABELS: { readonly [toolId: string]: string } = {
   "apply_patch": "[apply_patch]",
   "generate_explanation": "[generate_explanation for '{title}']",
   "use_skill": "[use_skill for '{skill_name}']",
-  "use_subagents": "[use_subagents for '{prompt_1}']",
+  "use_subagents": "[use_subagents for '{prompt_1}']"
 };
 
 export const BINDINGS = new Bindings({

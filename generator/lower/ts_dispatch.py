@@ -20,7 +20,7 @@ from ..render import header
 from ..runtime import RUNTIME_VERSION
 from .args import Ann, ArgsPlan, TypedDictDef, plan
 from .dispatch import binding_data, bindings_values
-from .ts import RUNTIME_FOLDER, string
+from .ts import RUNTIME_FOLDER, _Writer, string
 
 _INDENT = "  "
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
@@ -177,17 +177,11 @@ def emit_args(catalog: Catalog, diags: Diagnostics) -> str:
     return "".join(parts)
 
 
-def _literal(value: Any, depth: int = 0) -> str:
-    """A JSON-like TS literal (dicts of str, None, bool, int): two-space indented, one item a line."""
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        inner = _INDENT * (depth + 1)
-        body = "".join(f"{inner}{string(k)}: {_literal(v, depth + 1)},\n" for k, v in value.items())
-        return "{\n" + body + _INDENT * depth + "}"
-    if isinstance(value, str):
-        return string(value)
-    return json.dumps(value)
+def _literal(value: Any) -> str:
+    """A JSON-like TS literal, written as catalog_data.ts writes its values."""
+    writer = _Writer()
+    writer.value(value, "dispatch")
+    return writer.out.getvalue()
 
 
 def emit_dispatch(catalog: Catalog) -> str:

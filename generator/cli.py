@@ -52,9 +52,11 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("check", parents=both, help="exit 1 with a diff when the generated files are out of date")
     sub.add_parser("validate", parents=both, help="check the specs only")
     from . import init, show
+    from .breaking import command as breaking
 
     show.add_commands(sub, common)
     init.add_commands(sub, outputs)
+    breaking.add_command(sub)
     return parser
 
 
@@ -112,6 +114,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from . import init
 
         return init.run(args)
+    if args.command == "breaking":
+        from .breaking import command as breaking
+
+        return breaking.run(args)
     if not hasattr(args, "specs_given"):  # --watch dispatches its runs here again
         args.specs_given = args.specs
         args.specs = args.specs if args.specs is not None else Path("specs")

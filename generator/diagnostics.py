@@ -42,6 +42,17 @@ def shown(path: str | os.PathLike[str]) -> str:
     return relative.replace(os.sep, "/")
 
 
+def github_annotation(
+    kind: str, loc: Location, title: str, message: str, where: Callable[[str], str] = str
+) -> str:
+    """A GitHub Actions workflow command (``::error file=...::message``), escaped as it requires."""
+    text = printable(message, keep="\r\n").replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # Workflow-command properties also escape ':' and ',' (they separate the properties).
+    path = printable(where(loc.path)).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    path = path.replace(":", "%3A").replace(",", "%2C")
+    return f"::{kind} file={path},line={loc.line},col={loc.col},title={title}::{text}"
+
+
 @dataclass(frozen=True)
 class SpecFolder:
     """Maps the names spec files carry inside a run (``<folder name>/tools/x.yaml``, the same names
@@ -90,13 +101,8 @@ class Diagnostic:
         return text
 
     def format_github(self, where: Callable[[str], str] = str) -> str:
-        loc = self.location
-        message = printable(self.message + (f" (hint: {self.hint})" if self.hint else ""), keep="\r\n")
-        message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        # Workflow-command properties also escape ':' and ',' (they separate the properties).
-        path = printable(where(loc.path)).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        path = path.replace(":", "%3A").replace(",", "%2C")
-        return f"::{self.severity} file={path},line={loc.line},col={loc.col},title={self.code}::{message}"
+        message = self.message + (f" (hint: {self.hint})" if self.hint else "")
+        return github_annotation(self.severity, self.location, self.code, message, where)
 
     def to_json(self, where: Callable[[str], str] = str) -> dict[str, object]:
         data = asdict(self)

@@ -231,12 +231,17 @@ def _short(tag: str) -> str:
 
 def load_file(path: Path, display: str, diags: Diagnostics) -> SourceFile:
     """Load one YAML file; problems go to ``diags`` and the returned data is None on failure."""
-    source = SourceFile(display)
     try:
         raw = read_spec_bytes(path)
     except SpecFileError as exc:
         diags.error(Location(display), exc.code, exc.message, exc.hint)
-        return source
+        return SourceFile(display)
+    return load_bytes(raw, display, diags)
+
+
+def load_bytes(raw: bytes, display: str, diags: Diagnostics) -> SourceFile:
+    """Load one YAML file from its bytes (a file on disk, or a blob of an older git revision)."""
+    source = SourceFile(display)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

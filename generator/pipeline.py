@@ -5,13 +5,13 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from .diagnostics import Diagnostics, Location, shown
-from .load import SourceFile, load_file
+from .load import SourceFile, load_bytes, load_file
 from .model import Catalog
 from .resolve import resolve
 from .semantics import build_catalog
@@ -30,9 +30,38 @@ class Result:
 
 def load_catalog(specs: Path, diags: Diagnostics) -> Catalog | None:
     """Load, check against the meta-schema, then check references and build the model."""
-    diags.specs = diags.specs or spec_diagnostics(specs).specs
+    return load_specs(specs, diags).catalog
+
+
+@dataclass
+class Loaded:
+    """A loaded spec set: the model (None after errors) and every file read, by its display path.
+
+    The files keep the position of every value, for tools that report on more than the model
+    records (``toolgen breaking`` locates context fields and handler bindings with them).
+    """
+
+    catalog: Catalog | None = None
+    sources: dict[str, SourceFile] = field(default_factory=dict)
+
+
+# Reads one spec file, given by its path relative to the spec folder ('tools/read_file.yaml').
+SpecReader = Callable[[str], SourceFile]
+
+
+def load_specs(specs: Path, diags: Diagnostics, prefix: str | None = None) -> Loaded:
+    """:func:`load_catalog` for the spec folder on disk, keeping the loaded files.
+
+    Files are named as :func:`display_path` names them, or ``prefix + path in the folder``.
+    """
+
+    def display(path: Path) -> str:
+        return display_path(specs, path) if prefix is None else prefix + path.relative_to(specs).as_posix()
+
+    if prefix is None:
+        diags.specs = diags.specs or spec_diagnostics(specs).specs
     if not _folders_usable(specs, diags):
-        return None
+        return Loaded()
     if not os.path.lexists(specs / "toolgen.yaml"):
         diags.error(
             Location(f"{spec_folder_name(specs)}/toolgen.yaml"),
@@ -40,10 +69,69 @@ def load_catalog(specs: Path, diags: Diagnostics) -> Catalog | None:
             f"no project file at {shown(specs / 'toolgen.yaml')}",
             "pass --specs DIR pointing at a folder with toolgen.yaml, tools/ and variants/",
         )
-        return None
+        return Loaded()
+    for path in sorted(p for p in specs.rglob("*.yml") if not is_hidden(p)):
+        diags.warning(Location(display(path)), "W201", "'.yml' files are ignored", "rename it to .yaml")
 
-    def load(path: Path, kind: str, depth: int) -> SourceFile | None:
-        source = load_file(path, display_path(specs, path), diags)
+    def read(rel: str) -> SourceFile:
+        return load_file(specs / rel, display(specs / rel), diags)
+
+    return _build(
+        read,
+        shared=os.path.lexists(specs / "parameters.yaml"),
+        tools=[f"tools/{p.name}" for p in spec_files(specs / "tools")],
+        families=[f"variants/{p.name}" for p in spec_files(specs / "variants")],
+        diags=diags,
+    )
+
+
+def load_tree(files: Mapping[str, bytes], prefix: str, diags: Diagnostics) -> Loaded:
+    """:func:`load_catalog` for a spec folder held in memory (an older git revision, say).
+
+    ``files`` maps paths relative to the spec folder to their bytes; diagnostics name a file
+    ``prefix + path`` (``"HEAD~1:specs/" + "tools/read_file.yaml"``). Only the files a spec
+    folder on disk would be read from count: toolgen.yaml, parameters.yaml and the ``*.yaml``
+    directly in tools/ and variants/ (hidden names skipped).
+    """
+    if "toolgen.yaml" not in files:
+        diags.error(
+            Location(f"{prefix}toolgen.yaml"),
+            "E100",
+            f"no project file at {prefix}toolgen.yaml",
+            "check the revision and the spec folder: toolgen.yaml, tools/ and variants/ belong together",
+        )
+        return Loaded()
+
+    def listed(folder: str) -> list[str]:
+        names = (rel.partition("/")[2] for rel in files if rel.startswith(folder + "/"))
+        return sorted(f"{folder}/{name}" for name in names if _is_spec_name(name))
+
+    for rel in sorted(rel for rel in files if rel.endswith(".yml") and not _hidden_part(rel)):
+        diags.warning(Location(prefix + rel), "W201", "'.yml' files are ignored", "rename it to .yaml")
+    return _build(
+        lambda rel: load_bytes(files[rel], prefix + rel, diags),
+        shared="parameters.yaml" in files,
+        tools=listed("tools"),
+        families=listed("variants"),
+        diags=diags,
+    )
+
+
+def _is_spec_name(name: str) -> bool:
+    return name.endswith(".yaml") and "/" not in name and not name.startswith(".")
+
+
+def _hidden_part(rel: str) -> bool:
+    return any(part.startswith(".") for part in rel.split("/"))
+
+
+def _build(read: SpecReader, *, shared: bool, tools: list[str], families: list[str], diags: Diagnostics) -> Loaded:
+    """Load the named files, check each against its meta-schema, then build the model."""
+    loaded = Loaded()
+
+    def load(rel: str, kind: str, depth: int) -> SourceFile | None:
+        source = read(rel)
+        loaded.sources[source.path] = source
         if source.data is None and not diags.has_errors:
             check_schema(source, kind, depth, diags)
             return None
@@ -51,22 +139,20 @@ def load_catalog(specs: Path, diags: Diagnostics) -> Catalog | None:
             return None
         return source if check_schema(source, kind, depth, diags) else None
 
-    project = load(specs / "toolgen.yaml", "project", 0)
-    shared_path = specs / "parameters.yaml"
-    shared = load(shared_path, "parameters", 0) if os.path.lexists(shared_path) else None
-    tools = [load(p, "tool", 1) for p in spec_files(specs / "tools")]
-    families = [load(p, "family", 1) for p in spec_files(specs / "variants")]
-    for path in sorted(p for p in specs.rglob("*.yml") if not is_hidden(p)):
-        diags.warning(Location(display_path(specs, path)), "W201", "'.yml' files are ignored", "rename it to .yaml")
+    project = load("toolgen.yaml", "project", 0)
+    shared_source = load("parameters.yaml", "parameters", 0) if shared else None
+    tool_sources = [load(rel, "tool", 1) for rel in tools]
+    family_sources = [load(rel, "family", 1) for rel in families]
     if project is None or diags.has_errors:
-        return None
-    return build_catalog(
+        return loaded
+    loaded.catalog = build_catalog(
         project,
-        shared,
-        [t for t in tools if t is not None],
-        [f for f in families if f is not None],
+        shared_source,
+        [t for t in tool_sources if t is not None],
+        [f for f in family_sources if f is not None],
         diags,
     )
+    return loaded
 
 
 def _folders_usable(specs: Path, diags: Diagnostics) -> bool:

@@ -148,6 +148,15 @@ def fixture_package(fixture_output: Path):
     return import_package(fixture_output)
 
 
+@pytest.fixture
+def breaking_trees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """(old, new) copies of the fixture catalog at old/specs and specs, with the working folder above them."""
+    shutil.copytree(FIXTURE_SPECS, tmp_path / "old" / "specs")
+    shutil.copytree(FIXTURE_SPECS, tmp_path / "specs")
+    monkeypatch.chdir(tmp_path)
+    return Path("old/specs"), Path("specs")
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Say loudly when the TypeScript checks were skipped (tests/ts_bridge.py): they did not pass."""
     from ts_bridge import SKIP_PREFIX

@@ -138,6 +138,8 @@ def _contexts() -> list[tuple[str, dict[str, Any]]]:
             {**golden, "cwd": 'C:\\work "q"', "browser_viewport_width": 1280, "is_multi_root_enabled": True},
         )
     )
+    # A value holding placeholders and JavaScript's replacement patterns ($&, $1, $$) is filled literally.
+    out.append(("placeholder-text", {**golden, "cwd": "/w/$& $1 $$ {{CWD}} {{BROWSER_VIEWPORT_WIDTH}}\n"}))
     out.append(("lists", {**golden, "skills": [], "editor_tabs": ["a.py", "b.ts"], "custom_prompt": "compact"}))
     return out
 

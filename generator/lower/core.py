@@ -21,6 +21,27 @@ def spec_sources(catalog: Catalog) -> tuple[str, ...]:
     return tuple(p.replace("specs/", root + "/", 1) for p in ALL_SPECS)
 
 
+def selection_data(catalog: Catalog) -> dict[str, Any]:
+    """What family selection and routing read in catalog_data.py (``toolgen breaking`` runs them on it too)."""
+    project = catalog.project
+    return {
+        "selection": {
+            "provider_sets": dict(project.provider_sets),
+            "model_sets": dict(project.model_sets),
+            "model_predicates": dict(project.model_predicates),
+        },
+        "rules": tuple((f.name, f.rule) for f in catalog.families),
+        "precondition": project.precondition,
+        "fallback": project.fallback,
+        "routing": {
+            "default": project.routing_default,
+            "rules": tuple(
+                {"providers": r.providers, "when": r.when, "format": r.format} for r in project.routing_rules
+            ),
+        },
+    }
+
+
 def text_data(text: Text) -> tuple[Any, ...]:
     """Text pieces as data: a plain string for unconditional pieces, (text, predicate) otherwise."""
     return tuple(p.text if p.when is None else (p.text, p.when) for p in text)
@@ -117,14 +138,7 @@ def _catalog_values(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> d
     specs, shared = _shared_parameters([v for t in catalog.tools for v in t.variants])
     keys = {r.family.name: family_key(r.variants, project) for r in families}
     return {
-        "selection": {
-            "provider_sets": dict(project.provider_sets),
-            "model_sets": dict(project.model_sets),
-            "model_predicates": dict(project.model_predicates),
-        },
-        "rules": tuple((f.name, f.rule) for f in catalog.families),
-        "precondition": project.precondition,
-        "fallback": project.fallback,
+        **selection_data(catalog),
         "families": {
             r.family.name: {
                 "description": r.family.description,
@@ -141,12 +155,6 @@ def _catalog_values(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> d
         "family_specs": {r.family.name: tuple(v.key for v in r.variants) for r in families},
         "placeholders": {
             p.name: {"field": p.field, "default": p.default, "map": p.mapping} for p in project.placeholders
-        },
-        "routing": {
-            "default": project.routing_default,
-            "rules": tuple(
-                {"providers": r.providers, "when": r.when, "format": r.format} for r in project.routing_rules
-            ),
         },
         "mcp": {"separator": project.mcp_separator, "name_max_length": project.mcp_name_max_length},
         "subagents": {"name_prefix": project.subagent_prefix, "max_length": project.subagent_max_length},

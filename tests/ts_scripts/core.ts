@@ -16,6 +16,8 @@ import {
   selectFamily,
 } from "../pkg/index.js";
 import type { PromptFamily, ToolUse } from "../pkg/index.js";
+import { CATALOG } from "../pkg/catalog.js";
+import type { SkipRecord, Variant } from "../pkg/_runtime/variants.js";
 import { parseToolCalls } from "../pkg/_runtime/xml_calls.js";
 import type { Text } from "../pkg/_runtime/data.js";
 import { fillLabel } from "../pkg/_runtime/labels.js";
@@ -27,7 +29,17 @@ function uses(blocks: readonly ToolUse[]): unknown[] {
   return blocks.map((b) => ({ name: b.name, params: { ...b.params }, partial: b.partial, id: b.id, error: b.error }));
 }
 
-export function handle(input: Input): unknown {
+/** The run-time tools' module (ts-native's tool_lists.ts), or null where this branch lacks it. */
+async function toolLists(): Promise<{ dynamicVariants: (...args: unknown[]) => [unknown[], unknown[]] } | null> {
+  const specifier = "../pkg/_runtime/" + "tool_lists.js"; // computed: compiles without the module
+  try {
+    return (await import(specifier)) as { dynamicVariants: (...args: unknown[]) => [unknown[], unknown[]] };
+  } catch {
+    return null;
+  }
+}
+
+export async function handle(input: Input): Promise<unknown> {
   const family = input["family"] as PromptFamily;
   const context = input["context"] as object | null;
   switch (input.op) {
@@ -45,6 +57,15 @@ export function handle(input: Input): unknown {
       return enabledVariants(family, context);
     case "promptSection":
       return promptSection(family, context);
+    case "promptSectionDynamic": {
+      const module = await toolLists();
+      if (module === null || typeof module.dynamicVariants !== "function") return { unavailable: true };
+      const options = { mcpServers: input["mcpServers"], subagents: input["subagents"] };
+      const [extra, skipped] = module.dynamicVariants(CATALOG, family, context, options);
+      const left: SkipRecord[] = [];
+      const section = promptSection(family, context, extra as Variant[], left);
+      return { section, skipped, skippedPrompt: left };
+    }
     case "route":
       return route(input["provider"] as string | null, input["model"] as string | null);
     case "resolveText":

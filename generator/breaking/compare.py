@@ -1,0 +1,341 @@
+"""Compare two resolved spec sets as the wire sees them: what each family sends, in which formats.
+
+Both sides went through the whole front end (load, validate, semantics, resolve), so only typed
+models are compared, never YAML text: moving a parameter into parameters.yaml or a variant into
+``extends:`` changes nothing here. Per prompt family, each resolved tool variant is paired with
+the old one of the same tool id, and everything a model or a handler sees is compared: the wire
+name, description, requirements, strict flag and each parameter's schema. Handlers, context
+fields, formats and the MCP separator are compared once for the whole project.
+
+Renames are guessed from shape: a tool id that disappeared and one that appeared are a rename
+when they have the same handler binding and their variants the same parameters (names, types,
+required flags) in the same families; a parameter that disappeared and one that appeared in the
+same variant are a rename when they are equally required and their schemas are equal apart from
+prose and default.
+Candidates are paired in declared order, each used at most once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, TypeVar
+
+from ..diagnostics import Location
+from ..load import PathKey, SourceFile
+from ..model import Catalog, Family, Handler, Parameter, Tool, ToolVariant
+from ..resolve import resolve
+from ..runtime.formats import FORMATS as FORMAT_RECORDS
+from .findings import TEXT_FORMAT, Collector, Finding
+from .schemadiff import diff_schema, shape
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Side:
+    """One version of the specs: its model, its files (for locations) and its families' tool lists."""
+
+    catalog: Catalog
+    sources: Mapping[str, SourceFile]
+
+    def at(self, source: str, path: PathKey = ()) -> Location:
+        """The location of ``path`` (a mapping key where there is one) in the file ``source``."""
+        src = self.sources.get(source)
+        return src.loc(path, key=True) if src is not None else Location(source)
+
+    @cached_property
+    def families(self) -> dict[str, tuple[Family, tuple[ToolVariant, ...]]]:
+        """Each prompt family with its resolved variants, in selection order."""
+        return {r.family.name: (r.family, r.variants) for r in resolve(self.catalog)}
+
+    def formats(self, family: Family) -> tuple[str, ...]:
+        """What the family sends its tools in: the text prompt, and the native formats when it uses them."""
+        return (TEXT_FORMAT, *self.catalog.project.formats) if family.use_native_tools else (TEXT_FORMAT,)
+
+    @cached_property
+    def tools(self) -> dict[str, Tool]:
+        return {tool.id: tool for tool in self.catalog.tools}
+
+
+def compare(old: Side, new: Side) -> list[Finding]:
+    """Every change from ``old`` to ``new`` (without the selection grid: see selection.py)."""
+    out = Collector()
+    _project(old, new, out)
+    renamed = _renamed_tools(old, new)
+    _families(old, new, renamed, out)
+    _handlers(old, new, renamed, out)
+    return out.findings()
+
+
+# ---- the project file -----------------------------------------------------------------------
+
+
+def _project(old: Side, new: Side, out: Collector) -> None:
+    before, after = old.catalog.project, new.catalog.project
+    for fmt in before.formats:
+        if fmt not in after.formats:
+            out.add(
+                "FORMAT_REMOVED",
+                new.at(after.source, ("formats",)),
+                f"format {fmt!r} is no longer generated",
+                formats=(fmt,),
+            )
+    if before.mcp_separator != after.mcp_separator:
+        out.add(
+            "MCP_SEPARATOR_CHANGED",
+            new.at(after.source, ("mcp", "separator")),
+            f"MCP tool names change: separator {before.mcp_separator!r} is now {after.mcp_separator!r}",
+        )
+    old_fields = {f.name: f for f in before.context}
+    new_fields = {f.name: f for f in after.context}
+    for name, was in old_fields.items():
+        if name not in new_fields:
+            out.add(
+                "CONTEXT_FIELD_REMOVED", old.at(before.source, ("context", name)), f"context field {name!r} removed"
+            )
+            continue
+        now = new_fields[name]
+        where = new.at(after.source, ("context", name))
+        if was.type != now.type or (was.nullable and not now.nullable):
+            old_type = was.type + (" or null" if was.nullable else "")
+            new_type = now.type + (" or null" if now.nullable else "")
+            out.add("CONTEXT_FIELD_TYPE_CHANGED", where, f"context field {name!r}: type {old_type} is now {new_type}")
+        elif was.nullable != now.nullable:
+            out.add("TYPE_WIDENED", where, f"context field {name!r} may now be null")
+        if was.default != now.default:
+            out.add("DEFAULT_CHANGED", where, f"context field {name!r}: default {was.default!r} is now {now.default!r}")
+    for name in new_fields:
+        if name not in old_fields:
+            out.add("CONTEXT_FIELD_ADDED", new.at(after.source, ("context", name)), f"context field {name!r} added")
+
+
+# ---- tools, per family ------------------------------------------------------------------------
+
+
+def _tool_shape(tool: Tool) -> Any:
+    """What a renamed tool keeps: its handler binding and each variant's parameter names, types and flags."""
+    variants = tuple(
+        (v.family, tuple((p.name, p.type, p.required) for p in v.parameters))
+        for v in sorted(tool.variants, key=lambda v: v.family)
+    )
+    return _binding(tool.handler), variants
+
+
+def _pair(removed: list[T], added: list[T], key: Callable[[T], Any]) -> list[tuple[T, T]]:
+    """Pairs of (removed, added) items with equal keys, in order, each item used once."""
+    free: dict[Any, list[T]] = {}
+    for item in added:
+        free.setdefault(key(item), []).append(item)
+    pairs = []
+    for item in removed:
+        candidates = free.get(key(item))
+        if candidates:
+            pairs.append((item, candidates.pop(0)))
+    return pairs
+
+
+def _renamed_tools(old: Side, new: Side) -> dict[str, str]:
+    """Old tool id -> new tool id, for ids that changed while the tool kept its shape."""
+    before, after = old.tools, new.tools
+    removed = [t for i, t in before.items() if i not in after]
+    added = [t for i, t in after.items() if i not in before]
+    return {a.id: b.id for a, b in _pair(removed, added, _tool_shape)}
+
+
+def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> None:
+    old_families, new_families = old.families, new.families
+    new_tools = new.tools
+    reported: set[str] = set()  # old ids reported as removed or renamed in some family
+    for name, (family, variants) in old_families.items():
+        if name not in new_families:
+            out.add("FAMILY_REMOVED", old.at(family.source, ("family",)), f"family {name!r} removed", family=name)
+            continue
+        now, new_variants = new_families[name]
+        formats = new.formats(now)
+        for fmt in old.formats(family):
+            if fmt not in formats and fmt in new.catalog.project.formats:
+                where = new.at(now.source, ("labels",))
+                out.add(
+                    "FORMAT_REMOVED", where, f"family {name!r} no longer uses native tools", family=name, formats=(fmt,)
+                )
+        by_id = {v.tool_id: v for v in new_variants}
+        for variant in variants:
+            tool_id = renamed.get(variant.tool_id, variant.tool_id)
+            if tool_id in by_id:
+                _variant(variant, by_id.pop(tool_id), name, formats, out)
+                reported.add(variant.tool_id)
+            elif tool_id in new_tools:
+                where = new.at(now.source, ("tools",))
+                message = f"family {name!r} no longer offers tool {variant.name!r}"
+                out.add("TOOL_REMOVED_FROM_FAMILY", where, message, tool=variant.tool_id, family=name, formats=formats)
+            else:
+                where = old.at(old.tools[variant.tool_id].source, ("id",))
+                out.add(
+                    "TOOL_REMOVED",
+                    where,
+                    f"tool {variant.name!r} removed",
+                    tool=variant.tool_id,
+                    family=name,
+                    formats=formats,
+                )
+                reported.add(variant.tool_id)
+        for variant in by_id.values():
+            message = (
+                f"tool {variant.name!r} added"
+                if variant.tool_id not in old.tools
+                else f"family {name!r} now offers tool {variant.name!r}"
+            )
+            out.add("TOOL_ADDED", variant.location, message, tool=variant.tool_id, family=name, formats=formats)
+    for name, (family, _) in new_families.items():
+        if name not in old_families:
+            out.add("FAMILY_ADDED", new.at(family.source, ("family",)), f"family {name!r} added", family=name)
+    _unlisted_tools(old, new, renamed, reported, out)
+
+
+def _unlisted_tools(old: Side, new: Side, renamed: dict[str, str], reported: set[str], out: Collector) -> None:
+    """Tool ids removed, renamed or added that no family offers (the ToolId enum still changes)."""
+    before, after = old.tools, new.tools
+    for tool_id, tool in before.items():
+        if tool_id in reported or tool_id in after:
+            continue
+        if tool_id in renamed:
+            where = new.at(after[renamed[tool_id]].source, ("id",))
+            out.add("TOOL_RENAMED", where, f"tool id {tool_id!r} is now {renamed[tool_id]!r}", tool=renamed[tool_id])
+        else:
+            out.add("TOOL_REMOVED", old.at(tool.source, ("id",)), f"tool {tool_id!r} removed", tool=tool_id)
+    offered = {v.tool_id for _, variants in new.families.values() for v in variants}
+    for tool_id, tool in after.items():
+        if tool_id not in before and tool_id not in offered and tool_id not in renamed.values():
+            out.add("TOOL_ADDED", new.at(tool.source, ("id",)), f"tool {tool_id!r} added", tool=tool_id)
+
+
+def _variant(old: ToolVariant, new: ToolVariant, family: str, formats: tuple[str, ...], out: Collector) -> None:
+    """A tool as one family sends it, before and after."""
+
+    def add(rule: str, message: str, where: Location = new.location, fmts: tuple[str, ...] = formats) -> None:
+        out.add(rule, where, f"{new.name}: {message}", tool=new.tool_id, family=family, formats=fmts)
+
+    if old.name != new.name:
+        add("TOOL_RENAMED", f"tool {old.name!r} is now sent as {new.name!r}")
+    elif old.tool_id != new.tool_id:
+        add("TOOL_RENAMED", f"tool id {old.tool_id!r} is now {new.tool_id!r} (same wire name)")
+    if old.description != new.description:
+        add("DESCRIPTION_CHANGED", "tool description changed")
+    _requirement(old.requires, new.requires, "tool", add)
+    if old.strict != new.strict:
+        strict_formats = tuple(f for f in formats if f in FORMAT_RECORDS and FORMAT_RECORDS[f].strict is not None)
+        if strict_formats:
+            add("STRICT_CHANGED", f"strict mode turned {'on' if new.strict else 'off'}", fmts=strict_formats)
+    _parameters(old.parameters, new.parameters, add)
+
+
+Add = Callable[..., None]
+
+
+def _requirement(before: Any, after: Any, what: str, add: Add, where: Location | None = None) -> None:
+    extra = {} if where is None else {"where": where}
+    if before == after:
+        return
+    if after is None:
+        add("REQUIREMENT_REMOVED", f"{what} requirement {_predicate(before)} removed", **extra)
+    elif before is None:
+        add("REQUIREMENT_ADDED", f"{what} now requires {_predicate(after)}", **extra)
+    else:
+        add(
+            "REQUIREMENT_ADDED", f"{what} requirement changed from {_predicate(before)} to {_predicate(after)}", **extra
+        )
+
+
+def _predicate(pred: Any) -> str:
+    """A predicate in messages, written as in YAML flow style: {field: yolo_mode, truthy: false}."""
+    if isinstance(pred, Mapping):
+        return "{" + ", ".join(f"{k}: {_predicate(v)}" for k, v in pred.items()) + "}"
+    if isinstance(pred, (list, tuple)):
+        return "[" + ", ".join(_predicate(v) for v in pred) + "]"
+    return json.dumps(pred, ensure_ascii=False)
+
+
+def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add: Add) -> None:
+    old_names = {p.name for p in before}
+    new_names = {p.name for p in after}
+    removed = [p for p in before if p.name not in new_names]
+    added = [p for p in after if p.name not in old_names]
+    renames = _pair(removed, added, lambda p: (p.required, shape(p.schema)))
+    for was, now in renames:
+        add("PARAMETER_RENAMED", f"parameter {was.name!r} renamed to {now.name!r}", where=now.location)
+    paired = {id(p) for pair in renames for p in pair}
+    for param in removed:
+        if id(param) not in paired:
+            add("PARAMETER_REMOVED", f"parameter {param.name!r} removed", where=param.location)
+    for param in added:
+        if id(param) not in paired:
+            rule = "PARAMETER_REQUIRED_ADDED" if param.required else "PARAMETER_ADDED"
+            add(
+                rule,
+                f"{'required' if param.required else 'optional'} parameter {param.name!r} added",
+                where=param.location,
+            )
+    old_by_name = {p.name: p for p in before}
+    for now in after:
+        if now.name in old_by_name:
+            _parameter(old_by_name[now.name], now, add)
+
+
+def _parameter(was: Parameter, now: Parameter, add: Add) -> None:
+    where = now.location
+    name = f"parameter {now.name!r}"
+    if now.required and not was.required:
+        add("PARAMETER_MADE_REQUIRED", f"{name} is now required", where=where)
+    elif was.required and not now.required:
+        add("PARAMETER_MADE_OPTIONAL", f"{name} is now optional", where=where)
+    if (was.instruction, was.description, was.usage) != (now.instruction, now.description, now.usage):
+        add("DESCRIPTION_CHANGED", f"{name}: description changed", where=where)
+    _requirement(was.requires, now.requires, name, add, where)
+    for dep in now.dependencies:
+        if dep not in was.dependencies:
+            add("REQUIREMENT_ADDED", f"{name} now depends on tool {dep!r}", where=where)
+    for dep in was.dependencies:
+        if dep not in now.dependencies:
+            add("REQUIREMENT_REMOVED", f"{name} no longer depends on tool {dep!r}", where=where)
+    for rule, message in diff_schema(was.schema, now.schema, now.name):
+        add(rule, message, where=where)
+
+
+# ---- handlers -------------------------------------------------------------------------------
+
+
+def _handlers(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> None:
+    after = new.tools
+    for tool_id, tool in old.tools.items():
+        now = after.get(renamed.get(tool_id, tool_id))
+        if now is None:
+            continue
+        was, binding = tool.handler, now.handler
+        where = new.at(now.source, ("handler",))
+        if _binding(was) == _binding(binding):
+            continue
+        if binding.kind == "none":
+            out.add("HANDLER_REMOVED", where, f"tool {now.id!r} no longer has a handler ({_handler(was)})", tool=now.id)
+        elif was.kind == "none":
+            out.add("HANDLER_ADDED", where, f"tool {now.id!r} is now handled by {_handler(binding)}", tool=now.id)
+        else:
+            message = f"tool {now.id!r}: handler {_handler(was)} is now {_handler(binding)}"
+            out.add("HANDLER_CHANGED", where, message, tool=now.id)
+
+
+def _binding(handler: Handler) -> tuple[object, ...]:
+    """What a tool's spec binds it to: a shared handler is the other tool's, whatever its class is."""
+    if handler.kind == "shares":
+        return (handler.kind, handler.shares)
+    return (handler.kind, handler.class_name, handler.validator)
+
+
+def _handler(handler: Handler) -> str:
+    if handler.kind == "class":
+        return f"class {handler.class_name}" + (" with validator" if handler.validator else "")
+    if handler.kind == "shares":
+        return f"the handler of {handler.shares!r}"
+    return "none"

@@ -1,0 +1,112 @@
+"""toolgen breaking: one pair of spec trees per rule (rule id, location, exit code), and renames.
+
+The pairs are in breaking_cases.py. The old tree is passed as a folder (``--against old/specs``);
+test_breaking_git.py covers git revisions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from breaking_cases import CASES, breaking, rename_tool_todo
+from conftest import edit
+from generator.breaking.rules import RULES
+
+
+def test_every_rule_has_a_case() -> None:
+    assert sorted(CASES) == sorted(RULES)
+
+
+def test_unchanged_specs_report_nothing(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    code, report, _ = breaking(capsys)
+    assert (code, report["findings"], report["breaking"]) == (0, [], 0)
+
+
+@pytest.mark.parametrize("rule", sorted(CASES))
+def test_rule(rule: str, breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    mutate, where, exit_code = CASES[rule]
+    mutate(*breaking_trees)
+    code, report, err = breaking(capsys)
+    found = [f for f in report.get("findings", ()) if f["rule"] == rule]
+    assert found, f"no {rule} in {report} / {err}"
+    assert f"{found[0]['path']}:{found[0]['line']}:{found[0]['col']}" == where
+    assert found[0]["breaking"] is RULES[rule].breaking
+    assert code == exit_code, report
+
+
+def test_tool_id_renamed_with_the_same_shape(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    rename_tool_todo(*breaking_trees)
+    code, report, _ = breaking(capsys)
+    rules = {(f["rule"], f["tool"]) for f in report["findings"]}
+    assert ("TOOL_RENAMED", "tasks") in rules
+    assert not any(rule in ("TOOL_REMOVED", "TOOL_ADDED") for rule, _ in rules)
+    renamed = next(f for f in report["findings"] if f["rule"] == "TOOL_RENAMED")
+    assert renamed["message"] == "tasks: tool 'todo' is now sent as 'tasks'"
+    assert (renamed["path"], renamed["families"]) == ("specs/tools/tasks.yaml", ["compact", "native", "generic"])
+    assert code == 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("name: items", "name: entries"), ("class: TodoHandler", "class: TasksHandler")],
+    ids=["another-parameter", "another-handler"],
+)
+def test_a_changed_tool_is_no_rename(
+    old: str, new: str, breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Other parameters, or another handler: the old id is removed and the new one added."""
+    rename_tool_todo(*breaking_trees)
+    edit(breaking_trees[1] / "tools" / "tasks.yaml", old, new)
+    _, report, _ = breaking(capsys)
+    rules = sorted({f["rule"] for f in report["findings"] if f["rule"].startswith("TOOL_")})
+    assert rules == ["TOOL_ADDED", "TOOL_REMOVED"]
+
+
+def test_moving_a_parameter_to_parameters_yaml_changes_nothing(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The resolved models are compared, not the YAML."""
+    new = breaking_trees[1]
+    edit(
+        new / "tools" / "ask.yaml",
+        "      - name: question\n        required: true\n"
+        "        instruction: The question to ask.\n        usage: Your question\n",
+        "      - use: question\n",
+    )
+    edit(
+        new / "parameters.yaml",
+        "parameters:\n",
+        "parameters:\n  question:\n    required: true\n"
+        "    instruction: The question to ask.\n    usage: Your question\n",
+    )
+    code, report, err = breaking(capsys)
+    assert (code, report["findings"]) == (0, []), err
+
+
+OPTIONS = (
+    "      - name: options\n        type: object\n        member_required: [depth]\n        instruction: Options.\n"
+    "        properties:\n          depth: {type: integer, maximum: 5}\n          hidden: {type: boolean}\n"
+)
+
+
+def test_object_members_are_compared(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    old, new = breaking_trees
+    for tree in (old, new):
+        edit(
+            tree / "tools" / "read_file.yaml", "      - use: task_progress\n", OPTIONS + "      - use: task_progress\n"
+        )
+    edit(new / "tools" / "read_file.yaml", "          hidden: {type: boolean}\n", "")
+    edit(new / "tools" / "read_file.yaml", "maximum: 5", "maximum: 3")
+    edit(new / "tools" / "read_file.yaml", "member_required: [depth]", "member_required: []")
+    code, report, err = breaking(capsys)
+    found = {(f["rule"], f["message"], f["line"]) for f in report["findings"]}
+    assert found == {
+        ("PARAMETER_REMOVED", "read_file: parameter 'options': property 'hidden' removed", 19),
+        ("BOUND_TIGHTENED", "read_file: parameter 'options.depth': maximum lowered from 5 to 3", 19),
+        ("PARAMETER_MADE_OPTIONAL", "read_file: parameter 'options.depth': now optional", 19),
+    }, err
+    assert code == 1

@@ -1,0 +1,138 @@
+"""toolgen breaking --against REV: the old specs come from a git revision, read without a checkout."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURE_SPECS, edit, run_cli
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+def git(repo: Path, *args: str) -> str:
+    command = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", *args]
+    return subprocess.run(command, cwd=repo, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def no_git_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run git as outside any hook: no repository or index imposed by the environment."""
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_git_env: None) -> Path:
+    """A repository with the fixture specs at tool/specs: one commit, then one that removes a parameter.
+
+    The working folder is tool/, so ``--specs specs`` (the default) names them.
+    """
+    root = tmp_path / "repo"
+    shutil.copytree(FIXTURE_SPECS, root / "tool" / "specs")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "first")
+    edit(root / "tool" / "specs" / "tools" / "read_file.yaml", "name: start_line", "name: first_line")
+    edit(root / "tool" / "specs" / "tools" / "ask.yaml", "handler: null", "handler: {class: AskHandler}")
+    git(root, "commit", "-q", "-am", "second")
+    monkeypatch.chdir(root / "tool")
+    return root
+
+
+def state(root: Path) -> tuple[str, str, str]:
+    """What a checkout or an index update would change: status, HEAD and the index file's bytes."""
+    index = hashlib.sha256((root / ".git" / "index").read_bytes()).hexdigest()
+    return git(root, "status", "--porcelain"), git(root, "rev-parse", "HEAD"), index
+
+
+def test_against_previous_commit(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(
+        repo / "tool" / "specs" / "tools" / "ask.yaml", "Ask the user a question.", "Ask one question."
+    )  # not committed
+    before = state(repo)
+    code, out, err = run_cli(capsys, "breaking", "--against", "HEAD~1")
+    assert code == 1, err
+    lines = out.splitlines()
+    assert (
+        "specs/tools/read_file.yaml:14:9: breaking[PARAMETER_RENAMED]: read_file: parameter 'start_line' renamed" in out
+    )
+    assert "specs/tools/ask.yaml:3:1: info[HANDLER_ADDED]" in out
+    assert "specs/tools/ask.yaml:5:3: info[DESCRIPTION_CHANGED]" in out  # the work tree is the new side
+    assert lines[-1] == "toolgen breaking: 1 breaking, 0 excepted, 2 info (against HEAD~1)"
+    assert state(repo) == before
+
+
+def test_against_a_sha_names_old_files_by_revision(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first = git(repo, "rev-parse", "HEAD~1").strip()
+    (repo / "tool" / "specs" / "tools" / "todo.yaml").unlink()
+    edit(repo / "tool" / "specs" / "toolgen.yaml", "  - todo\n", "")
+    edit(repo / "tool" / "specs" / "parameters.yaml", "    dependencies: [todo]\n", "")
+    for family in ("generic", "compact", "native"):
+        edit(repo / "tool" / "specs" / "variants" / f"{family}.yaml", "- todo\n", "")
+    before = state(repo)
+    code, out, err = run_cli(capsys, "breaking", "--against", first)
+    assert code == 1, err
+    assert f"{first}:tool/specs/tools/todo.yaml:2:1: breaking[TOOL_REMOVED]: tool 'todo' removed" in out
+    assert state(repo) == before
+
+
+def test_same_revision_reports_nothing(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "breaking", "--against", "HEAD")
+    assert (code, out) == (0, "toolgen breaking: 0 breaking, 0 excepted, 0 info (against HEAD)\n")
+
+
+def test_invalid_specs_in_the_revision(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(repo / "tool" / "specs" / "tools" / "ask.yaml", "handler: {class: AskHandler}", "handler: [")
+    git(repo, "commit", "-q", "-am", "broken")
+    edit(repo / "tool" / "specs" / "tools" / "ask.yaml", "handler: [", "handler: null")
+    code, _, err = run_cli(capsys, "breaking", "--against", "HEAD")
+    assert code == 2
+    assert "HEAD:tool/specs/tools/ask.yaml:5:10: error[E100]: YAML syntax error" in err
+
+
+def test_revision_without_the_spec_folder(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    git(repo, "mv", "tool/specs", "tool/other")
+    git(repo, "commit", "-q", "-m", "moved")
+    shutil.copytree(repo / "tool" / "other", repo / "tool" / "specs")
+    code, _, err = run_cli(capsys, "breaking", "--against", "HEAD")
+    assert code == 2
+    assert "HEAD:1:1: error[E343]: revision 'HEAD' has no spec folder at tool/specs" in err
+
+
+def test_unknown_revision(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(capsys, "breaking", "--against", "v9.9")
+    assert code == 2
+    assert "v9.9:1:1: error[E342]: --against 'v9.9' is neither a folder nor a revision of this repository" in err
+
+
+def test_symlinked_spec_in_the_revision(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tools = repo / "tool" / "specs" / "tools"
+    content = (tools / "ask.yaml").read_bytes()
+    (tools / "ask.yaml").unlink()
+    (tools / "ask.yaml").symlink_to("../parameters.yaml")
+    git(repo, "commit", "-q", "-am", "symlink")
+    (tools / "ask.yaml").unlink()
+    (tools / "ask.yaml").write_bytes(content)
+    code, _, err = run_cli(capsys, "breaking", "--against", "HEAD")
+    assert code == 2
+    assert "HEAD:tool/specs/tools/ask.yaml:1:1: error[E345]: is a symlink in revision 'HEAD', not a spec file" in err
+
+
+def test_without_git(repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    code, _, err = run_cli(capsys, "breaking", "--against", "HEAD~1")
+    assert code == 2
+    assert "HEAD~1:1:1: error[E344]: git is not installed, so --against cannot name a revision" in err
+
+
+def test_specs_outside_a_repository(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str], no_git_env: None
+) -> None:
+    code, _, err = run_cli(capsys, "breaking", "--against", "HEAD~1")
+    assert code == 2
+    assert "HEAD~1:1:1: error[E342]: --against 'HEAD~1' is not a folder, and specs is not in a git repository" in err

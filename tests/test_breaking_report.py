@@ -1,0 +1,166 @@
+"""toolgen breaking: output formats, exceptions in toolgen.yaml (E340, E341), bad REF and invalid specs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from breaking_cases import breaking
+from conftest import edit, run_cli
+from generator.breaking.rules import RULES
+
+EXCEPTIONS = "breaking:\n  exceptions:\n"
+REMOVE_MINIMUM = ("minimum: 1", "minimum: 2")  # BOUND_TIGHTENED on read_file
+
+
+def tighten(new: Path) -> None:
+    edit(new / "tools" / "read_file.yaml", *REMOVE_MINIMUM)
+
+
+def except_(new: Path, *entries: str) -> None:
+    edit(new / "toolgen.yaml", "selection:\n", EXCEPTIONS + "".join(entries) + "selection:\n")
+
+
+def test_text_output(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    tighten(breaking_trees[1])
+    code, out, _ = run_cli(capsys, "breaking", "--against", "old/specs")
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[0] == (
+        "specs/tools/read_file.yaml:14:9: breaking[BOUND_TIGHTENED]: read_file: parameter 'start_line': "
+        "minimum raised from 1 to 2 [families: compact, native, generic; formats: xml, anthropic, "
+        "openai-chat, openai-responses, gemini, bedrock-converse]"
+    )
+    assert lines[-1] == "toolgen breaking: 1 breaking, 0 excepted, 0 info (against old/specs)"
+
+
+def test_github_output(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    tighten(breaking_trees[1])
+    edit(breaking_trees[1] / "tools" / "ask.yaml", "Ask the user a question.", "Ask the user, 100% politely.")
+    code, out, _ = run_cli(capsys, "breaking", "--against", "old/specs", "--error-format", "github")
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[0].startswith("::notice file=specs/tools/ask.yaml,line=5,col=3,title=DESCRIPTION_CHANGED::ask: ")
+    assert lines[1].startswith(
+        "::error file=specs/tools/read_file.yaml,line=14,col=9,title=BOUND_TIGHTENED::read_file: parameter"
+    )
+    assert len(lines) == 2
+
+
+def test_json_output_shape(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    tighten(breaking_trees[1])
+    code, report, _ = breaking(capsys)
+    assert code == 1
+    assert set(report) == {"against", "breaking", "excepted", "info", "findings", "diagnostics", "unused_exceptions"}
+    (finding,) = report["findings"]
+    assert finding == {
+        "rule": "BOUND_TIGHTENED",
+        "breaking": True,
+        "excepted": None,
+        "path": "specs/tools/read_file.yaml",
+        "line": 14,
+        "col": 9,
+        "tool": "read_file",
+        "families": ["compact", "native", "generic"],
+        "formats": ["xml", "anthropic", "openai-chat", "openai-responses", "gemini", "bedrock-converse"],
+        "message": "read_file: parameter 'start_line': minimum raised from 1 to 2",
+    }
+
+
+def test_exception_by_rule(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    tighten(breaking_trees[1])
+    except_(breaking_trees[1], "    - {rule: BOUND_TIGHTENED, reason: nobody sends line 1}\n")
+    code, out, _ = run_cli(capsys, "breaking", "--against", "old/specs")
+    assert code == 0
+    assert "excepted[BOUND_TIGHTENED]: read_file: parameter 'start_line'" in out
+    assert out.splitlines()[0].endswith("(excepted: nobody sends line 1)")
+    assert out.splitlines()[-1] == "toolgen breaking: 0 breaking, 1 excepted, 0 info (against old/specs)"
+
+
+def test_exception_by_rule_and_tool(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    tighten(breaking_trees[1])
+    edit(breaking_trees[1] / "tools" / "write_file.yaml", "[overwrite, append]", "[overwrite]")
+    edit(breaking_trees[1] / "tools" / "write_file.yaml", "        enum:", "        minLength: 1\n        enum:")
+    except_(breaking_trees[1], "    - {rule: BOUND_TIGHTENED, tool: read_file, reason: accepted}\n")
+    code, report, _ = breaking(capsys)
+    status = {(f["rule"], f["tool"]): f["excepted"] for f in report["findings"]}
+    assert status == {
+        ("BOUND_TIGHTENED", "read_file"): "accepted",
+        ("BOUND_TIGHTENED", "write_file"): None,
+        ("ENUM_VALUE_REMOVED", "write_file"): None,
+    }
+    assert (code, report["breaking"], report["excepted"]) == (1, 2, 1)
+
+
+def test_unused_exception_is_listed(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    except_(breaking_trees[1], "    - {rule: TOOL_REMOVED, tool: todo, reason: gone}\n")
+    code, out, _ = run_cli(capsys, "breaking", "--against", "old/specs")
+    assert code == 0
+    assert (
+        "specs/toolgen.yaml:62:7: note: the exception for TOOL_REMOVED (tool 'todo') matches no breaking change" in out
+    )
+
+
+def test_unknown_rule_suggests_the_closest(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    except_(
+        breaking_trees[1],
+        "    - {rule: TOOL_REMOVE, reason: x}\n    - {rule: BOUND_TIGHTENED, tool: red_file, reason: x}\n",
+    )
+    code, out, err = run_cli(capsys, "breaking", "--against", "old/specs")
+    assert (code, out) == (2, "")
+    assert "specs/toolgen.yaml:62:14: error[E340]: unknown rule id 'TOOL_REMOVE' in a breaking exception" in err
+    assert "did you mean 'TOOL_REMOVED'" in err
+    assert "specs/toolgen.yaml:63:37: error[E341]: breaking exception names unknown tool 'red_file'" in err
+    assert "did you mean 'read_file'" in err
+
+
+def test_exception_needs_a_reason(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    except_(breaking_trees[1], "    - {rule: TOOL_REMOVED}\n")
+    code, _, err = run_cli(capsys, "breaking", "--against", "old/specs")
+    assert code == 2
+    assert "specs/toolgen.yaml:62:7: error[E211]" in err and "'reason' is a required property" in err
+
+
+def test_generate_accepts_the_breaking_block(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    except_(breaking_trees[1], "    - {rule: TOOL_REMOVED, reason: gone}\n")
+    code, _, err = run_cli(capsys, "validate", "--specs", "specs")
+    assert code == 0, err
+
+
+def test_neither_folder_nor_revision(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "breaking", "--against", "no-such-thing")
+    assert (code, out) == (2, "")
+    assert "no-such-thing:1:1: error[E342]: --against 'no-such-thing' is not a folder" in err
+    assert "hint: pass an existing spec folder, or a revision" in err
+
+
+def test_option_like_ref_is_refused(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(capsys, "breaking", "--against=--output=x")
+    assert code == 2
+    assert "error[E342]: --against '--output=x' is neither a spec folder nor a git revision" in err
+
+
+def test_invalid_old_specs_exit_2(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    edit(breaking_trees[0] / "tools" / "ask.yaml", "handler: null", "handler: [")
+    tighten(breaking_trees[1])
+    code, out, err = run_cli(capsys, "breaking", "--against", "old/specs")
+    assert (code, out) == (2, "")
+    assert "old/specs/tools/ask.yaml:" in err and "error[E100]" in err
+
+
+def test_invalid_new_specs_exit_2(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    edit(breaking_trees[1] / "variants" / "compact.yaml", "- ask\n", "- ask_user\n")
+    code, out, _ = run_cli(capsys, "breaking", "--against", "old/specs", "--error-format", "json")
+    assert code == 2
+    (diag,) = json.loads(out)  # the diagnostics alone, as the other commands print them
+    assert (diag["path"], diag["line"], diag["code"]) == ("specs/variants/compact.yaml", 9, "E301")
+
+
+def test_rule_ids_are_upper_snake() -> None:
+    assert all(rule.replace("_", "").isalpha() and rule.isupper() for rule in RULES)

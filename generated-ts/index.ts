@@ -16,4 +16,5 @@ export { ToolResult, toolUse } from "./_runtime/tool_types.js";
 export type { ToolUse } from "./_runtime/tool_types.js";
 export * from "./args.js";
 export * from "./dispatch.js";
+export * from "./offer.js";
 export { RUNTIME_VERSION } from "./_runtime/index.js";

@@ -48,11 +48,42 @@ _SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bo
 
 
 @dataclass(frozen=True)
+class Ann:
+    """A field's type, for both targets: ``kind`` is literal, none, list, ref, dict or scalar.
+
+    ``args`` holds the literal members, the item type, the referenced name or the JSON type name.
+    """
+
+    kind: str
+    args: tuple[Any, ...] = ()
+    nullable: bool = False
+
+    def python(self) -> Annotation:
+        """The Python type expression (of validated names and pyfmt literals)."""
+        node: Annotation
+        if self.kind == "none":
+            return "None"
+        if self.kind == "literal":
+            node = Sub("Literal", tuple(flat(v) for v in self.args))
+        elif self.kind == "list":
+            node = Sub("list", (self.args[0].python() if self.args else "Any",))
+        elif self.kind == "ref":
+            node = str(self.args[0])
+        elif self.kind == "dict":
+            node = Sub("dict", ("str", "Any"))
+        else:
+            node = _SCALARS.get(str(self.args[0]), "Any")
+        return Union((node, "None")) if self.nullable else node
+
+
+@dataclass(frozen=True)
 class Field:
     key: str
     annotation: Annotation  # a type expression of validated names and pyfmt literals
     required: bool
     doc: str | None  # a docstring literal (see docstring()), or None
+    type: Ann
+    text: str  # the doc as plain text
 
 
 @dataclass(frozen=True)
@@ -62,6 +93,18 @@ class TypedDictDef:
     fields: tuple[Field, ...]
     total: bool
     class_syntax: bool
+    text: str  # the doc as plain text
+
+
+@dataclass(frozen=True)
+class ArgsPlan:
+    """Every TypedDict in definition order (nested ones first), and which one each variant uses."""
+
+    defs: tuple[TypedDictDef, ...]
+    by_key: dict[str, str]
+    """Spec key (``family/tool_id``) -> TypedDict name."""
+    by_tool: dict[str, str]
+    """Tool id -> the TypedDict most of its variants share."""
 
 
 def camel(name: str) -> str:
@@ -120,30 +163,32 @@ class _Builder:
 
     def annotation(self, schema: Mapping[str, Any], owner: str, key: str) -> Annotation:
         """The Python type of a value schema (nested TypedDicts are defined on the way)."""
+        return self.type_of(schema, owner, key).python()
+
+    def type_of(self, schema: Mapping[str, Any], owner: str, key: str) -> Ann:
+        """The type of a value schema, for either target (nested TypedDicts are defined on the way)."""
         type_name = str(schema.get("type", "string"))
         values = schema.get("enum")
         nullable = bool(schema.get("nullable")) or (values is not None and None in values)
-        members = [v for v in values or () if v is not None]
-        node: Annotation
+        members = tuple(v for v in values or () if v is not None)
         if values is not None and type_name in _LITERAL_TYPES:  # Literal takes no floats, lists or dicts
-            node = Sub("Literal", tuple(flat(v) for v in members)) if members else "None"
-        elif type_name == "array":
+            return Ann("literal", members, nullable) if members else Ann("none")
+        if type_name == "array":
             items = schema.get("items")
-            node = Sub("list", (self.annotation(items, owner, key) if items else "Any",))
-        elif type_name == "object":
+            return Ann("list", (self.type_of(items, owner, key),) if items else (), nullable)
+        if type_name == "object":
             properties = schema.get("properties")
             if properties:
                 stem = owner.removesuffix("Args") + camel(key)
                 required = set(schema.get("required") or ())
-                node = self.define(self.names.claim(stem), f"The {key!r} member of {owner}.", properties, required)
-            else:
-                node = Sub("dict", ("str", "Any"))
-        else:
-            node = _SCALARS.get(type_name, "Any")
-        return Union((node, "None")) if nullable and node != "None" else node
+                name = self.define(self.names.claim(stem), f"The {key!r} member of {owner}.", properties, required)
+                return Ann("ref", (name,), nullable)
+            return Ann("dict", (), nullable)
+        return Ann("scalar", (type_name,), nullable)
 
     def field(self, owner: str, key: str, schema: Mapping[str, Any], required: bool, doc: str) -> Field:
-        return Field(key, self.annotation(schema, owner, key), required, docstring(doc) if doc else None)
+        ann = self.type_of(schema, owner, key)
+        return Field(key, ann.python(), required, docstring(doc) if doc else None, ann, doc)
 
     def define(self, name: str, doc: str, members: Mapping[str, Any], required: set[str]) -> str:
         """Define a TypedDict for object members (name -> schema); returns its name."""
@@ -158,7 +203,7 @@ class _Builder:
     def add(self, name: str, doc: str, fields: list[Field]) -> str:
         total = any(f.required for f in fields)
         class_syntax = all(usable(f.key) and f.key not in self.names.taken for f in fields)
-        self.defs.append(TypedDictDef(name, docstring(doc), tuple(fields), total, class_syntax))
+        self.defs.append(TypedDictDef(name, docstring(doc), tuple(fields), total, class_syntax, doc))
         return name
 
 
@@ -176,7 +221,8 @@ def signature(params: tuple[Parameter, ...]) -> tuple[Any, ...]:
     return tuple((p.name, always_given(p), repr(p.schema)) for p in params)
 
 
-def emit(catalog: Catalog) -> dict[str, str]:
+def plan(catalog: Catalog) -> ArgsPlan:
+    """The TypedDicts of the catalog and their names, by the naming rule of the module docstring."""
     builder = _Builder()
     by_key: dict[str, str] = {}
     by_tool: dict[str, str] = {}
@@ -200,17 +246,23 @@ def emit(catalog: Catalog) -> dict[str, str]:
         for variant in tool.variants:
             by_key[variant.key] = names[signature(variant.parameters)]
         by_tool[tool.id] = names[primary]
+    return ArgsPlan(tuple(builder.defs), by_key, by_tool)
+
+
+def emit(catalog: Catalog) -> dict[str, str]:
+    planned = plan(catalog)
+    by_key, by_tool = planned.by_key, planned.by_tool
     root = catalog.project.source.split("/", 1)[0]
     skeleton = render_python(
         "args.py.j2",
         header((f"{root}/tools/*.yaml", f"{root}/variants/*.yaml", f"{root}/parameters.yaml")),
-        names=[d.name for d in builder.defs],
+        names=[d.name for d in planned.defs],
         marker=MARKER,
         by_key={key: Code(by_key[key]) for key in sorted(by_key)},
         by_tool={t: Code(by_tool[t]) for t in catalog.project.tool_order if t in by_tool},
     )
     before, after = re.split(rf"\n+{re.escape(MARKER)}\n+", skeleton)
-    parts = [before, *(definition_source(d) for d in builder.defs), after]
+    parts = [before, *(definition_source(d) for d in planned.defs), after]
     return {"args.py": "\n\n\n".join(parts)}
 
 

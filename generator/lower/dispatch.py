@@ -31,23 +31,26 @@ def binding_data(tool: Tool) -> dict[str, Any] | None:
     }
 
 
-def emit(catalog: Catalog) -> dict[str, str]:
+def bindings_values(catalog: Catalog) -> dict[str, Any]:
+    """The data of bindings.py (and of the TypeScript dispatch.ts), by template variable."""
     project = catalog.project
     by_id = {tool.id: tool for tool in catalog.tools}
     handlers = {tool_id: binding_data(by_id[tool_id]) if tool_id in by_id else None for tool_id in project.tool_order}
     # The tools the coordinator routes dynamic names to (Cline: ClineDefaultTool.MCP_ACCESS and
     # USE_SUBAGENTS). A spec set without them simply gets no MCP / subagent routing.
     return {
+        "handlers": handlers,
+        "mcp_tool": MCP_TOOL_ID if MCP_TOOL_ID in handlers else None,
+        "subagents_tool": SUBAGENTS_TOOL_ID if SUBAGENTS_TOOL_ID in handlers else None,
+        "mcp_separator": project.mcp_separator,
+        "subagent_prefix": project.subagent_prefix,
+        "subagent_max_length": project.subagent_max_length,
+        "labels": {tool.id: tool.label for tool in catalog.tools if tool.label is not None},
+    }
+
+
+def emit(catalog: Catalog) -> dict[str, str]:
+    return {
         "dispatch.py": render_python("dispatch.py.j2", header(_sources(catalog))),
-        "bindings.py": render_python(
-            "bindings.py.j2",
-            header(_sources(catalog)),
-            handlers=handlers,
-            mcp_tool=MCP_TOOL_ID if MCP_TOOL_ID in handlers else None,
-            subagents_tool=SUBAGENTS_TOOL_ID if SUBAGENTS_TOOL_ID in handlers else None,
-            mcp_separator=project.mcp_separator,
-            subagent_prefix=project.subagent_prefix,
-            subagent_max_length=project.subagent_max_length,
-            labels={tool.id: tool.label for tool in catalog.tools if tool.label is not None},
-        )
+        "bindings.py": render_python("bindings.py.j2", header(_sources(catalog)), **bindings_values(catalog)),
     }

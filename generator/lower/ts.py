@@ -331,8 +331,10 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
     _report(catalog, values, data_writer.problems + context_writer.problems, diags)
     _check_regexes(catalog, diags)
     files["ids.ts"] = _ids(catalog)
-    files["args.ts"] = _placeholder(head, "Typed argument interfaces per tool")
-    files["dispatch.ts"] = _placeholder(head, "The dispatch table and Coordinator")
-    for name in ("catalog", "prompt", "providers", "index"):  # bindings without data: templates/ts_<name>.ts.j2
+    from .ts_dispatch import emit_args, emit_dispatch  # it imports this module's helpers
+
+    files["args.ts"] = emit_args(catalog, diags)
+    files["dispatch.ts"] = emit_dispatch(catalog)
+    for name in ("catalog", "prompt", "providers", "offer", "index"):  # bindings without data: ts_<name>.ts.j2
         files[f"{name}.ts"] = render_text(f"ts_{name}.ts.j2", header=head, runtime=RUNTIME_FOLDER)
     return dict(sorted(files.items()))

@@ -1,13 +1,18 @@
 /**
- * Short labels for tool calls, such as `[read_file for 'src/app.ts']`, from spec templates.
+ * Short labels for tool calls, such as `[read_file for 'src/app.ts']`, from spec templates
+ * (mirrors labels.py).
  *
- * Mirrors generator/runtime/labels.py: `{path}` is the value of parameter `path`; `{path|absolutePath}`
- * the first alternative the call gives a value for; `{{` and `}}` are literal braces. Filling never
- * throws: a missing or empty value becomes MISSING, a non-string value is shown as compact JSON,
- * whitespace runs become one space and a long value is cut to MAX_VALUE_CHARS ending in an ellipsis.
+ * A template names the call's parameters in braces: `{path}` is the value of `path`,
+ * `{path|absolutePath}` the first alternative the call gives a value for, `{{` and `}}` are
+ * literal braces. Filling never throws: a missing or empty value becomes `MISSING`, a value that
+ * is not a string is shown as compact JSON, whitespace runs become one space and a long value is
+ * cut to `MAX_VALUE_CHARS` ending in an ellipsis.
  */
 
-/** The longest value shown in a label (in code points); longer ones are cut. */
+import { pyLen, pyRstrip, pySlice, pySplit, pyStrip } from "./pyjson.js";
+import { has, isDict, pyJsonDumps, pyRepr, pyTypeName } from "./schema_common.js";
+
+/** The longest value shown in a label; longer ones are cut and end in an ellipsis. */
 export const MAX_VALUE_CHARS = 60;
 /** Shown for a parameter the call does not give (or gives empty). */
 export const MISSING = "\u2026";
@@ -15,6 +20,7 @@ export const MISSING = "\u2026";
 /** Literal text, or the alternative parameter names of one placeholder. */
 export type Piece = string | readonly string[];
 
+/** A malformed label template; `offset` is the character where the problem starts. */
 export class LabelSyntaxError extends Error {
   readonly offset: number;
 
@@ -26,22 +32,30 @@ export class LabelSyntaxError extends Error {
 }
 
 const NAME_CHAR = /^[\p{L}\p{N}_-]$/u;
-/** Python's str.split() whitespace. */
-const PY_WS = /[\s\u001c-\u001f\u0085]+/g;
 
 function names(body: string, start: number): string[] {
-  const found = body.split("|").map((part) => part.replace(/^[\s\u001c-\u001f\u0085]+|[\s\u001c-\u001f\u0085]+$/g, ""));
-  for (const name of found) {
-    if (!name) throw new LabelSyntaxError(start, `empty parameter name in placeholder '{${body}}'`);
-    if (!Array.from(name).every((ch) => NAME_CHAR.test(ch))) {
-      throw new LabelSyntaxError(start, `'${name}' in placeholder '{${body}}' is not a parameter name`);
+  const out = body.split("|").map(pyStrip);
+  for (const name of out) {
+    if (!name) {
+      throw new LabelSyntaxError(start, `empty parameter name in placeholder '{${body}}'`);
+    }
+    if (![...name].every((ch) => NAME_CHAR.test(ch))) {
+      throw new LabelSyntaxError(
+        start,
+        `${pyRepr(name)} in placeholder '{${body}}' is not a parameter name`,
+      );
     }
   }
-  return found;
+  return out;
 }
 
-/** The pieces of `template`; throws LabelSyntaxError for a malformed one. */
-export function parseLabel(template: string): Piece[] {
+const PARSED = new Map<string, readonly Piece[]>();
+const PARSED_MAX = 256;
+
+/** The pieces of `template`; throws `LabelSyntaxError` for a malformed one. */
+export function parseLabel(template: string): readonly Piece[] {
+  const cached = PARSED.get(template);
+  if (cached !== undefined) return cached;
   const pieces: Piece[] = [];
   let text = "";
   let index = 0;
@@ -70,53 +84,64 @@ export function parseLabel(template: string): Piece[] {
     }
   }
   if (text) pieces.push(text);
+  if (PARSED.size >= PARSED_MAX) PARSED.delete(PARSED.keys().next().value as string);
+  PARSED.set(template, pieces);
   return pieces;
 }
 
-/** `value` as label text, or null when it counts as missing. */
+/** Every parameter name `template` mentions, in order, without repeats. */
+export function labelNames(template: string): string[] {
+  const seen = new Set<string>();
+  for (const piece of parseLabel(template)) {
+    if (typeof piece !== "string") piece.forEach((name) => seen.add(name));
+  }
+  return [...seen];
+}
+
+/** `text` as literal label text (braces doubled), e.g. a tool name inside a template. */
+export function escapeLabelText(text: string): string {
+  return text.replaceAll("{", "{{").replaceAll("}", "}}");
+}
+
 function shown(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   let text: string;
-  if (typeof value === "string") text = value;
-  else {
+  if (typeof value === "string") {
+    text = value;
+  } else {
     try {
-      text = JSON.stringify(value) ?? typeof value;
+      text = pyJsonDumps(value, ",", ":");
     } catch {
-      text = typeof value;
+      text = pyTypeName(value); // deep nesting, odd objects: still a label, never an error
     }
   }
-  text = text.split(PY_WS).filter((part) => part).join(" ");
+  text = pySplit(text).join(" ");
   if (!text) return null;
-  const chars = Array.from(text);
-  if (chars.length > MAX_VALUE_CHARS) {
-    text = chars.slice(0, MAX_VALUE_CHARS - 1).join("").replace(/[\s\u001c-\u001f\u0085]+$/, "") + MISSING;
-  }
+  if (pyLen(text) > MAX_VALUE_CHARS) text = pyRstrip(pySlice(text, MAX_VALUE_CHARS - 1)) + MISSING;
   return text;
 }
 
 /** `template` filled from `params` (an object; anything else counts as empty). */
 export function fillLabel(template: string, params: unknown): string {
-  let pieces: Piece[];
+  let pieces: readonly Piece[];
   try {
     pieces = parseLabel(template);
   } catch {
     return String(template);
   }
-  const values = (typeof params === "object" && params !== null && !Array.isArray(params) ? params : {}) as {
-    readonly [name: string]: unknown;
-  };
+  const values = isDict(params) ? params : {};
   let out = "";
   for (const piece of pieces) {
     if (typeof piece === "string") {
       out += piece;
       continue;
     }
-    let value: string | null = null;
+    let text: string | null = null;
     for (const name of piece) {
-      value = shown(Object.hasOwn(values, name) ? values[name] : undefined);
-      if (value !== null) break;
+      text = shown(has(values, name) ? values[name] : undefined);
+      if (text !== null) break;
     }
-    out += value ?? MISSING;
+    out += text ?? MISSING;
   }
   return out;
 }

@@ -1,0 +1,248 @@
+/**
+ * What one request offered the model, used both to send the tools and to answer the calls
+ * (mirrors offer.py).
+ *
+ * An `Offer` is built once per request from a family, a context, a format (null for the text
+ * path) and the request's run-time tools (MCP servers, subagent configs). It builds what is sent
+ * (`tools()` for a native format, `promptSection()` for the text path) and remembers the names
+ * that went out, so dispatch cannot disagree with it: `execute(coordinator, config, use)` refuses
+ * a call to any tool that was not sent (a static tool turned off by its requirements, an MCP tool
+ * of a disabled or unknown server, a subagent that is not configured, a name the model made up)
+ * with one tool-error result, then checks the arguments against the schema of the variant that
+ * was sent (validation.ts) and hands the handler typed values. Nothing throws.
+ */
+
+import type { Catalog } from "./catalog.js";
+import { parseMcpName } from "./dynamic_tools.js";
+import { FORMATS, NAME, pathTo } from "./formats.js";
+import { parametersSchema } from "./native.js";
+import { errorText } from "./pyjson.js";
+import type { TextPath } from "./prompt.js";
+import { PyError, has, isDict, pyRepr, pyStr, type Json } from "./schema_common.js";
+import { dynamicVariants, nativeTools } from "./tool_lists.js";
+import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
+import { argumentsChecker, type ArgumentsChecker } from "./validation.js";
+import type { SkipRecord, Variant } from "./variants.js";
+
+/** At most this many offered names are listed in a refusal. */
+const LISTED = 40;
+
+/** What a Coordinator offers the Offer (dispatch.ts). */
+export interface Dispatcher<Config = unknown> {
+  execute(config: Config, block: ToolUse): ToolResult | null;
+  executeAsync(config: Config, block: ToolUse, options?: { timeout?: number | null }): Promise<ToolResult | null>;
+}
+
+/** The request's format and run-time tools. */
+export interface OfferOptions {
+  /** A native format name; null or left out: the text path. */
+  format?: string | null;
+  /** MCP servers `{uid, name, disabled, tools}`. */
+  mcpServers?: readonly Json[];
+  /** Subagent configs `{name, description}`. */
+  subagents?: readonly Json[];
+}
+
+// Checkers of static variants, per variant object and names of the parameters sent: the catalog's
+// variants live as long as the package.
+const STATIC_CHECKERS = new WeakMap<object, Map<string, ArgumentsChecker>>();
+
+/** The schema every format's parameters derive from: an MCP tool's own, else the parameters'. */
+function inputSchema(variant: Variant, params: readonly Variant["parameters"][number][]): Json {
+  const schema = variant.input_schema;
+  if (schema !== null && schema !== undefined) return schema;
+  return parametersSchema(params.map((p) => ({ name: p.name, required: p.required, instruction: "", schema: p.schema })));
+}
+
+function entryName(format: string, entry: Json): string | null {
+  let node = entry;
+  for (const key of pathTo(FORMATS.get(format)!, NAME)) node = isDict(node) && has(node, key) ? node[key] : null;
+  return typeof node === "string" ? node : null;
+}
+
+/** The tools offered in one request; see the module comment. */
+export class Offer<C extends object = { readonly [field: string]: unknown }> {
+  readonly catalog: Catalog<C>;
+  readonly textPath: TextPath<C>;
+  readonly family: string;
+  readonly context: C;
+  readonly format: string | null;
+  readonly extraVariants: readonly Variant[];
+  /** Run-time tools left out of this request, with reasons (`{server, uid, tool, name, reason}`). */
+  readonly skipped: SkipRecord[];
+  /** The offered tools by name, in the order they were sent. */
+  readonly variants: ReadonlyMap<string, Variant>;
+  private readonly sentTools: Record<string, unknown>[] = [];
+  private readonly section: string = "";
+  private readonly enabledIds: readonly string[];
+  private readonly checkers = new Map<string, ArgumentsChecker>();
+  private readonly servers: Map<string, Json>;
+
+  /**
+   * Throws NativeToolsUnavailable (from nativeTools) when the family or context does not use
+   * native tools: use the text path then.
+   */
+  constructor(catalog: Catalog<C>, textPath: TextPath<C>, family: string, context: unknown = null, options: OfferOptions = {}) {
+    this.catalog = catalog;
+    this.textPath = textPath;
+    this.family = catalog.knownFamily(family);
+    this.context = catalog.asContext(context);
+    this.format = options.format ?? null;
+    const servers = options.mcpServers ?? [];
+    const [extra, skipped] = dynamicVariants(catalog, this.family, this.context, {
+      mcpServers: servers,
+      subagents: options.subagents ?? [],
+    });
+    this.extraVariants = extra;
+    this.skipped = skipped;
+    if (this.format === null) {
+      this.section = textPath.promptSection(this.family, this.context, this.extraVariants, this.skipped);
+    } else {
+      if (!FORMATS.has(this.format)) {
+        throw new PyError("KeyError", `unknown format ${pyRepr(this.format)}; known: ${[...FORMATS.keys()].join(", ")}`);
+      }
+      this.sentTools = nativeTools(catalog, this.family, this.context, {
+        format: this.format,
+        extraVariants: this.extraVariants,
+        skipped: this.skipped,
+      });
+    }
+    const variants = catalog.assemble(this.family, this.context, this.extraVariants);
+    let sent: Set<unknown>;
+    if (this.format === null) {
+      const refused = new Set(this.skipped.map((r) => r.name));
+      sent = new Set(variants.map((v) => v.name).filter((name) => !refused.has(name)));
+    } else {
+      const format = this.format;
+      sent = new Set(this.sentTools.map((entry) => entryName(format, entry)));
+    }
+    this.variants = new Map(variants.filter((v) => sent.has(v.name)).map((v) => [v.name, v]));
+    this.enabledIds = variants.map((v) => v.id);
+    this.servers = new Map(servers.filter(isDict).map((s) => [pyStr(has(s, "uid") ? s["uid"] : null), s]));
+  }
+
+  // ---- sending ----------------------------------------------------------------------------
+
+  /** The request's native `tools` list (empty on the text path). */
+  tools(): Record<string, unknown>[] {
+    return [...this.sentTools];
+  }
+
+  /** The text path's '# Tools' section (empty for a native format). */
+  promptSection(): string {
+    return this.section;
+  }
+
+  /** The names of the offered tools, in the order they were sent. */
+  names(): string[] {
+    return [...this.variants.keys()];
+  }
+
+  // ---- dispatching ------------------------------------------------------------------------
+
+  /**
+   * Tool calls in a (possibly still streaming) text-path reply. Every tool of the family is read,
+   * offered or not, so that a call to a tool this request did not offer reaches `execute` and is
+   * refused there instead of passing as prose.
+   */
+  parseCalls(text: string): ToolUse[] {
+    return this.textPath.parseCalls(text, this.family, this.extraVariants);
+  }
+
+  /** Why a call to `name` is refused, or null when `name` was offered. */
+  refusal(name: string): string | null {
+    if (this.variants.has(name)) return null;
+    const separator = this.catalog.data.mcp.separator || "";
+    const names = [...this.variants.keys()];
+    let offered = names.slice(0, LISTED).join(", ") || "none";
+    if (names.length > LISTED) offered += ` and ${names.length - LISTED} more`; // many MCP tools: keep it short
+    const prefix = this.catalog.data.subagents.name_prefix || "";
+    const parsed = separator ? parseMcpName(name, separator) : null;
+    let reason: string;
+    if (parsed !== null) {
+      const [uid, tool] = parsed;
+      const server = this.servers.get(uid);
+      if (server === undefined) reason = `there is no MCP server ${pyRepr(uid)} in this request`;
+      else if (has(server, "disabled") && server["disabled"]) reason = `the MCP server ${pyRepr(uid)} is disabled`;
+      else reason = `the MCP server ${pyRepr(uid)} offers no tool ${pyRepr(tool)} here`;
+    } else if (prefix && name.startsWith(prefix)) {
+      reason = "no subagent of that name is configured for this request";
+    } else if ((this.catalog.variants.get(this.family) ?? []).some((v) => v.name === name)) {
+      reason = "it is turned off in the current context";
+    } else {
+      reason = "no tool of that name exists";
+    }
+    return `Tool ${name} is not available in this request: ${reason}. Use one of the offered tools: ${offered}.`;
+  }
+
+  /** `use`'s arguments typed by the schema that was sent, and every problem found. */
+  check(use: ToolUse): [Record<string, unknown>, string[]] {
+    const variant = this.variants.get(use.name);
+    if (variant === undefined) throw new PyError("KeyError", pyRepr(use.name));
+    return this.checker(variant)(use.params, this.format === null);
+  }
+
+  /**
+   * Answer one call: refuse it, report its argument problems, or run its handler. A partial
+   * block of an offered tool goes to the handler's preview unchecked (its values are still
+   * growing); a partial block of any other tool is dropped. Never throws.
+   */
+  execute<Config>(coordinator: Dispatcher<Config>, config: Config, use: ToolUse): ToolResult | null {
+    const screened = this.screen(use);
+    return screened.answered ? screened.answer : coordinator.execute(config, screened.run);
+  }
+
+  /** `execute` through `coordinator.executeAsync`: the same checks, async handlers awaited. */
+  async executeAsync<Config>(
+    coordinator: Dispatcher<Config>,
+    config: Config,
+    use: ToolUse,
+    options: { timeout?: number | null } = {},
+  ): Promise<ToolResult | null> {
+    const screened = this.screen(use);
+    return screened.answered ? screened.answer : coordinator.executeAsync(config, screened.run, options);
+  }
+
+  private screen(use: ToolUse): { answered: true; answer: ToolResult | null } | { answered: false; run: ToolUse } {
+    if (use.error !== null && use.error !== undefined) {
+      return { answered: true, answer: use.partial ? null : ToolResult.error(use.error) };
+    }
+    const refused = this.refusal(use.name);
+    if (refused !== null) return { answered: true, answer: use.partial ? null : ToolResult.error(refused) };
+    if (use.partial) return { answered: false, run: use };
+    let params: Record<string, unknown>;
+    let problems: string[];
+    try {
+      [params, problems] = this.check(use);
+    } catch (error) {
+      // a schema the checker cannot read must not cost the call
+      const text = `Could not check the arguments of tool ${use.name}: ${errorText(error)}`;
+      return { answered: true, answer: ToolResult.error(text) };
+    }
+    if (problems.length > 0) {
+      const lines = problems.map((p) => `- ${p}`).join("\n");
+      const text = `Invalid arguments for tool ${use.name}:\n${lines}\nPlease retry the call with every problem fixed.`;
+      return { answered: true, answer: ToolResult.error(text) };
+    }
+    return { answered: false, run: toolUse(use.name, params, use.partial, use.id, use.error) };
+  }
+
+  private checker(variant: Variant): ArgumentsChecker {
+    const found = this.checkers.get(variant.name);
+    if (found !== undefined) return found;
+    const params = this.catalog.visibleParameters(variant, this.context, this.enabledIds);
+    let checker: ArgumentsChecker;
+    if (variant.spec === null) {
+      checker = argumentsChecker(inputSchema(variant, params));
+    } else {
+      let perVariant = STATIC_CHECKERS.get(variant);
+      if (perVariant === undefined) STATIC_CHECKERS.set(variant, (perVariant = new Map()));
+      const key = JSON.stringify(params.map((p) => p.name));
+      let cached = perVariant.get(key);
+      if (cached === undefined) perVariant.set(key, (cached = argumentsChecker(inputSchema(variant, params))));
+      checker = cached;
+    }
+    this.checkers.set(variant.name, checker);
+    return checker;
+  }
+}

@@ -1,0 +1,734 @@
+/**
+ * The return path: tool calls read from a provider's reply, and results sent back to it
+ * (mirrors replies.py: the same rules, problems and error texts).
+ *
+ * A response is a parsed JSON body or an SDK object; a key is tried as written, then in
+ * snake_case. What differs per format lives in its record (formats.ts): `callPath` and
+ * `callFields` say where the calls are and how one is spelled, `resultEnvelope` and
+ * `resultGroup` how results go back.
+ *
+ * Rules of `readCalls`: every call of a reply is returned in reply order with its call id; the
+ * call path may be entered anywhere along it (a list is the call list itself); arguments are
+ * decoded once and a call whose arguments are not a JSON object, are nested deeper than
+ * MAX_NESTING or exceed `maxArgumentChars` comes back with `error` set and empty `params`, as
+ * does a call without a tool name and a second call reusing an id. A call without an id gets
+ * `toolgen-call-<n>` (an error too, except for Gemini, whose older responses carry no ids).
+ * Nothing throws; a response of an unknown shape gives no calls and a line in `problems`.
+ */
+
+import {
+  CALL_ID,
+  CALL_ID_IF_GIVEN,
+  CALL_NAME,
+  CONTENT,
+  IS_ERROR,
+  Items,
+  OUTCOME,
+  RESULTS,
+  STATUS,
+  Slot,
+  record,
+  type CallFields,
+  type Envelope,
+  type FormatRecord,
+} from "./formats.js";
+import { PyJsonError, errorText, pyJsonLoads, pyLen, pyStrip } from "./pyjson.js";
+import {
+  MAX_NESTING,
+  PyError,
+  isDict,
+  jsonTextDepth,
+  jsonTypeOf,
+  nestingDepth,
+  pyRepr,
+  pyTypeName,
+} from "./schema_common.js";
+import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
+
+/**
+ * The longest arguments toolgen reads, in characters of JSON text; longer ones make the call an
+ * error before any parsing.
+ */
+export const MAX_ARGUMENT_CHARS = 4_000_000;
+/** Start of the ids made up for calls that came without one. */
+export const SYNTHETIC_ID_PREFIX = "toolgen-call-";
+
+const MISSING: unique symbol = Symbol("missing");
+type Found = unknown | typeof MISSING;
+type Key = string | number;
+
+// ---- reading nested values from JSON bodies or SDK objects ---------------------------------
+
+const SPELLINGS = new Map<string, readonly string[]>();
+
+/** `key` as the JSON body spells it, then in snake_case as SDK objects do. */
+function spellings(key: string): readonly string[] {
+  let found = SPELLINGS.get(key);
+  if (found === undefined) {
+    const snake = key.replace(/(?<!^)(?=[A-Z])/g, "_").toLowerCase();
+    found = snake === key ? [key] : [key, snake];
+    SPELLINGS.set(key, found);
+  }
+  return found;
+}
+
+/** Python's type name of a node, for problems (`dict`, `list`, a class name). */
+function kindOf(node: unknown): string {
+  if (typeof node === "object" && node !== null && !Array.isArray(node)) {
+    const proto = Object.getPrototypeOf(node);
+    if (proto !== null && proto !== Object.prototype) return proto.constructor?.name || "object";
+  }
+  return pyTypeName(node);
+}
+
+/** `node[key]` for objects and arrays; MISSING if absent. */
+function field(node: unknown, key: Key): Found {
+  if (typeof key === "number") {
+    if (Array.isArray(node) && -node.length <= key && key < node.length) {
+      return node[key < 0 ? node.length + key : key];
+    }
+    return MISSING;
+  }
+  if (typeof node !== "object" || node === null || Array.isArray(node)) return MISSING;
+  const plain = Object.getPrototypeOf(node) === Object.prototype || Object.getPrototypeOf(node) === null;
+  for (const name of spellings(key)) {
+    if (plain ? Object.hasOwn(node, name) : name in node) return (node as Record<string, unknown>)[name];
+  }
+  return MISSING;
+}
+
+function walk(node: unknown, path: readonly Key[]): unknown {
+  let at: Found = node;
+  for (const key of path) {
+    at = field(at, key);
+    if (at === MISSING || at === null || at === undefined) return null;
+  }
+  return at;
+}
+
+function spell(path: readonly Key[]): string {
+  return path.map((k) => (typeof k === "number" ? `[${k}]` : `.${k}`)).join("").replace(/^\.+/, "");
+}
+
+/** The call list of `response`, entered at the first step of `path` it has. */
+function callList(response: unknown, path: readonly Key[], problems: string[]): readonly unknown[] {
+  let node: unknown = response;
+  if (Array.isArray(node)) return node;
+  const start = path.findIndex((key) => typeof key === "string" && field(node, key) !== MISSING);
+  if (start < 0) {
+    problems.push(`unknown response shape: ${kindOf(node)} without ${spell(path)}`);
+    return [];
+  }
+  for (let i = start; i < path.length; i++) {
+    const key = path[i] as Key;
+    if (typeof key === "number" && !(Array.isArray(node) && node.length > 0)) {
+      const kind = Array.isArray(node) ? "empty" : kindOf(node);
+      problems.push(`the response has no ${spell(path.slice(0, i + 1))} (${kind})`);
+      return [];
+    }
+    const next = field(node, key);
+    if (next === null || next === undefined || next === MISSING) return []; // e.g. a text reply
+    node = next;
+  }
+  if (!Array.isArray(node)) {
+    problems.push(`unknown response shape: ${spell(path)} is a ${kindOf(node)}, not a list`);
+    return [];
+  }
+  return node;
+}
+
+// ---- arguments -------------------------------------------------------------------------------
+
+/** Whether the strings and scalars in `value` add up to more than `limit` characters. */
+function sizePast(value: unknown, limit: number): boolean {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (isDict(item)) {
+      const keys = Object.keys(item);
+      total += 2 + keys.reduce((sum, k) => sum + pyLen(k) + 4, 0);
+      stack.push(...keys.map((k) => item[k]));
+    } else if (Array.isArray(item)) {
+      total += 2 + item.length;
+      stack.push(...item);
+    } else if (typeof item === "string") {
+      total += pyLen(item) + 2;
+    } else {
+      total += 4;
+    }
+    if (total > limit) return true;
+  }
+  return false;
+}
+
+/** The length of `text` in code points, counted only when its UTF-16 length passes `limit`. */
+function longerThan(text: string, limit: number): number | null {
+  if (text.length <= limit) return null;
+  const length = pyLen(text);
+  return length > limit ? length : null;
+}
+
+/**
+ * A call's arguments as an object, or `[{}, reason]` when they cannot be taken.
+ *
+ * JSON text is decoded (empty text means no arguments); an object is taken as it is. Both are
+ * held to `maxChars` characters and MAX_NESTING levels; NaN and Infinity are refused.
+ */
+export function decodeArguments(
+  value: unknown,
+  maxChars: number = MAX_ARGUMENT_CHARS,
+): [Record<string, unknown>, string | null] {
+  if (value === null || value === undefined) return [{}, null];
+  if (typeof value === "string") {
+    const length = longerThan(value, maxChars);
+    if (length !== null) {
+      return [{}, `its arguments are ${length} characters long; at most ${maxChars} are read`];
+    }
+    if (!pyStrip(value)) return [{}, null];
+    if (jsonTextDepth(value) > MAX_NESTING) {
+      return [{}, `its arguments are nested more than ${MAX_NESTING} levels deep`];
+    }
+    try {
+      value = pyJsonLoads(value);
+    } catch (error) {
+      if (!(error instanceof PyJsonError)) throw error;
+      const where = error.lineno === null ? "" : ` at line ${error.lineno} column ${error.colno}`;
+      return [{}, `its arguments are not valid JSON (${error.msg}${where})`];
+    }
+  } else if (isDict(value)) {
+    if (nestingDepth(value) > MAX_NESTING) {
+      return [{}, `its arguments are nested more than ${MAX_NESTING} levels deep`];
+    }
+    if (sizePast(value, maxChars)) return [{}, `its arguments are longer than ${maxChars} characters`];
+  }
+  if (!isDict(value)) {
+    const kind = jsonTypeOf(value) ?? kindOf(value);
+    return [{}, `its arguments are a JSON ${kind}, not an object`];
+  }
+  return [value, null];
+}
+
+/** The error text for the model about a call that was not run. */
+function refusal(name: string, reason: string): string {
+  const who = name ? `tool ${name}` : "a tool without a name";
+  return `The call to ${who} was not run: ${reason}. Send it again, corrected.`;
+}
+
+// ---- reading calls ---------------------------------------------------------------------------
+
+function callsRecord(format: string): [FormatRecord, CallFields] {
+  const rec = record(format);
+  if (rec.callFields === null) throw new PyError("ValueError", `format ${pyRepr(format)} has no native tool calls`);
+  return [rec, rec.callFields];
+}
+
+/** A complete ToolUse from a call's raw fields; `error` set when it cannot be run. */
+function makeUse(
+  rawName: unknown,
+  rawId: unknown,
+  args: unknown,
+  idsOptional: boolean,
+  position: number,
+  maxChars: number,
+): ToolUse {
+  const name = typeof rawName === "string" ? rawName : "";
+  let callId = rawId;
+  let reason: string | null = null;
+  if (typeof callId !== "string" || !callId) {
+    callId = `${SYNTHETIC_ID_PREFIX}${position}`;
+    if (!idsOptional) reason = "the reply gave it no call id";
+  }
+  if (!name) reason = "the reply names no tool";
+  let params: Record<string, unknown> = {};
+  if (reason === null) [params, reason] = decodeArguments(args, maxChars);
+  const id = callId as string;
+  if (reason !== null) return toolUse(name, {}, false, id, refusal(name, reason));
+  return toolUse(name, params, false, id);
+}
+
+/** `use` as an error when an earlier call of the reply had the same id. */
+function markDuplicate(use: ToolUse, seen: Set<string>): ToolUse {
+  if (!seen.has(use.id)) {
+    seen.add(use.id);
+    return use;
+  }
+  if (use.error !== null) return use;
+  const reason = `another call of the reply already has the id ${pyRepr(use.id)}`;
+  return toolUse(use.name, {}, false, use.id, refusal(use.name, reason));
+}
+
+/** The call `item` holds, or null when it is not a call (text, reasoning, ...). */
+function asCall(item: unknown, fields: CallFields): unknown {
+  if (fields.wrapper !== null) {
+    const call = field(item, fields.wrapper);
+    return call === MISSING || call === undefined ? null : call;
+  }
+  if (fields.marker !== null) {
+    const [key, wanted] = fields.marker;
+    if (field(item, key) !== wanted) return null;
+  }
+  return item;
+}
+
+/** Options of `readCalls`. */
+export interface ReadOptions {
+  /** Receives a line per response or element that could not be read. */
+  problems?: string[];
+  maxArgumentChars?: number;
+}
+
+/**
+ * Every tool call in a provider `response` of `format`, in order; never throws, except for an
+ * unknown format. A call that cannot be run comes back with `error` set: answer it with
+ * `ToolResult.error(use.error)`.
+ */
+export function readCalls(response: unknown, format: string, options: ReadOptions = {}): ToolUse[] {
+  const [rec, fields] = callsRecord(format);
+  const maxChars = options.maxArgumentChars ?? MAX_ARGUMENT_CHARS;
+  const found: string[] = [];
+  let items: readonly unknown[];
+  try {
+    items = callList(response, rec.callPath, found);
+  } catch (error) {
+    found.push(`the response could not be read: ${errorText(error)}`);
+    items = [];
+  }
+  const uses: ToolUse[] = [];
+  const seen = new Set<string>();
+  items.forEach((item, number) => {
+    let use: ToolUse;
+    try {
+      const call = asCall(item, fields);
+      if (call === null) return;
+      use = makeUse(
+        walk(call, fields.name),
+        walk(call, fields.id),
+        walk(call, fields.arguments),
+        fields.idsOptional,
+        uses.length,
+        maxChars,
+      );
+    } catch (error) {
+      found.push(`element ${number} not read: ${errorText(error)}`); // one hostile element only
+      return;
+    }
+    uses.push(markDuplicate(use, seen));
+  });
+  options.problems?.push(...found);
+  return uses;
+}
+
+// ---- results back to the provider ------------------------------------------------------------
+
+function slotValues(use: ToolUse, result: ToolResult): Record<string, unknown> {
+  const failed = result.isError || result.denied;
+  const content = String(result.content);
+  const given = !use.id.startsWith(SYNTHETIC_ID_PREFIX);
+  return {
+    [CALL_ID.name]: use.id,
+    [CALL_ID_IF_GIVEN.name]: given ? use.id : null,
+    [CALL_NAME.name]: use.name,
+    [CONTENT.name]: content,
+    [IS_ERROR.name]: failed,
+    [STATUS.name]: failed ? "error" : "success",
+    [OUTCOME.name]: failed ? { error: content } : { output: content },
+  };
+}
+
+/** `layout` with its slots filled from `values`; a slot valued null is left out. */
+function fill(layout: Envelope, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, spec] of layout) {
+    let value: unknown;
+    if (spec instanceof Slot) {
+      value = values[spec.name];
+      if (value === null || value === undefined) continue;
+    } else if (spec instanceof Items) {
+      value = [fill(spec.layout, values)];
+    } else if (Array.isArray(spec)) {
+      value = fill(spec as Envelope, values);
+    } else {
+      value = spec;
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+function resultsRecord(format: string): [FormatRecord, Envelope] {
+  const rec = record(format);
+  if (rec.resultEnvelope === null) throw new PyError("ValueError", `format ${pyRepr(format)} has no tool-result message`);
+  return [rec, rec.resultEnvelope];
+}
+
+/**
+ * The element answering `use` with `result` in `format`: Anthropic a `tool_result` block, OpenAI
+ * Chat a `role: tool` message, OpenAI Responses a `function_call_output` item, Gemini a
+ * `functionResponse` part, Bedrock a `toolResult` block. A failed or denied result is flagged
+ * where the format can say so.
+ */
+export function resultMessage(use: ToolUse, result: ToolResult, format: string): Record<string, unknown> {
+  const [, layout] = resultsRecord(format);
+  return fill(layout, slotValues(use, result));
+}
+
+/**
+ * What to append to the conversation after the assistant's reply: every answer, in order. Formats
+ * that carry all results in one user message (Anthropic, Gemini, Bedrock) get that message; the
+ * OpenAI formats get one message or item per result.
+ */
+export function resultMessages(
+  answers: Iterable<readonly [ToolUse, ToolResult]>,
+  format: string,
+): Record<string, unknown>[] {
+  const [rec] = resultsRecord(format);
+  const elements = [...answers].map(([use, result]) => resultMessage(use, result, format));
+  if (rec.resultGroup === null) return elements;
+  if (elements.length === 0) return [];
+  return [fill(rec.resultGroup, { [RESULTS.name]: elements })];
+}
+
+/**
+ * A result on the text path, for the next user message: a bracketed label for the call (`label`,
+ * e.g. `coordinator.label(use)`; else `[<tool name>]`), whether it returned, failed or was
+ * refused, then the output.
+ */
+export function textResult(use: Pick<ToolUse, "name">, result: ToolResult, label?: string | null): string {
+  const outcome = result.denied ? "was denied" : result.isError ? "failed" : "returned";
+  return `${label || `[${use.name}]`} ${outcome}:\n${result.content}`;
+}
+
+// ---- streaming -------------------------------------------------------------------------------
+
+/**
+ * Arguments up to this length are re-read for the preview on every delta; longer ones when they
+ * have grown by a quarter since the last preview, so a long stream costs linear time.
+ */
+const PREVIEW_ALWAYS = 16_384;
+const STRING_RUN = /[^"\\]*/y;
+const HEX = /^[0-9a-fA-F]$/;
+// A string's text ending in the first half of a surrogate pair: the preview waits for the rest.
+const HIGH_SURROGATE_END = /(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}$/g;
+
+/** Incrementally scanned JSON text, and the object it holds so far (for previews). */
+class PartialJson {
+  chunks: string[] = [];
+  /** Code points so far (the limit and the preview pacing count these, as Python does). */
+  length = 0;
+  /** UTF-16 units so far (offsets into the text). */
+  units = 0;
+  overflow = false;
+  private stack: string[] = [];
+  private keyNext: boolean[] = [];
+  private inString = false;
+  private stringIsKey = false;
+  private escape = 0; // characters of a pending escape sequence
+  private inScalar = false;
+  private good: [number, string] = [0, ""];
+  private validPrefix = false;
+  private preview: Record<string, unknown> = {};
+  private previewedAt = -1;
+
+  constructor(readonly maxChars: number) {}
+
+  add(text: string): void {
+    if (this.overflow || !text) return;
+    const length = pyLen(text);
+    if (this.length + length > this.maxChars) {
+      this.overflow = true;
+      this.chunks = [];
+      return;
+    }
+    this.chunks.push(text);
+    const start = this.units;
+    this.length += length;
+    this.units += text.length;
+    if (this.stack.length <= MAX_NESTING) this.scan(text, start);
+  }
+
+  private closers(): string {
+    return [...this.stack].reverse().map((c) => (c === "{" ? "}" : "]")).join("");
+  }
+
+  private valueDone(end: number): void {
+    this.good = [end, this.closers()];
+  }
+
+  private scan(text: string, offset: number): void {
+    let i = 0;
+    const n = text.length;
+    while (i < n) {
+      if (this.inString) {
+        if (this.escape) {
+          const char = text[i] as string;
+          if (this.escape === 1 && char === "u") this.escape = 5;
+          else if (this.escape > 1 && HEX.test(char)) this.escape -= 1;
+          else this.escape = 0;
+          if (this.escape === 1) this.escape = 0;
+          i += 1;
+          continue;
+        }
+        STRING_RUN.lastIndex = i;
+        STRING_RUN.exec(text);
+        i = STRING_RUN.lastIndex;
+        if (i >= n) break;
+        if (text[i] === "\\") {
+          this.escape = 1;
+        } else {
+          this.inString = false;
+          if (!this.stringIsKey) this.valueDone(offset + i + 1);
+        }
+        i += 1;
+        continue;
+      }
+      const char = text[i] as string;
+      if (this.inScalar && ",}] \t\r\n:".includes(char)) {
+        this.inScalar = false;
+        this.valueDone(offset + i);
+      }
+      if (char === '"') {
+        this.inString = true;
+        this.stringIsKey = this.stack.length > 0 && this.stack[this.stack.length - 1] === "{" && this.keyNext[this.keyNext.length - 1] === true;
+      } else if (char === "{" || char === "[") {
+        this.stack.push(char);
+        this.keyNext.push(char === "{");
+        this.validPrefix = true;
+        this.valueDone(offset + i + 1);
+        if (this.stack.length > MAX_NESTING) return;
+      } else if (char === "}" || char === "]") {
+        if (this.stack.length > 0) {
+          this.stack.pop();
+          this.keyNext.pop();
+        }
+        this.valueDone(offset + i + 1);
+      } else if (char === ":") {
+        if (this.keyNext.length > 0) this.keyNext[this.keyNext.length - 1] = false;
+      } else if (char === ",") {
+        if (this.keyNext.length > 0 && this.stack[this.stack.length - 1] === "{") {
+          this.keyNext[this.keyNext.length - 1] = true;
+        }
+      } else if (!" \t\r\n".includes(char)) {
+        this.inScalar = true;
+      }
+      i += 1;
+    }
+  }
+
+  text(): string {
+    if (this.chunks.length > 1) this.chunks = [this.chunks.join("")];
+    return this.chunks[0] ?? "";
+  }
+
+  /** The object so far; the last preview while re-reading would cost too much. */
+  partialParams(): Record<string, unknown> {
+    if (this.overflow || !this.validPrefix || this.stack.length > MAX_NESTING) return this.preview;
+    if (this.length > PREVIEW_ALWAYS && this.length < this.previewedAt * 1.25) return this.preview;
+    const text = this.text();
+    const candidates: string[] = [];
+    if (this.inString && !this.stringIsKey) {
+      // drop an unfinished escape sequence before closing the string
+      const pending = this.escape === 1 ? 1 : this.escape ? 7 - this.escape : 0;
+      let cut = this.units - pending;
+      HIGH_SURROGATE_END.lastIndex = Math.max(cut - 16, 0);
+      if (HIGH_SURROGATE_END.test(text.slice(0, cut))) cut -= 6;
+      candidates.push(text.slice(0, cut) + '"' + this.closers());
+    } else if (this.inScalar) {
+      candidates.push(text + this.closers());
+    }
+    const [cut, closers] = this.good;
+    candidates.push(text.slice(0, cut) + closers);
+    for (const candidate of candidates) {
+      let value: unknown;
+      try {
+        value = pyJsonLoads(candidate);
+      } catch {
+        continue;
+      }
+      if (isDict(value)) {
+        this.preview = value;
+        break;
+      }
+    }
+    this.previewedAt = this.length;
+    return this.preview;
+  }
+}
+
+/** One call while its arguments stream in. */
+class OpenCall {
+  readonly arguments: PartialJson;
+  /** Arguments given whole at the start (Anthropic sends `{}` there, then deltas). */
+  initial: Record<string, unknown> = {};
+
+  constructor(
+    public id: string,
+    public name: string,
+    readonly maxChars: number,
+  ) {
+    this.arguments = new PartialJson(maxChars);
+  }
+
+  partial(): ToolUse {
+    const params = this.arguments.length ? this.arguments.partialParams() : {};
+    const shown = Object.keys(params).length > 0 ? params : { ...this.initial };
+    return toolUse(this.name, shown, true, this.id);
+  }
+
+  close(fields: CallFields, position: number): ToolUse {
+    if (this.arguments.overflow) {
+      const reason = `its arguments are longer than ${this.maxChars} characters`;
+      return toolUse(this.name, {}, false, this.id, refusal(this.name, reason));
+    }
+    const text = this.arguments.text();
+    const initialGiven = Object.keys(this.initial).length > 0;
+    return makeUse(this.name, this.id, text || !initialGiven ? text : this.initial, fields.idsOptional, position, this.maxChars);
+  }
+}
+
+/** Shared bookkeeping of the stream accumulators: calls by stream index, in order. */
+abstract class Stream {
+  protected abstract readonly format: string;
+  protected readonly open = new Map<number, OpenCall>();
+  protected readonly done = new Map<number, ToolUse>();
+  private readonly seen = new Set<string>();
+  /** A line per event that could not be read. */
+  readonly problems: string[] = [];
+  readonly maxArgumentChars: number;
+
+  constructor(options: { maxArgumentChars?: number } = {}) {
+    this.maxArgumentChars = options.maxArgumentChars ?? MAX_ARGUMENT_CHARS;
+  }
+
+  /** The calls `event` changed, in order; never throws. */
+  feed(event: unknown): ToolUse[] {
+    try {
+      return this.read(event);
+    } catch (error) {
+      this.problems.push(`event not read: ${errorText(error)}`);
+      return [];
+    }
+  }
+
+  protected abstract read(event: unknown): ToolUse[];
+
+  protected start(index: number, callId: string, name: string): OpenCall {
+    const call = new OpenCall(callId, name, this.maxArgumentChars);
+    this.open.set(index, call);
+    return call;
+  }
+
+  protected close(index: number): ToolUse | null {
+    const call = this.open.get(index);
+    if (call === undefined) return null;
+    this.open.delete(index);
+    const [, fields] = callsRecord(this.format);
+    const position = [...this.done.keys(), ...this.open.keys()].filter((i) => i < index).length;
+    const use = markDuplicate(call.close(fields, position), this.seen);
+    this.done.set(index, use);
+    return use;
+  }
+
+  /** Every call so far in stream order; open ones are `partial`. */
+  get calls(): ToolUse[] {
+    const out = new Map(this.done);
+    for (const [index, call] of this.open) out.set(index, call.partial());
+    return [...out.keys()].sort((a, b) => a - b).map((i) => out.get(i) as ToolUse);
+  }
+
+  /** Close every open call (the stream ended) and return all calls, in order. */
+  finish(): ToolUse[] {
+    for (const index of [...this.open.keys()].sort((a, b) => a - b)) this.close(index);
+    return this.calls;
+  }
+}
+
+function isIndex(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value);
+}
+
+/**
+ * Accumulates Anthropic Messages stream events into tool calls: `feed` returns a partial
+ * ToolUse at `content_block_start` and every `input_json_delta`, and the complete call at
+ * `content_block_stop`.
+ */
+export class AnthropicStream extends Stream {
+  protected readonly format = "anthropic";
+
+  protected read(event: unknown): ToolUse[] {
+    const kind = field(event, "type");
+    const index = field(event, "index");
+    if (!isIndex(index)) return [];
+    if (kind === "content_block_start") {
+      const block = field(event, "content_block");
+      if (field(block, "type") !== "tool_use") return [];
+      const callId = walk(block, ["id"]);
+      const name = walk(block, ["name"]);
+      const started = this.start(index, typeof callId === "string" ? callId : "", typeof name === "string" ? name : "");
+      const initial = walk(block, ["input"]);
+      if (isDict(initial)) started.initial = { ...initial };
+      return [started.partial()];
+    }
+    const call = this.open.get(index);
+    if (call === undefined) return [];
+    if (kind === "content_block_delta") {
+      const delta = field(event, "delta");
+      const fragment = walk(delta, ["partial_json"]);
+      if (field(delta, "type") !== "input_json_delta" || typeof fragment !== "string") return [];
+      call.arguments.add(fragment);
+      return [call.partial()];
+    }
+    if (kind === "content_block_stop") {
+      const use = this.close(index);
+      return use !== null ? [use] : [];
+    }
+    return [];
+  }
+}
+
+/** `iter(value or ())` in Python: a list's items, a dict's keys, a string's characters. */
+function items(value: unknown): readonly unknown[] {
+  if (value === null || value === undefined || value === false || value === 0 || value === "") return [];
+  if (Array.isArray(value)) return value;
+  if (isDict(value)) return Object.keys(value);
+  if (typeof value === "string") return [...value];
+  throw new TypeError(`'${kindOf(value)}' object is not iterable`);
+}
+
+/**
+ * Accumulates OpenAI Chat Completions stream chunks into tool calls (choice 0): `feed` returns the
+ * calls a chunk changed, partial while open; they are complete when a chunk gives choice 0 a
+ * `finish_reason` (or at `finish`, for a stream that ended without one).
+ */
+export class OpenAIChatStream extends Stream {
+  protected readonly format = "openai-chat";
+
+  protected read(chunk: unknown): ToolUse[] {
+    const choices = field(chunk, "choices");
+    if (!Array.isArray(choices)) return [];
+    const changed = new Map<number, ToolUse>();
+    for (const choice of choices) {
+      const choiceIndex = field(choice, "index");
+      if (!(choiceIndex === MISSING || choiceIndex === 0 || choiceIndex === false)) continue;
+      for (const delta of items(walk(choice, ["delta", "tool_calls"]))) {
+        const index = field(delta, "index");
+        if (!isIndex(index) || this.done.has(index)) continue;
+        const call = this.open.get(index) ?? this.start(index, "", "");
+        const callId = walk(delta, ["id"]);
+        if (typeof callId === "string" && callId && !call.id) call.id = callId;
+        const name = walk(delta, ["function", "name"]);
+        if (typeof name === "string" && name && name !== call.name) call.name += name;
+        const fragment = walk(delta, ["function", "arguments"]);
+        if (typeof fragment === "string") call.arguments.add(fragment);
+        changed.set(index, call.partial());
+      }
+      if (walk(choice, ["finish_reason"]) !== null) {
+        for (const index of [...this.open.keys()].sort((a, b) => a - b)) {
+          const use = this.close(index);
+          if (use !== null) changed.set(index, use);
+        }
+      }
+    }
+    return [...changed.keys()].sort((a, b) => a - b).map((i) => changed.get(i) as ToolUse);
+  }
+}

@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { Catalog } from "../catalog.js";
+import type { CatalogData, ParameterData, SpecData } from "../data.js";
+import { Offer } from "../offer.js";
+import { TextPath } from "../prompt.js";
+import { ToolResult, toolUse, type ToolUse } from "../tool_types.js";
+
+function param(name: string, schema: ParameterData["schema"], required = true): ParameterData {
+  return { name, required, instruction: [`The ${name}.`], description: [], usage: name, schema, dependencies: [], requires: null };
+}
+
+function spec(id: string, extra: Partial<SpecData> = {}): SpecData {
+  return { id, spec: "fam", name: id, description: [`Does ${id}.`], requires: null, strict: false, parameters: [], ...extra };
+}
+
+const DATA: CatalogData = {
+  selection: { provider_sets: {}, model_sets: {}, model_predicates: {} },
+  rules: [],
+  precondition: null,
+  fallback: "fam",
+  families: {
+    fam: { description: "", labels: {}, tools: ["a", "b"], use_native_tools: false, context_fields: [], context_tests: [] },
+  },
+  specs: {
+    "fam/a": spec("a", { parameters: [param("days", { type: "integer", maximum: 14 }), param("note", { type: "string" }, false)] }),
+    "fam/b": spec("b", { requires: { field: "flag", truthy: true } }),
+  },
+  familySpecs: { fam: ["fam/a", "fam/b"] },
+  placeholders: {},
+  routing: { default: "openai-chat", rules: [] },
+  mcp: { separator: "0mcp0", name_max_length: 64 },
+  subagents: { name_prefix: "use_subagent_", max_length: 64 },
+};
+
+const CATALOG = new Catalog(DATA, (value: unknown) => (value ?? {}) as { readonly [k: string]: unknown });
+const SERVERS = [{ uid: "wx", name: "weather", tools: [{ name: "now", inputSchema: { type: "object", properties: {} } }] }];
+
+/** A dispatcher that records the calls it ran. */
+function recorder() {
+  const ran: ToolUse[] = [];
+  const answer = (_config: unknown, use: ToolUse) => {
+    ran.push(use);
+    return ToolResult.ok("ran");
+  };
+  return { ran, execute: answer, executeAsync: async (config: unknown, use: ToolUse) => answer(config, use) };
+}
+
+test("what was sent is what may run; everything else is refused with the reason", () => {
+  const offer = new Offer(CATALOG, new TextPath(CATALOG), "fam", {}, { mcpServers: SERVERS });
+  assert.deepEqual(offer.names(), ["a", "wx0mcp0now"]);
+  assert.match(offer.promptSection(), /## a/);
+  const refusal = (name: string) => offer.refusal(name);
+  assert.equal(refusal("a"), null);
+  assert.match(refusal("b") ?? "", /: it is turned off in the current context\. Use one of the offered tools: a, wx0mcp0now\.$/);
+  assert.match(refusal("zz0mcp0t") ?? "", /there is no MCP server 'zz' in this request/);
+  assert.match(refusal("wx0mcp0later") ?? "", /the MCP server 'wx' offers no tool 'later' here/);
+  assert.match(refusal("use_subagent_x") ?? "", /no subagent of that name is configured/);
+  assert.match(refusal("made_up") ?? "", /no tool of that name exists/);
+  const dispatcher = recorder();
+  assert.equal(offer.execute(dispatcher, null, toolUse("b"))?.isError, true);
+  assert.equal(offer.execute(dispatcher, null, toolUse("b", {}, true)), null);
+  assert.deepEqual(dispatcher.ran, []);
+});
+
+test("arguments are checked against the sent schema, coerced on the text path, and typed", async () => {
+  const offer = new Offer(CATALOG, new TextPath(CATALOG), "fam");
+  const dispatcher = recorder();
+  assert.equal(offer.execute(dispatcher, null, toolUse("a", { days: " 3 ", note: "n" }))?.content, "ran");
+  assert.deepEqual(dispatcher.ran[0]?.params, { days: 3, note: "n" });
+  assert.deepEqual(
+    offer.execute(dispatcher, null, toolUse("a", { days: "99" })),
+    ToolResult.error(
+      "Invalid arguments for tool a:\n- days: must be at most 14 (got 99)\nPlease retry the call with every problem fixed.",
+    ),
+  );
+  assert.deepEqual(await offer.executeAsync(dispatcher, null, toolUse("a", {}, false, "c1", "unreadable")), ToolResult.error("unreadable"));
+  assert.deepEqual(await offer.executeAsync(dispatcher, null, toolUse("a", { days: "1" }, true)), ToolResult.ok("ran"));
+  assert.equal(dispatcher.ran.length, 2); // the partial block went through unchecked
+});

@@ -1,0 +1,643 @@
+"""The TypeScript runtime answers as the Python one on the handler side (issue 16).
+
+Both runtimes run the same inputs and their answers are compared as JSON; any difference fails,
+naming the input:
+
+- dispatch decisions, sync and async: every tool name of every family, every MCP tool name the
+  servers of tests/data/mcp/ give (and the raw, unrewritten and malformed spellings), subagent
+  names around the length limit, unknown names, unreadable calls; which handler (class, shared
+  alias) or which error, the ``has`` answer and the label; a namespace missing classes, strict
+  and lenient;
+- ``readCalls`` on the reply corpus of tests/replies_data.py for every format, with missing and
+  repeated ids, malformed arguments (CPython's JSON error texts), odd response shapes, a reply
+  entered along its call path, and a small argument limit;
+- the stream accumulators fed every prefix of the event streams, then finished;
+- argument validation: every static tool's schema and every MCP tool's schema, on valid and
+  broken arguments drawn with a fixed seed, native and text path; plus the keyword corpus;
+- result messages (each, grouped, text path) for every format;
+- the Offer of every family in three contexts, on the text path and in every format, with MCP
+  servers (one disabled) and subagents: the names sent, the skip report, and for calls to every
+  tool, offered or not, with drawn arguments: the refusal and the answer.
+
+tests/ts_bridge.py compiles the package once and runs tests/ts_scripts/dispatch.ts on each batch.
+Known differences, which the corpus avoids: JavaScript does not tell 3 from 3.0, loses integers
+past 2**53, iterates integer-like object keys first, and runs patterns as JavaScript regular
+expressions (docs/handlers.md, "TypeScript handlers").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import generated
+import ts_bridge
+from generated import catalog_data
+from generated._runtime import replies, validation
+from generated._runtime.dynamic_tools import encode_mcp_tool_name, load_servers_json, mcp_tools
+from generated._runtime.native import parameters_schema
+from generated.dispatch import (
+    HANDLERS,
+    MCP_SEPARATOR,
+    SUBAGENT_MAX_LENGTH,
+    SUBAGENT_PREFIX,
+    Coordinator,
+    MissingHandlersError,
+    SharedToolHandler,
+)
+from replies_data import CALLS, FORMATS, anthropic_events, openai_chat_chunks, reply
+from test_offer import NATIVE, SUBAGENTS
+from test_offer import SERVERS as OFFER_SERVERS
+
+MCP_DATA = Path(__file__).parent / "data" / "mcp"
+SEED = 20261130
+
+
+def first_difference(py: Any, ts: Any, path: str = "") -> str:
+    """Where two JSON values first differ, and the two values there (kept short)."""
+    if isinstance(py, dict) and isinstance(ts, dict) and py.keys() == ts.keys():
+        for key in py:
+            if py[key] != ts[key]:
+                return first_difference(py[key], ts[key], f"{path}.{key}")
+    if isinstance(py, list) and isinstance(ts, list) and len(py) == len(ts):
+        for index, (a, b) in enumerate(zip(py, ts, strict=True)):
+            if a != b:
+                return first_difference(a, b, f"{path}[{index}]")
+    return f"at {path or 'the top'}:\n  python: {str(py)[:800]}\n  ts:     {str(ts)[:800]}"
+
+
+def compare(kind: str, inputs: list[dict[str, Any]], python: Callable[[dict[str, Any]], Any]) -> int:
+    """Run ``inputs`` through both runtimes; fail naming every input whose answers differ."""
+    ts = ts_bridge.values("dispatch", [{"op": kind, **i} for i in inputs])
+    differences = []
+    for given, ts_answer in zip(inputs, ts, strict=True):
+        py_answer = ts_bridge.as_json(python(given))
+        if py_answer != ts_answer:
+            shown = json.dumps(given, ensure_ascii=False)[:400]
+            differences.append(f"{kind} {shown}\n{first_difference(py_answer, ts_answer)}")
+    assert not differences, f"{len(differences)} of {len(inputs)} differ:\n" + "\n".join(differences[:20])
+    return len(inputs)
+
+
+def use_json(use: generated.ToolUse) -> dict[str, Any]:
+    return {"name": use.name, "params": dict(use.params), "partial": use.partial, "id": use.id, "error": use.error}
+
+
+def use_from(call: dict[str, Any]) -> generated.ToolUse:
+    """A ToolUse from the JSON form the TS driver reads too (tests/ts_scripts/dispatch.ts useFrom)."""
+    params = call.get("params", {})
+    return generated.ToolUse(
+        call["name"], params, partial=call.get("partial", False), id=call.get("id", ""), error=call.get("error")
+    )
+
+
+def result_json(result: generated.ToolResult | None) -> Any:
+    return None if result is None else {"content": result.content, "is_error": result.is_error, "denied": result.denied}
+
+
+# ---- dispatch ------------------------------------------------------------------------------
+
+
+class Error(Exception):
+    """Named as JavaScript's Error, so that both runtimes describe a handler's exception alike."""
+
+
+def namespace(missing: list[str]) -> dict[str, type]:
+    def handler_class(class_name: str) -> type:
+        def execute(self: Any, config: Any, block: generated.ToolUse) -> generated.ToolResult:
+            if block.params.get("raise"):
+                raise Error(str(block.params["raise"]))
+            params = json.dumps(dict(block.params), separators=(",", ":"), ensure_ascii=False)
+            return generated.ToolResult.ok(f"{class_name}|{block.name}|{params}")
+
+        def init(self: Any, validator: Any = None) -> None:
+            self.validator = validator
+
+        return type(class_name, (), {"class_name": class_name, "__init__": init, "execute": execute})
+
+    names = {b["class_name"] for b in HANDLERS.values() if b is not None}
+    return {name: handler_class(name) for name in sorted(names) if name not in missing}
+
+
+def describe(handler: Any) -> Any:
+    if handler is None:
+        return None
+    if isinstance(handler, SharedToolHandler):
+        return {"shared": handler.name, "inner": handler.inner.class_name}
+    return {"class": handler.class_name}
+
+
+def py_route(given: dict[str, Any]) -> Any:
+    try:
+        coordinator = Coordinator.from_namespace(
+            namespace(given.get("missing", [])), lenient=given.get("lenient", False)
+        )
+    except MissingHandlersError as exc:
+        return {"refused": f"MissingHandlersError: {exc}"}
+
+    async def answers() -> list[dict[str, Any]]:
+        out = []
+        for call in given["calls"]:
+            use = use_from(call)
+            has = coordinator.has(use.name)
+            handler = describe(coordinator.get_handler(use.name)) if use.error is None else None
+            result = result_json(coordinator.execute(None, use))
+            awaited = result_json(await coordinator.execute_async(None, use, timeout=5, sync_in_thread=False))
+            out.append(
+                {"has": has, "handler": handler, "result": result, "awaited": awaited, "label": coordinator.label(use)}
+            )
+        return out
+
+    return asyncio.run(answers())
+
+
+def mcp_servers() -> list[Any]:
+    servers: list[Any] = []
+    for path in sorted(MCP_DATA.glob("*.json")):
+        loaded = load_servers_json(path.read_text("utf-8"))
+        servers += loaded if isinstance(loaded, list) else [loaded]
+    return servers
+
+
+def tool_names() -> Iterator[str]:
+    """Every name a model may send: static tools, MCP tools as sent and as a provider may garble them,
+    subagent names around the limits, and names nobody declared."""
+    for keys in catalog_data.FAMILY_SPECS.values():
+        yield from (catalog_data.SPECS[key]["name"] for key in keys)
+    yield from HANDLERS
+    variants, skipped = mcp_tools(mcp_servers(), separator=MCP_SEPARATOR)
+    yield from (v["name"] for v in variants)
+    yield from (s["name"] for s in skipped if isinstance(s.get("name"), str))
+    for server in mcp_servers():
+        for tool in server.get("tools", []) if isinstance(server, dict) else []:
+            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                raw = tool["name"]
+                yield f"{server.get('uid')}{MCP_SEPARATOR}{raw}"  # not rewritten
+                yield f"{server.get('uid')}{MCP_SEPARATOR}{encode_mcp_tool_name(raw)}"
+    yield from ["x" + MCP_SEPARATOR, MCP_SEPARATOR + "tool", "a" + MCP_SEPARATOR + "_x_bad_zz_", MCP_SEPARATOR]
+    yield from ["a" + MCP_SEPARATOR + "_x_a_2f_b", "a" + MCP_SEPARATOR + "_x__", "a" + MCP_SEPARATOR * 2 + "b"]
+    for length in (0, 1, 2, SUBAGENT_MAX_LENGTH - len(SUBAGENT_PREFIX), SUBAGENT_MAX_LENGTH - len(SUBAGENT_PREFIX) + 1):
+        yield SUBAGENT_PREFIX + "r" * length
+    yield from [SUBAGENT_PREFIX + "\u00e9" * 10, SUBAGENT_PREFIX + "\U0001f600" * 30, SUBAGENT_PREFIX[:-1]]
+    yield from ["", "nope", "READ_FILE", "read_file ", "focus_chain", "__proto__", "constructor", "toString"]
+
+
+def calls_for(name: str) -> list[dict[str, Any]]:
+    return [
+        {"name": name, "params": {"path": "src/a.ts", "prompt": "look  around", "server_name": "s"}},
+        {"name": name, "params": {"path": "p"}, "partial": True},
+    ]
+
+
+def test_dispatch_decisions_are_equal() -> None:
+    names = list(dict.fromkeys(tool_names()))
+    calls = [call for name in names for call in calls_for(name)]
+    calls += [
+        {"name": "read_file", "params": {}, "id": "c1", "error": "unreadable"},
+        {"name": "read_file", "params": {}, "error": "unreadable", "partial": True},
+        {"name": "read_file", "params": {"raise": "boom"}},
+        {"name": "read_file", "params": {"path": {"nested": [1, 2.5, None, True]}, "raise": ""}},
+        {"name": "read_file", "params": {"path": "x" * 200}},
+        {"name": "read_file", "params": {"path": "a\n\tb\u3000c"}},
+    ]
+    inputs: list[dict[str, Any]] = [{"calls": calls}]
+    classes = sorted({b["class_name"] for b in HANDLERS.values() if b is not None})
+    for missing in (classes[:1], ["WriteToFileToolHandler", "UseSubagentsToolHandler", "UseMcpToolHandler"]):
+        inputs += [{"calls": calls, "missing": missing}, {"calls": calls, "missing": missing, "lenient": True}]
+    compare("route", inputs, py_route)
+
+
+# ---- reading calls ---------------------------------------------------------------------------
+
+BAD_JSON = [
+    '{"a": 1,}',
+    '{"a" 1}',
+    "[1 2]",
+    "{",
+    "   ",
+    "null",
+    "3",
+    '"s"',
+    "[1]",
+    "NaN",
+    '{"a": NaN}',
+    '{"a": -Infinity}',
+    '{"a": "\\x"}',
+    '{"a": "\\u12"}',
+    '{"a": "\\u12"',
+    '{"a": "b\nc"}',
+    '{"a": 1} x',
+    "\ufeff{}",
+    '{"a":1}\n\n  }',
+    '{"a": ' + "1" * 4301 + "}",
+    '{"a": ' + "1" * 15 + "}",
+    "[" * 101,
+    '{"a":' * 100 + "1" + "}" * 100,
+    '{"a":' * 101 + "1" + "}" * 101,
+    '{\n"a": 1,\n"b" 2}',
+    '{"\u00e4\U0001f600": 1,,}',
+    '{"a": tru}',
+    '{"a": 01}',
+    '{"a": 1.}',
+    '{"a": -}',
+    '{"a": "\\ud800"}',
+    '{"a": "\\ud83d\\ude00"}',
+    '{"a": 1e5, "b": -0.5e-3, "c": 1E+2}',
+    '{"a": [], "b": {}, "a": 2}',
+    '{"__proto__": {"x": 1}, "constructor": 2}',
+    "{} ",
+    " \t\n{}\r\n",
+    '{"a": "\\/\\b\\f\\n\\r\\t\\"\\\\"}',
+]
+
+
+def reply_inputs() -> Iterator[dict[str, Any]]:
+    for fmt in FORMATS:
+        yield {"format": fmt, "response": reply(fmt)}
+        yield {"format": fmt, "response": reply(fmt, [])}
+        yield {"format": fmt, "response": reply(fmt, [(None, "read_file", {"path": "a"}), (None, "list_files", {})])}
+        yield {"format": fmt, "response": reply(fmt, [("c", "read_file", {}), ("c", "read_file", {}), ("d", "", {})])}
+        yield {"format": fmt, "response": reply(fmt, [("c", "t", text) for text in BAD_JSON])}
+        yield {"format": fmt, "response": reply(fmt, [("c", "t", [1]), ("d", "t", 3), ("e", "t", None)])}
+        yield {"format": fmt, "response": reply(fmt), "max": 12}
+        yield {"format": fmt, "response": reply(fmt, [("c", "t", {"deep": json.loads("[" * 100 + "]" * 100)})])}
+        full = reply(fmt)
+        path: list[Any] = []
+        node: Any = full
+        for key in {
+            "anthropic": ["content"],
+            "openai-chat": ["choices", 0, "message", "tool_calls"],
+            "openai-responses": ["output"],
+            "gemini": ["candidates", 0, "content", "parts"],
+            "bedrock-converse": ["output", "message", "content"],
+        }[fmt]:
+            node = node[key]
+            path.append(key)
+            yield {"format": fmt, "response": node}
+    for fmt in FORMATS:
+        for junk in (
+            {},
+            [],
+            {"choices": []},
+            {"choices": [{}]},
+            {"choices": "x"},
+            {"output": 3},
+            {"candidates": []},
+            {"content": None},
+            {"output": {"message": None}},
+            "text",
+            3,
+            None,
+            {"choices": [{"message": {"tool_calls": None}}]},
+            [{"type": "tool_use"}, 3, None],
+        ):
+            yield {"format": fmt, "response": junk}
+    yield {"format": "nope", "response": {}}
+
+
+def py_read(given: dict[str, Any]) -> Any:
+    problems: list[str] = []
+    try:
+        uses = replies.read_calls(
+            given["response"],
+            given["format"],
+            problems=problems,
+            max_argument_chars=given.get("max") or replies.MAX_ARGUMENT_CHARS,
+        )
+    except ValueError as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    return {"uses": [use_json(u) for u in uses], "problems": problems}
+
+
+def test_read_calls_are_equal() -> None:
+    compare("readCalls", list(reply_inputs()), py_read)
+
+
+def test_decode_arguments_is_equal() -> None:
+    inputs = [{"value": text} for text in BAD_JSON] + [{"value": text, "max": 5} for text in BAD_JSON[:5]]
+    inputs += [{"value": v} for v in (None, {}, {"a": [1, {"b": "c"}]}, [1], 3, True, "x" * 20)]
+    inputs += [{"value": {"a": "x" * 30}, "max": 20}, {"value": "\U0001f600" * 6, "max": 8}]
+    compare(
+        "decode", inputs, lambda g: replies.decode_arguments(g["value"], g.get("max") or replies.MAX_ARGUMENT_CHARS)
+    )
+
+
+# ---- streams ---------------------------------------------------------------------------------
+
+STREAM_CALLS = [
+    *CALLS,
+    ("call_d", "write_to_file", {"path": "\u00e4/\U0001f600.txt", "content": 'line\n"quoted" \\ back', "n": -1.5e-7}),
+    ("call_e", "t", '{"a": [1, 2, {"b": null}], "c": tr'),
+]
+
+
+def stream_inputs() -> Iterator[dict[str, Any]]:
+    for fmt, make in (("anthropic", anthropic_events), ("openai-chat", openai_chat_chunks)):
+        for size in (1, 2, 3, 7, 50):
+            events = make(STREAM_CALLS, size)
+            yield {"format": fmt, "events": events}
+            if size == 3:
+                yield from ({"format": fmt, "events": events[:cut]} for cut in range(len(events)))
+        yield {"format": fmt, "events": make(CALLS, 4), "max": 10}
+        yield {"format": fmt, "events": [None, 3, "x", {}, {"choices": 3}, {"type": "content_block_stop", "index": 9}]}
+        yield {"format": fmt, "events": make([("dup", "a", {}), ("dup", "b", {})], 2)}
+
+
+def py_stream(given: dict[str, Any]) -> Any:
+    kind = replies.AnthropicStream if given["format"] == "anthropic" else replies.OpenAIChatStream
+    stream = kind(max_argument_chars=given.get("max") or replies.MAX_ARGUMENT_CHARS)
+    fed = [[use_json(u) for u in stream.feed(event)] for event in given["events"]]
+    calls = [use_json(u) for u in stream.calls]
+    finished = [use_json(u) for u in stream.finish()]
+    return {"fed": fed, "calls": calls, "finished": finished, "problems": stream.problems}
+
+
+def test_streams_are_equal() -> None:
+    compare("stream", list(stream_inputs()), py_stream)
+
+
+# ---- validation ------------------------------------------------------------------------------
+
+
+def schemas() -> Iterator[dict[str, Any]]:
+    """Every static variant's parameters schema (as the Offer checks it) and every MCP tool's."""
+    seen: set[str] = set()
+    for spec in catalog_data.SPECS.values():
+        schema = parameters_schema([{**p, "instruction": ""} for p in spec["parameters"]])
+        text = json.dumps(schema, sort_keys=True)
+        if text not in seen:
+            seen.add(text)
+            yield schema
+    variants, _ = mcp_tools(mcp_servers(), separator=MCP_SEPARATOR)
+    for variant in variants:
+        yield variant["input_schema"]
+
+
+class Draw:
+    """Values for a schema from a seeded generator: valid ones, and ones broken on purpose.
+
+    Numbers are integers or non-integral floats (JavaScript cannot tell 3 from 3.0) and object
+    keys never look like array indexes (JavaScript iterates those first).
+    """
+
+    WORDS = (
+        "a",
+        "src/app.ts",
+        "",
+        " 3 ",
+        "true",
+        "FALSE",
+        "-2.5",
+        "2.5e-1",
+        '["x"]',
+        '{"k": 1}',
+        "\u00e4\U0001f600",
+        "0mcp0",
+    )
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def scalar(self) -> Any:
+        pick = self.rng.randrange(6)
+        return [
+            None,
+            self.rng.choice((True, False)),
+            self.rng.randint(-5, 100),
+            self.rng.choice((0.5, -1.25, 2.75, 1e-7)),
+            self.rng.choice(self.WORDS),
+            self.rng.choice(("x" * 70, "k")),
+        ][pick]
+
+    def value(self, schema: Any, depth: int = 0) -> Any:
+        if not isinstance(schema, dict) or depth > 4 or self.rng.random() < 0.15:
+            return self.scalar() if self.rng.random() < 0.8 else [self.scalar()]
+        for key in ("enum", "const"):
+            if key in schema and self.rng.random() < 0.7:
+                return self.rng.choice(schema["enum"]) if key == "enum" and schema["enum"] else schema.get("const")
+        for key in ("anyOf", "oneOf", "allOf"):
+            if isinstance(schema.get(key), list) and schema[key]:
+                return self.value(self.rng.choice(schema[key]), depth + 1)
+        kind = schema.get("type")
+        kind = self.rng.choice(kind) if isinstance(kind, list) and kind else kind
+        if kind == "object" or "properties" in schema:
+            return self.object(schema, depth)
+        if kind == "array":
+            return [self.value(schema.get("items"), depth + 1) for _ in range(self.rng.randrange(4))]
+        if kind in ("integer", "number"):
+            low = schema.get("minimum", -3)
+            return self.rng.choice((low, low - 1, self.rng.randint(-3, 40), 0.5 if kind == "number" else 7))
+        if kind == "boolean":
+            return self.rng.choice((True, False, "true"))
+        if kind == "string":
+            return self.rng.choice(self.WORDS)
+        return self.scalar()
+
+    def object(self, schema: dict[str, Any], depth: int = 0) -> dict[str, Any]:
+        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        out = {k: self.value(s, depth + 1) for k, s in props.items() if self.rng.random() < 0.8}
+        if self.rng.random() < 0.3:
+            out[self.rng.choice(("extra", "path", "x-y"))] = self.scalar()
+        return out
+
+    def texts(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """Text-path arguments: every value a string, as the XML reader gives them."""
+        return {k: v if isinstance(v, str) else json.dumps(v) for k, v in self.object(schema).items()}
+
+
+def validation_inputs() -> Iterator[dict[str, Any]]:
+    draw = Draw(SEED)
+    for schema in schemas():
+        cases = [(draw.object(schema), False) for _ in range(12)]
+        cases += [(draw.texts(schema), True) for _ in range(6)]
+        cases += [({}, False), ({}, True)]
+        yield {"schema": schema, "cases": cases}
+    keyword_cases = [
+        {"type": "integer", "minimum": 1, "maximum": 5, "multipleOf": 2},
+        {"type": ["string", "null"], "minLength": 2, "maxLength": 3, "pattern": "^[a-z]+$"},
+        {"type": "string", "pattern": "(?P<w>a)(?P=w)\\Z"},
+        {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+        {"minimum": 1, "exclusiveMinimum": True, "maximum": 3, "exclusiveMaximum": True},
+        {"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 2, "uniqueItems": True},
+        {"items": [{"type": "string"}], "additionalItems": False},
+        {"prefixItems": [{"type": "string"}], "items": {"type": "integer"}},
+        {"enum": ["a", 1, True, None, [1], {"k": 1}]},
+        {"const": {"a": [1, True]}},
+        {"anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 1}]},
+        {"oneOf": [{"type": "number"}, {"type": "integer"}]},
+        {"allOf": [{"minimum": 1}, {"maximum": 2}]},
+        {
+            "type": "object",
+            "properties": {"n": {"type": "integer"}},
+            "required": ["n"],
+            "additionalProperties": False,
+            "minProperties": 1,
+            "maxProperties": 2,
+        },
+        {"patternProperties": {"^n_": {"type": "integer"}}, "additionalProperties": {"type": "string"}},
+        {"type": "boolean", "nullable": True},
+        True,
+        3,
+        {"type": 7, "minLength": True, "pattern": "("},
+    ]
+    values = [
+        None,
+        True,
+        0,
+        1,
+        2,
+        0.5,
+        7,
+        -3,
+        "",
+        "ab",
+        "abcd",
+        "AB",
+        "aa",
+        [],
+        [1],
+        [1, 1],
+        ["a", 1],
+        [1, "a", 2],
+        {},
+        {"n": 1},
+        {"n": "1", "m": 2},
+        {"n_a": 1, "o": "s"},
+        {"n_a": "1", "o": 2},
+        {"a": [1, True]},
+        {"a": [1, 1]},
+        "x" * 80,
+        [[1], {"k": 1}],
+        "3",
+        " 4 ",
+        "true",
+        "[1]",
+        '{"n": 1}',
+        "2.5e-1",
+        "-2.5",
+    ]
+    for schema in keyword_cases:
+        wrapped = {"type": "object", "properties": {"v": schema}}
+        yield {"schema": wrapped, "cases": [({"v": v}, coerce) for v in values for coerce in (False, True)]}
+
+
+def py_validate(given: dict[str, Any]) -> Any:
+    check = validation.arguments_checker(given["schema"])
+    return [list(check(params, coerce)) for params, coerce in given["cases"]]
+
+
+def test_validation_is_equal() -> None:
+    compare("validate", list(validation_inputs()), py_validate)
+
+
+# ---- result messages -------------------------------------------------------------------------
+
+
+def test_result_messages_are_equal() -> None:
+    answers = [
+        ({"name": "read_file", "params": {}, "id": "c1"}, {"content": "text", "is_error": False, "denied": False}),
+        ({"name": "t", "params": {}, "id": "toolgen-call-1"}, {"content": "bad", "is_error": True, "denied": False}),
+        ({"name": "u", "params": {}, "id": "c3"}, {"content": "no\n\u00e4", "is_error": False, "denied": True}),
+    ]
+
+    def py_results(given: dict[str, Any]) -> Any:
+        pairs = [
+            (
+                generated.ToolUse(u["name"], u["params"], id=u["id"]),
+                generated.ToolResult(r["content"], r["is_error"], r["denied"]),
+            )
+            for u, r in given["answers"]
+        ]
+        return {
+            "each": [replies.result_message(use, result, given["format"]) for use, result in pairs],
+            "all": replies.result_messages(pairs, given["format"]),
+            "text": [replies.text_result(use, result, given.get("label")) for use, result in pairs],
+        }
+
+    inputs = [{"format": fmt, "answers": answers[:n]} for fmt in FORMATS for n in (0, 1, 3)]
+    inputs.append({"format": "anthropic", "answers": answers, "label": "[read_file for 'a']"})
+    compare("results", inputs, py_results)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _typescript() -> None:
+    ts_bridge.require()
+
+
+# ---- the Offer: permission, validation and dispatch of what one request sent --------------------
+
+
+def offer_calls(family: str, draw: Draw, text_path: bool) -> list[dict[str, Any]]:
+    """Calls to every tool of the family and the run-time tools, offered or not, with drawn arguments."""
+    variants = {catalog_data.SPECS[k]["name"]: catalog_data.SPECS[k] for k in catalog_data.FAMILY_SPECS[family]}
+    schemas = {
+        name: parameters_schema([{**p, "instruction": ""} for p in spec["parameters"]])
+        for name, spec in variants.items()
+    }
+    schemas[f"wx{MCP_SEPARATOR}get_weather"] = OFFER_SERVERS[0]["tools"][0]["inputSchema"]  # type: ignore[index]
+    schemas[SUBAGENT_PREFIX + "reviewer"] = {"type": "object", "properties": {"prompt": {"type": "string"}}}
+    for name in (
+        f"wx{MCP_SEPARATOR}nope",
+        f"off{MCP_SEPARATOR}t",
+        f"zz{MCP_SEPARATOR}t",
+        SUBAGENT_PREFIX + "x",
+        "made_up",
+    ):
+        schemas[name] = {}
+    calls: list[dict[str, Any]] = []
+    for name, schema in schemas.items():
+        for _ in range(3):
+            calls.append({"name": name, "params": draw.texts(schema) if text_path else draw.object(schema)})
+        calls.append({"name": name, "params": {}, "partial": True})
+    calls.append({"name": "read_file", "params": {}, "id": "c", "error": "unreadable"})
+    return calls
+
+
+def offer_inputs() -> Iterator[dict[str, Any]]:
+    draw = Draw(SEED + 1)
+    contexts = (NATIVE, {**NATIVE, "subagents_enabled": True, "provider_id": "anthropic"}, None)
+    for family in catalog_data.FAMILIES:
+        for context in contexts:
+            for fmt in (None, *FORMATS):
+                yield {
+                    "family": family,
+                    "context": context,
+                    "format": fmt,
+                    "servers": OFFER_SERVERS,
+                    "subagents": SUBAGENTS,
+                    "calls": offer_calls(family, draw, fmt is None),
+                }
+    yield {"family": "nope", "context": None, "format": None, "servers": [], "subagents": [], "calls": []}
+    yield {"family": "generic", "context": NATIVE, "format": "nope", "servers": [], "subagents": [], "calls": []}
+
+
+def py_offer(given: dict[str, Any]) -> Any:
+    try:
+        offer = generated.Offer(
+            given["family"],
+            given["context"],
+            format=given["format"],
+            mcp_servers=given["servers"],
+            subagents=given["subagents"],
+        )
+    except Exception as exc:  # a KeyError's text is its message (Python's str() would quote it)
+        text = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        return {"error": f"{type(exc).__name__}: {text}"}
+    coordinator = Coordinator.from_namespace(namespace([]))
+    answers = []
+    for call in given["calls"]:
+        use = use_from(call)
+        answers.append(
+            {"refusal": offer.refusal(use.name), "result": result_json(offer.execute(coordinator, None, use))}
+        )
+    return {"names": list(offer.names()), "skipped": offer.skipped, "answers": answers}
+
+
+def test_offers_answer_alike() -> None:
+    compare("offer", list(offer_inputs()), py_offer)

@@ -14,30 +14,10 @@
 
 import { fastCopy } from "./copies.js";
 import { NAME_SAFE_CHARS } from "./formats.js";
-import {
-  MAX_NESTING,
-  PyError,
-  TOO_LONG,
-  TooLong,
-  UNENCODABLE,
-  codePointCompare,
-  has,
-  hasLoneSurrogate,
-  isDict,
-  jsonBrackets,
-  jsonTypeOf,
-  nestingDepth,
-  printable,
-  pyJsonDumps,
-  pyRepr,
-  pyStr,
-  pyTruthy,
-  pyTypeName,
-  type Json,
-  type Schema,
-} from "./schema_common.js";
+import { MAX_NESTING, UNENCODABLE, hasLoneSurrogate, jsonBrackets, jsonTypeName, nestingDepth, printable, type Json, type Schema } from "./schema_common.js";
 import type { ParameterData } from "./data.js";
 import { MCP_TOOL_ID, makeParameter, makeVariant, type SkipRecord, type Variant } from "./variants.js";
+import { codePointCompare, has, isDict, PyError, pyJsonDumps, pyRepr, pyStr, pyTruthy, TOO_LONG } from "./pyspell.js";
 
 export { MCP_TOOL_ID, SUBAGENTS_TOOL_ID, mergeTools, skipRecord } from "./variants.js";
 export { splitSubagents, subagentName, subagentNames, subagentTools, subagentsActive } from "./subagents.js";
@@ -248,37 +228,6 @@ function dropNonFinite(schema: Schema): string[] {
   return dropped.sort(codePointCompare);
 }
 
-type Kind = "str" | "list" | "bool";
-
-function fits(value: Json, kind: Kind): boolean {
-  if (kind === "str") return typeof value === "string";
-  if (kind === "list") return Array.isArray(value);
-  return typeof value === "boolean";
-}
-
-function checkItems(data: Json, required: Record<string, Kind>, optional: Record<string, Kind>): void {
-  if (!Array.isArray(data)) throw new PyError("ValueError", "expected a JSON list of objects");
-  data.forEach((item, i) => {
-    if (!isDict(item)) throw new PyError("ValueError", `item ${i} is not an object`);
-    for (const [key, kind] of Object.entries(required)) {
-      if (!fits(item[key], kind) || !has(item, key)) throw new PyError("ValueError", `item ${i} needs '${key}' (${kind})`);
-    }
-    for (const [key, kind] of Object.entries(optional)) {
-      if (has(item, key) && !fits(item[key], kind)) throw new PyError("ValueError", `item ${i}: '${key}' must be ${kind}`);
-    }
-  });
-}
-
-/** Throws unless `servers` has the `{uid, name, disabled, tools}` list shape (server level only). */
-export function validateServers(servers: Json): void {
-  checkItems(servers, { uid: "str", name: "str", tools: "list" }, { disabled: "bool" });
-}
-
-/** Throws unless `configs` is a list of `{name, description}` objects. */
-export function validateSubagents(configs: Json): void {
-  checkItems(configs, { name: "str" }, { description: "str" });
-}
-
 export interface McpToolsOptions {
   separator: string;
   maxLength?: number;
@@ -341,7 +290,7 @@ function mcpVariant(
     return [null, `name is ${length} characters, over the limit of ${maxLength}${rewritten}`, name];
   }
   if (raw !== null && !isDict(raw)) {
-    const kind = raw instanceof TooLong ? "_TooLong" : (jsonTypeOf(raw) ?? pyTypeName(raw));
+    const kind = jsonTypeName(raw);
     return [null, `inputSchema is not a JSON object (got ${kind})`, name];
   }
   if (raw !== null && tooDeep(raw)) return [null, `inputSchema nests deeper than ${MAX_NESTING} levels`, name];

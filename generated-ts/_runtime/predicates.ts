@@ -8,6 +8,7 @@
  */
 
 import type { Json, JsonObject, Predicate, RuleData, SelectionData } from "./data.js";
+import { pyFloat, pyRepr } from "./pyspell.js";
 
 /** The code points String.prototype.trim strips (WhiteSpace and LineTerminator). */
 export const JS_WHITESPACE =
@@ -77,21 +78,6 @@ export function fieldValue(context: unknown, name: string): unknown {
   return value === undefined ? null : value;
 }
 
-const PY_FLOAT = /^[+-]?(?:(?:\d(?:_?\d)*)?\.?\d(?:_?\d)*(?:[eE][+-]?\d(?:_?\d)*)?|\d(?:_?\d)*\.|inf(?:inity)?|nan)$/i;
-const PY_SPACE = /^[\s\u001c-\u001f\u0085]+|[\s\u001c-\u001f\u0085]+$/g;
-
-/** Python's float(text), or null where Python raises ValueError. */
-export function pyFloat(text: string): number | null {
-  const body = text.replace(PY_SPACE, "");
-  if (!PY_FLOAT.test(body)) return null;
-  const lower = body.toLowerCase().replace(/_/g, "");
-  const sign = lower.startsWith("-") ? -1 : 1;
-  const bare = lower.replace(/^[+-]/, "");
-  if (bare.startsWith("inf")) return sign * Infinity;
-  if (bare === "nan") return NaN;
-  return Number(lower);
-}
-
 /** The named sets and model predicates that selection rules refer to. */
 export class Selection {
   readonly providerSets: ReadonlyMap<string, ReadonlySet<string>>;
@@ -145,19 +131,6 @@ export class Selection {
   }
 }
 
-/** A Python-like repr of a predicate for messages (keys and strings single-quoted). */
-function show(value: unknown): string {
-  if (value === null || value === undefined) return "None";
-  if (value === true) return "True";
-  if (value === false) return "False";
-  if (typeof value === "string") return `'${value}'`;
-  if (Array.isArray(value)) return `(${value.map(show).join(", ")}${value.length === 1 ? "," : ""})`;
-  if (typeof value === "object") {
-    return `{${Object.entries(value).map(([k, v]) => `'${k}': ${show(v)}`).join(", ")}}`;
-  }
-  return String(value);
-}
-
 /** Evaluate one predicate; may throw MatcherError (selection treats that as "no match"). */
 export function evaluate(pred: Predicate, context: unknown, data: Selection | null = null): boolean {
   if (Object.hasOwn(pred, "all")) return (pred["all"] as readonly Predicate[]).every((c) => evaluate(c, context, data));
@@ -177,7 +150,7 @@ export function evaluate(pred: Predicate, context: unknown, data: Selection | nu
       const suffix = String(pred["ends_with"]);
       return items.some((v) => typeof v === "string" && v.endsWith(suffix));
     }
-    throw new MatcherError(`field predicate without a comparison: ${show(pred)}`);
+    throw new MatcherError(`field predicate without a comparison: ${pyRepr(pred, true)}`);
   }
   if (data === null) throw new MatcherError("selection predicates need selection data");
   if (Object.hasOwn(pred, "provider_in")) {
@@ -197,7 +170,7 @@ export function evaluate(pred: Predicate, context: unknown, data: Selection | nu
     if (typeof model !== "string") throw new MatcherError("model_raw_contains needs a model id");
     return model.includes(String(pred["model_raw_contains"]));
   }
-  throw new MatcherError(`unknown predicate ${show(pred)}`);
+  throw new MatcherError(`unknown predicate ${pyRepr(pred, true)}`);
 }
 
 /** The first family whose rule holds, trying rules in order; `fallback` otherwise.

@@ -8,7 +8,6 @@
  */
 
 import type { Catalog } from "./catalog.js";
-import { pyRepr } from "./context.js";
 import type { Text } from "./data.js";
 import { toolBlock, toolsSection } from "./prompt_blocks.js";
 import type { PromptParam } from "./prompt_blocks.js";
@@ -17,6 +16,7 @@ import { skipRecord } from "./variants.js";
 import type { SkipRecord, Variant } from "./variants.js";
 import { parseToolCalls } from "./xml_calls.js";
 import type { KnownTools } from "./xml_calls.js";
+import { pyRepr } from "./pyspell.js";
 
 /** Sections kept per (family, context): contexts repeat across requests. */
 const SECTION_CACHE_LIMIT = 256;

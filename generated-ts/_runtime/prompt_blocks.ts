@@ -38,7 +38,7 @@ export function toolBlock(
 }
 
 /** The example call of a tool block. */
-export function usageExample(name: string, params: readonly PromptParam[]): string {
+function usageExample(name: string, params: readonly PromptParam[]): string {
   return [`<${name}>`, ...params.map((p) => `<${p.name}>${p.usage}</${p.name}>`), `</${name}>`].join("\n");
 }
 

@@ -4,22 +4,10 @@
  * mirrors runtime/schema_json.py. The keyword tables are in formats.ts.
  */
 
-import {
-  DialectError,
-  extraSentence,
-  has,
-  isDict,
-  ordered,
-  put,
-  pyConcat,
-  pyIn,
-  pyIter,
-  pyRepr,
-  type Json,
-  type Schema,
-} from "./schema_common.js";
+import { DialectError, extraSentence, ordered, type Json, type Schema } from "./schema_common.js";
 import { fastCopy } from "./copies.js";
 import { Hooks, type NodeWork, type Walker } from "./schema_walk.js";
+import { has, isDict, put, pyConcat, pyIn, pyIter, pyRepr } from "./pyspell.js";
 
 /** Standard JSON Schema stays as it is; draft-4 tuples and `nullable` are rewritten. */
 export class JsonHooks extends Hooks {

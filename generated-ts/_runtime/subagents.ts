@@ -5,9 +5,10 @@
  * tool id `use_subagents`, so its calls go to the subagents handler.
  */
 
-import { PyError, UNENCODABLE, hasLoneSurrogate, printable, pyRepr, utf8Encode, type Json, type Schema } from "./schema_common.js";
+import { UNENCODABLE, hasLoneSurrogate, printable, utf8Encode, type Json, type Schema } from "./schema_common.js";
 import { fieldValue } from "./predicates.js";
 import { SUBAGENTS_TOOL_ID, makeParameter, makeVariant, type SkipRecord, type Variant } from "./variants.js";
+import { PyError, pyRepr } from "./pyspell.js";
 
 const HASH_HEX = 8;
 const UNSAFE = /[^a-z0-9_]+/g;

@@ -12,7 +12,7 @@ const WS = new Set(JS_WHITESPACE);
 /** First character that String.prototype.trim would keep (sticky search via lastIndex). */
 const NON_WS = new RegExp("[^" + Array.from(JS_WHITESPACE, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")).join("") + "]", "g");
 
-export function isWs(ch: string | undefined): boolean {
+function isWs(ch: string | undefined): boolean {
   return ch !== undefined && WS.has(ch);
 }
 
@@ -25,12 +25,6 @@ export function nonWs(text: string, start: number, end: number = text.length): n
 
 export function trim(value: string): string {
   return value.trim();
-}
-
-export function rstripWs(value: string): string {
-  let end = value.length;
-  while (end > 0 && WS.has(value[end - 1] as string)) end--;
-  return value.slice(0, end);
 }
 
 export function isBlank(text: string): boolean {
@@ -61,7 +55,7 @@ function sane(name: string): boolean {
   return !name.includes("<") && !name.includes(">");
 }
 
-export function escapeRegExp(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 }
 

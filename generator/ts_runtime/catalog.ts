@@ -8,12 +8,12 @@
  * Run-time MCP and subagent tools (dynamicVariants) live with dynamic_tools.ts and subagents.ts.
  */
 
-import { pyRepr } from "./context.js";
 import type { CatalogData, FamilyData, ParameterData, PlaceholderData, Predicate, Text } from "./data.js";
 import { Selection, evaluate, fieldValue, holdsQuietly, normalize, select } from "./predicates.js";
 import { PLACEHOLDER_RE } from "./prompt_blocks.js";
 import { mergeTools } from "./variants.js";
 import type { Variant } from "./variants.js";
+import { pyNumber, pyRepr } from "./pyspell.js";
 
 /** Turns what a caller passes as a context (a Context, a plain object, null) into a checked Context. */
 export type AsContext<C> = (value: unknown) => C;
@@ -169,30 +169,10 @@ function sameTyped(a: unknown, b: unknown): boolean {
 export function asText(value: unknown): string {
   if (typeof value === "boolean") return value ? "true" : "false";
   if (Array.isArray(value)) return value.map(asText).join(",");
-  if (typeof value === "number") return pyNumber(value);
+  // Python writes an integral float as an int here (1e22 -> 10000000000000000000000).
+  if (typeof value === "number") return Number.isInteger(value) ? BigInt(value).toString() : pyNumber(value);
   if (value === null || value === undefined) return "None";
   return String(value);
-}
-
-/** str() of a Python number that JSON gave: integers exactly, other floats as Python's repr. */
-export function pyNumber(value: number): string {
-  if (Number.isNaN(value)) return "nan";
-  if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
-  if (Number.isInteger(value)) return BigInt(value).toString();
-  const [digits = "", exp = "0"] = value.toExponential().split("e");
-  const exponent = Number(exp);
-  const negative = digits.startsWith("-");
-  const mantissa = digits.replace("-", "").replace(".", "");
-  let out: string;
-  if (exponent >= -4 && exponent < 16) {
-    if (exponent < 0) out = "0." + "0".repeat(-exponent - 1) + mantissa;
-    else if (mantissa.length > exponent + 1) out = mantissa.slice(0, exponent + 1) + "." + mantissa.slice(exponent + 1);
-    else out = mantissa + "0".repeat(exponent + 1 - mantissa.length) + ".0";
-  } else {
-    const body = mantissa.length > 1 ? mantissa[0] + "." + mantissa.slice(1) : mantissa;
-    out = `${body}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
-  }
-  return (negative ? "-" : "") + out;
 }
 
 /** A deep copy of JSON-like data (what the Python runtime's copier gives). */

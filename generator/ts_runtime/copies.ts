@@ -3,7 +3,8 @@
  * mirrors runtime/copies.py.
  */
 
-import { TooLong, put, type Json, type Schema } from "./schema_common.js";
+import { type Json, type Schema } from "./schema_common.js";
+import { put, TooLong } from "./pyspell.js";
 
 /** Deep copy of JSON-like data: new objects and arrays, scalars shared (the TOO_LONG marker too). */
 export function fastCopy<T = Json>(value: T): T {

@@ -22,9 +22,8 @@
 
 import { parseMcpName } from "./dynamic_tools.js";
 import { escapeLabelText, fillLabel } from "./labels.js";
-import { errorName, errorText } from "./pyjson.js";
-import { has, isDict } from "./schema_common.js";
 import { ToolResult, type ToolUse } from "./tool_types.js";
+import { errorName, errorText, has, isDict, pyGeneral } from "./pyspell.js";
 
 /** How many subagent tool names a Coordinator keeps a handler for (least recently used go). */
 export const MAX_DYNAMIC_HANDLERS = 256;
@@ -218,18 +217,6 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     value !== null &&
     typeof (value as { then?: unknown }).then === "function"
   );
-}
-
-/** `timeout` as Python's `{:g}` writes it (6 significant digits). */
-function seconds(timeout: number): string {
-  const rounded = Number(timeout.toPrecision(6));
-  const exponent = rounded === 0 ? 0 : Math.floor(Math.log10(Math.abs(rounded)));
-  if (exponent < -4 || exponent >= 6) {
-    const [mantissa = "", exp = "0"] = rounded.toExponential().split("e");
-    const sign = exp.startsWith("-") ? "-" : "+";
-    return `${mantissa}e${sign}${exp.replace(/^[-+]/, "").padStart(2, "0")}`;
-  }
-  return String(rounded);
 }
 
 class TimedOut extends Error {}
@@ -508,7 +495,7 @@ export class Coordinator<Config = unknown> {
     } catch (error) {
       if (error instanceof TimedOut) {
         this.log("warning", `dispatch: ${block.name} timed out after ${timeout} s`);
-        return ToolResult.error(`Error executing tool ${block.name}: no result within ${seconds(timeout!)} s`);
+        return ToolResult.error(`Error executing tool ${block.name}: no result within ${pyGeneral(timeout!)} s`);
       }
       this.log("error", `dispatch: ${block.name} threw`, error);
       return ToolResult.error(`Error executing tool ${block.name}: ${describe(error)}`);

@@ -7,7 +7,7 @@
  * as in the Python runtime, and the two must stay field for field the same.
  */
 
-import { PyError, keyError, pyRepr } from "./schema_common.js";
+import { keyError, PyError, pyRepr } from "./pyspell.js";
 
 /** Emit the keyword as it is (sub-schemas converted). */
 export const KEEP = "keep";

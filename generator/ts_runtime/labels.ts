@@ -9,8 +9,7 @@
  * cut to `MAX_VALUE_CHARS` ending in an ellipsis.
  */
 
-import { pyLen, pyRstrip, pySlice, pySplit, pyStrip } from "./pyjson.js";
-import { has, isDict, pyJsonDumps, pyRepr, pyTypeName } from "./schema_common.js";
+import { has, isDict, pyJsonDumps, pyLen, pyRepr, pyRstrip, pySlice, pySplit, pyStrip, pyTypeName } from "./pyspell.js";
 
 /** The longest value shown in a label; longer ones are cut and end in an ellipsis. */
 export const MAX_VALUE_CHARS = 60;

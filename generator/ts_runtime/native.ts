@@ -20,22 +20,9 @@ import {
   propertiesPath,
   type Slot,
 } from "./formats.js";
-import {
-  MAX_NESTING,
-  PyError,
-  DialectError,
-  codePointCompare,
-  extrasLead,
-  has,
-  isDict,
-  nestingDepth,
-  ordered,
-  put,
-  pyJsonDumps,
-  type Json,
-  type Schema,
-} from "./schema_common.js";
+import { MAX_NESTING, DialectError, extrasLead, nestingDepth, ordered, type Json, type Schema } from "./schema_common.js";
 import { convertWith, layOut, toolEntry } from "./schema_dialects.js";
+import { codePointCompare, has, isDict, put, PyError, pyJsonDumps } from "./pyspell.js";
 
 export { copier, fastCopy };
 
@@ -302,7 +289,7 @@ function containsNonFinite(value: Json): boolean {
 }
 
 /** A tool entry whose parameters are full JSON Schema under the record's `jsonSchemaKey`. */
-export function jsonSchemaEntry(dialect: string, name: Json, description: string, schema: Json): Schema {
+function jsonSchemaEntry(dialect: string, name: Json, description: string, schema: Json): Schema {
   const rec = FORMATS.get(dialect)!;
   if (rec.jsonSchemaKey === null) throw new PyError("ValueError", `${dialect} has no full JSON Schema key`);
   toolEntry(dialect, name, description, { type: "object", properties: {} });

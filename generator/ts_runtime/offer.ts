@@ -16,13 +16,13 @@ import type { Catalog } from "./catalog.js";
 import { parseMcpName } from "./dynamic_tools.js";
 import { FORMATS, NAME, pathTo } from "./formats.js";
 import { parametersSchema } from "./native.js";
-import { errorText } from "./pyjson.js";
 import type { TextPath } from "./prompt.js";
-import { PyError, has, isDict, pyRepr, pyStr, type Json } from "./schema_common.js";
+import { type Json } from "./schema_common.js";
 import { dynamicVariants, nativeTools } from "./tool_lists.js";
 import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
 import { argumentsChecker, type ArgumentsChecker } from "./validation.js";
 import type { SkipRecord, Variant } from "./variants.js";
+import { errorText, has, isDict, PyError, pyRepr, pyStr } from "./pyspell.js";
 
 /** At most this many offered names are listed in a refusal. */
 const LISTED = 40;

@@ -1,86 +1,10 @@
 /**
- * Python's text handling where the return path needs it, so both runtimes give the same messages:
- * `str.split()`/`strip()` (Python's whitespace set), `len` and slicing in code points, sorted
- * `json.dumps`, exception texts, and `json.loads` with CPython's error messages and positions. There is no Python
- * module of this name; `json.dumps`, `repr` and `==` live in schema_common.ts.
+ * Python's `json.loads` for the return path, with CPython's error messages and positions (in code
+ * points), so both runtimes report a malformed reply the same way. There is no Python module of
+ * this name; the other Python spellings (`json.dumps`, `repr`, `len`, ...) are in pyspell.ts.
  */
 
-import { fromEntries, isDict, put, pyJsonDumps } from "./schema_common.js";
-
-/** Characters Python's `str.split()` and `str.strip()` treat as whitespace. */
-const PY_SPACE =
-  "\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006" +
-  "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
-const SPACE_RUN = new RegExp(`[${PY_SPACE}]+`, "u");
-const EDGE_SPACE = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, "gu");
-
-/** `text.split()` in Python: the non-blank runs. */
-export function pySplit(text: string): string[] {
-  return text.split(SPACE_RUN).filter((part) => part !== "");
-}
-
-/** `text.strip()` in Python. */
-export function pyStrip(text: string): string {
-  return text.replace(EDGE_SPACE, "");
-}
-
-/** `text.rstrip()` in Python. */
-export function pyRstrip(text: string): string {
-  return text.replace(new RegExp(`[${PY_SPACE}]+$`, "u"), "");
-}
-
-/** `len(text)` in Python: code points, a lone surrogate counting as one. */
-export function pyLen(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
-}
-
-/** `text[:count]` in Python (code points). */
-export function pySlice(text: string, count: number): string {
-  if (count <= 0) return "";
-  let out = "";
-  let taken = 0;
-  for (const char of text) {
-    if (taken === count) break;
-    out += char;
-    taken += 1;
-  }
-  return out;
-}
-
-/** `type(exc).__name__` in Python: the error's name, or its class's when it kept the default. */
-export function errorName(error: unknown): string {
-  if (!(error instanceof Error)) return "Error";
-  if (error.name && error.name !== "Error") return error.name;
-  return error.constructor?.name || "Error";
-}
-
-/** `f"{type(exc).__name__}: {exc}"` in Python. */
-export function errorText(error: unknown): string {
-  return `${errorName(error)}: ${error instanceof Error ? error.message : String(error)}`;
-}
-
-/** `json.dumps(value, sort_keys=True)` in Python: a canonical text of a JSON value. */
-export function pySortedDumps(value: unknown): string {
-  const sorted = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(sorted);
-    if (!isDict(node)) return node;
-    const keys = Object.keys(node).sort(codePointOrder);
-    return fromEntries(keys.map((k) => [k, sorted(node[k])]));
-  };
-  return pyJsonDumps(sorted(value));
-}
-
-function codePointOrder(a: string, b: string): number {
-  const left = [...a];
-  const right = [...b];
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const diff = (left[i] as string).codePointAt(0)! - (right[i] as string).codePointAt(0)!;
-    if (diff !== 0) return diff;
-  }
-  return left.length - right.length;
-}
+import { put, pyLen } from "./pyspell.js";
 
 // ---- json.loads ------------------------------------------------------------------------------
 

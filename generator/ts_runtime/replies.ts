@@ -32,18 +32,10 @@ import {
   type Envelope,
   type FormatRecord,
 } from "./formats.js";
-import { PyJsonError, errorText, pyJsonLoads, pyLen, pyStrip } from "./pyjson.js";
-import {
-  MAX_NESTING,
-  PyError,
-  isDict,
-  jsonTextDepth,
-  jsonTypeOf,
-  nestingDepth,
-  pyRepr,
-  pyTypeName,
-} from "./schema_common.js";
+import { PyJsonError, pyJsonLoads } from "./pyjson.js";
+import { MAX_NESTING, jsonTextDepth, jsonTypeOf, nestingDepth } from "./schema_common.js";
 import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
+import { errorText, isDict, PyError, pyLen, pyRepr, pyStrip, pyTypeName } from "./pyspell.js";
 
 /**
  * The longest arguments toolgen reads, in characters of JSON text; longer ones make the call an

@@ -20,18 +20,12 @@ import {
   type FormatRecord,
   type SchemaPolicy,
 } from "./formats.js";
-import {
-  DialectError,
-  isDict,
-  put,
-  type Conversion,
-  type Json,
-  type Schema,
-} from "./schema_common.js";
+import { DialectError, type Conversion, type Json, type Schema } from "./schema_common.js";
 import { GeminiHooks } from "./schema_gemini.js";
 import { JsonHooks, StrictHooks } from "./schema_json.js";
 import { checkName, checkPropertyKeys, refuseEmptyDescription } from "./schema_limits.js";
 import { Walker, type Hooks } from "./schema_walk.js";
+import { isDict, put } from "./pyspell.js";
 
 export { checkLimits } from "./schema_limits.js";
 export { DialectError } from "./schema_common.js";

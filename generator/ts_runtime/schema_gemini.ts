@@ -3,27 +3,11 @@
  * mirrors runtime/schema_gemini.py. The keyword table is formats.GEMINI.
  */
 
-import {
-  DialectError,
-  extraSentence,
-  has,
-  isDict,
-  isNumber,
-  keyError,
-  joinDescriptions,
-  jsonTypeOf,
-  put,
-  pyIn,
-  pyIndex,
-  pyLen,
-  pyIter,
-  pyRepr,
-  type Json,
-  type Schema,
-} from "./schema_common.js";
+import { DialectError, extraSentence, isNumber, joinDescriptions, jsonTypeOf, type Json, type Schema } from "./schema_common.js";
 import { checkPropertyKeys } from "./schema_limits.js";
 import { fastCopy } from "./copies.js";
 import { Hooks, type NodeWork, type Walker } from "./schema_walk.js";
+import { has, isDict, keyError, put, pyIn, pyIndex, pyIter, pyLen, pyRepr } from "./pyspell.js";
 
 /** What Gemini makes of a node's type, nulls and union, worked out before its keywords. */
 interface Shape {
@@ -188,7 +172,7 @@ const anyOf: Keyword = (w, node, key, value) => {
   if (shape.nullable) node.out["nullable"] = true;
 };
 
-const enum_: Keyword = (w, node, key, value) => {
+const enum_: Keyword = (_w, node, _key, value) => {
   const shape: Shape = node.state;
   const all = pyIter(value);
   const values = shape.nullable ? all.filter((e) => e !== null) : [...all];
@@ -198,7 +182,7 @@ const enum_: Keyword = (w, node, key, value) => {
   else node.extras.push(extraSentence("enum", values));
 };
 
-const const_: Keyword = (w, node, key, value) => {
+const const_: Keyword = (_w, node, key, value) => {
   if (typeof value === "string" && sameList(node.state.types, ["string"])) node.out["enum"] = [value];
   else node.extras.push(extraSentence(key, value));
 };
@@ -209,7 +193,7 @@ const format: Keyword = (w, node, key, value) => {
   else node.extras.push(extraSentence(key, value));
 };
 
-const exclusiveBound: Keyword = (w, node, key, value) => {
+const exclusiveBound: Keyword = (_w, node, key, value) => {
   const bound = key === "exclusiveMinimum" ? "minimum" : "maximum";
   if (
     sameList(node.state.types, ["integer"]) &&
@@ -244,7 +228,7 @@ const required: Keyword = (w, node, key, value) => {
   node.out["required"] = [...pyIter(value)];
 };
 
-const default_: Keyword = (w, node, key, value) => {
+const default_: Keyword = (_w, node, key, value) => {
   // the SDK's Schema cannot carry a null default
   if (value === null) node.extras.push(extraSentence(key, value));
   else put(node.out, key, fastCopy(value));

@@ -14,17 +14,8 @@ import {
   type FormatRecord,
   type Slot,
 } from "./formats.js";
-import {
-  DialectError,
-  SCHEMA_ONE,
-  has,
-  isDict,
-  pyRepr,
-  type Json,
-  type Notice,
-  type Path,
-  type Schema,
-} from "./schema_common.js";
+import { DialectError, SCHEMA_ONE, type Json, type Notice, type Path, type Schema } from "./schema_common.js";
+import { has, isDict, pyRepr } from "./pyspell.js";
 
 /** A malformed entry: a level of the envelope is missing (Python: KeyError). */
 class Missing extends Error {}

@@ -3,26 +3,8 @@
  * runtime/schema_refs.py. `schema_walk.Walker` builds on it.
  */
 
-import {
-  DEF_CONTAINERS,
-  DialectError,
-  SCHEMA_MAP,
-  has,
-  isDict,
-  joinDescriptions,
-  put,
-  pyEqual,
-  pyIn,
-  pyIter,
-  pyRepr,
-  pyTypeName,
-  PyError,
-  type Json,
-  type Origins,
-  type Path,
-  utf8Decode,
-  type Schema,
-} from "./schema_common.js";
+import { DEF_CONTAINERS, DialectError, SCHEMA_MAP, joinDescriptions, type Json, type Origins, type Path, utf8Decode, type Schema } from "./schema_common.js";
+import { has, isDict, put, pyEqual, PyError, pyIn, pyIter, pyRepr, pyTypeName } from "./pyspell.js";
 
 /** Python's urllib.parse.unquote: %XX runs decoded as UTF-8, invalid bytes replaced. */
 function unquote(text: string): string {
@@ -52,7 +34,7 @@ function asDict(value: Json): Schema {
 }
 
 /** A Path as a Map key. */
-export function pathKey(path: Path): string {
+function pathKey(path: Path): string {
   return JSON.stringify(path);
 }
 

@@ -6,29 +6,9 @@
 
 import { fastCopy } from "./copies.js";
 import { CUSTOM, DESCRIBE, KEEP, RENAME, type FormatRecord, type SchemaPolicy } from "./formats.js";
-import {
-  DEF_CONTAINERS,
-  DialectError,
-  JSON_TYPES,
-  METADATA,
-  SCHEMA_LIST,
-  SCHEMA_MAP,
-  SCHEMA_ONE,
-  extraSentence,
-  has,
-  isDict,
-  ordered,
-  put,
-  pyRepr,
-  render,
-  withExtras,
-  type Json,
-  type Notice,
-  type Origins,
-  type Path,
-  type Schema,
-} from "./schema_common.js";
+import { DEF_CONTAINERS, DialectError, JSON_TYPES, METADATA, SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE, extraSentence, ordered, render, withExtras, type Json, type Notice, type Origins, type Path, type Schema } from "./schema_common.js";
 import { RefResolver } from "./schema_refs.js";
+import { has, isDict, put, pyRepr } from "./pyspell.js";
 
 /** One schema node being emitted: the normalized input, where it is, and the output so far. */
 export interface NodeWork {

@@ -20,11 +20,12 @@ import {
   type EntryMeta,
 } from "./native.js";
 import { fieldValue, truthy } from "./predicates.js";
-import { has, isDict, keyError, pyRepr, pyStr, PyError, type Json, type Schema } from "./schema_common.js";
+import { type Json, type Schema } from "./schema_common.js";
 import { toolEntry } from "./schema_dialects.js";
 import { mcpTools } from "./dynamic_tools.js";
 import { subagentTools, subagentsActive } from "./subagents.js";
 import { skipRecord, type SkipRecord, type Variant } from "./variants.js";
+import { has, isDict, keyError, PyError, pyRepr, pyStr } from "./pyspell.js";
 
 /** What nativeTools needs of the catalog: the runtime's Catalog (catalog.ts) has this shape. */
 export interface NativeCatalog {

@@ -20,18 +20,8 @@
  * text of that type, nesting at most MAX_NESTING); anything else stays a string.
  */
 
-import { pyLen, pySlice, pySortedDumps, pyStrip } from "./pyjson.js";
-import {
-  MAX_NESTING,
-  has,
-  isDict,
-  jsonTextDepth,
-  pyEqual,
-  pyJsonDumps,
-  pyNumber,
-  pyTypeName,
-  put,
-} from "./schema_common.js";
+import { MAX_NESTING, isNumber, jsonTextDepth, jsonTypeName } from "./schema_common.js";
+import { has, isDict, put, pyEqual, pyJsonDumps, pyLen, pyNumber, pySlice, pySortedDumps, pyStrip } from "./pyspell.js";
 
 /** A compiled schema: `check(value, path, problems, coerce)` gives the (coerced) value. */
 export type Check = (value: unknown, path: string, problems: string[], coerce: boolean) => unknown;
@@ -67,10 +57,6 @@ function asciiDigits(text: string): string {
   return out;
 }
 
-function isNumber(value: unknown): value is number {
-  return typeof value === "number";
-}
-
 function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value);
 }
@@ -95,13 +81,6 @@ function isType(value: unknown, name: string): boolean {
     default:
       return true; // an unknown type name constrains nothing
   }
-}
-
-function typeOf(value: unknown): string {
-  for (const name of ["null", "boolean", "integer", "number", "string", "array", "object"]) {
-    if (isType(value, name)) return name;
-  }
-  return pyTypeName(value);
 }
 
 /** A short rendering of a value for a problem message. */
@@ -202,7 +181,7 @@ function node(types: readonly string[], steps: readonly Check[]): Check {
         nested = false; // values inside decoded JSON are native
       }
       if (!types.some((name) => isType(value, name))) {
-        const got = coerce && typeof value === "string" ? "text" : typeOf(value);
+        const got = coerce && typeof value === "string" ? "text" : jsonTypeName(value);
         const shown = value === null ? "" : " " + show(value);
         problems.push(`${where(path)}: expected ${types.join(" or ")}, got ${got}${shown}`);
         return value;

@@ -13,9 +13,9 @@ import {
   resultMessages,
   textResult,
 } from "../pkg/_runtime/replies.js";
-import { pyJsonDumps } from "../pkg/_runtime/schema_common.js";
 import { ToolResult, toolUse, type ToolUse } from "../pkg/_runtime/tool_types.js";
 import { argumentsChecker } from "../pkg/_runtime/validation.js";
+import { pyJsonDumps } from "../pkg/_runtime/pyspell.js";
 
 type Input = { readonly op: string; readonly [key: string]: any };
 

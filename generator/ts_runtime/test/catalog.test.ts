@@ -1,11 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { Catalog, asText, pyNumber } from "../catalog.js";
+import { Catalog, asText } from "../catalog.js";
 import type { CatalogData, SpecData } from "../data.js";
 import { toolBlock, toolsSection } from "../prompt_blocks.js";
 import { TextPath } from "../prompt.js";
 import { fillLabel, parseLabel, LabelSyntaxError } from "../labels.js";
+import { pyNumber } from "../pyspell.js";
 
 function spec(id: string, extra: Partial<SpecData> = {}): SpecData {
   return { id, spec: "fam", name: id, description: [`Does ${id} in {{CWD}}.`], requires: null, strict: false, parameters: [], ...extra };

@@ -1,8 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { ContextError, contextFromObject, pyRepr } from "../context.js";
+import { ContextError, contextFromObject } from "../context.js";
 import type { FieldTypes } from "../context.js";
+import { pyRepr } from "../pyspell.js";
 
 const TYPES: FieldTypes = { provider_id: ["string", true], width: ["integer", false], tabs: ["string_list", false] };
 const DEFAULTS = { provider_id: null, width: 900, tabs: [] };

@@ -12,11 +12,12 @@ import {
 } from "../dynamic_tools.js";
 import { FORMATS, descriptionPath, propertiesPath } from "../formats.js";
 import { NativeToolsUnavailable, adapt, parametersSchema, placeholderPaths, runtimeEntry } from "../native.js";
-import { DialectError, TOO_LONG, pyJsonDumps, pyNumber, pyRepr } from "../schema_common.js";
+import { DialectError } from "../schema_common.js";
 import { convert, toolEntry } from "../schema_dialects.js";
 import { sha256Hex, subagentName, subagentNames, subagentTools } from "../subagents.js";
 import { buildTools, type NativeCatalog } from "../tool_lists.js";
 import type { SkipRecord } from "../variants.js";
+import { pyJsonDumps, pyNumber, pyRepr, TOO_LONG } from "../pyspell.js";
 
 const plainText = (pieces: readonly unknown[]): string => pieces.filter((p) => typeof p === "string").join("");
 

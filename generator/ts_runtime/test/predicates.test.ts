@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { MatcherError, Selection, evaluate, normalize, pyFloat, select, truthy } from "../predicates.js";
+import { MatcherError, Selection, evaluate, normalize, select, truthy } from "../predicates.js";
+import { pyFloat } from "../pyspell.js";
 
 const DATA = new Selection({
   provider_sets: { big: ["openai", "anthropic"] },

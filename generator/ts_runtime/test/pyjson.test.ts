@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { PyJsonError, pyJsonLoads, pyLen, pySlice, pySortedDumps, pySplit, pyStrip } from "../pyjson.js";
+import { PyJsonError, pyJsonLoads } from "../pyjson.js";
+import { pyLen, pySlice, pySortedDumps, pySplit, pyStrip } from "../pyspell.js";
 
 function error(text: string): string {
   try {

@@ -17,7 +17,7 @@ import { NAME_SAFE_CHARS } from "./formats.js";
 import { MAX_NESTING, UNENCODABLE, hasLoneSurrogate, jsonBrackets, jsonTypeName, nestingDepth, printable, type Json, type Schema } from "./schema_common.js";
 import type { ParameterData } from "./data.js";
 import { MCP_TOOL_ID, makeParameter, makeVariant, type SkipRecord, type Variant } from "./variants.js";
-import { codePointCompare, has, isDict, PyError, pyJsonDumps, pyRepr, pyStr, pyTruthy, TOO_LONG } from "./pyspell.js";
+import { codePointCompare, has, isDict, PyError, pyJsonDumps, pyLen, pyRepr, pyStr, pyTruthy, TOO_LONG } from "./pyspell.js";
 
 export { MCP_TOOL_ID, SUBAGENTS_TOOL_ID, mergeTools, skipRecord } from "./variants.js";
 export { splitSubagents, subagentName, subagentNames, subagentTools, subagentsActive } from "./subagents.js";
@@ -284,7 +284,7 @@ function mcpVariant(
   }
   if (!NAME_SAFE.test(uid)) return [null, "server uid has characters outside [A-Za-z0-9_-]", name];
   if (hasLoneSurrogate([toolName, tool["description"] ?? null, raw, serverName])) return [null, UNENCODABLE, name];
-  const length = [...name].length;
+  const length = pyLen(name);
   if (length > maxLength) {
     const rewritten = encoded !== toolName ? " (tool name rewritten)" : "";
     return [null, `name is ${length} characters, over the limit of ${maxLength}${rewritten}`, name];

@@ -23,7 +23,7 @@ import {
 } from "./formats.js";
 import { MAX_NESTING, DialectError, extrasLead, nestingDepth, ordered, type Json, type Schema } from "./schema_common.js";
 import { convertWith, layOut, toolEntry } from "./schema_dialects.js";
-import { codePointCompare, has, isDict, put, PyError, pyJsonDumps } from "./pyspell.js";
+import { codePointCompare, has, isDict, put, PyError, pyJsonDumps, pyLen } from "./pyspell.js";
 
 export { copier, fastCopy };
 
@@ -210,7 +210,7 @@ function find(entry: Json, path: readonly string[]): Schema | null {
 function swapText(holder: Schema, key: string, plain: string, resolved: string, optional: boolean): void {
   const current: Json = has(holder, key) ? holder[key] : null;
   if (current !== null && current !== plain) {
-    const tail = [...current].slice([...extrasLead(plain)].length).join("");
+    const tail = [...current].slice(pyLen(extrasLead(plain))).join("");
     holder[key] = extrasLead(resolved) + tail;
   } else if (resolved || !optional) {
     holder[key] = resolved;

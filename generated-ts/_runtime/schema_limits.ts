@@ -16,7 +16,7 @@ import {
   type Slot,
 } from "./formats.js";
 import { DialectError, SCHEMA_ONE, type Json, type Notice, type Path, type Schema } from "./schema_common.js";
-import { has, isDict, pyRepr } from "./pyspell.js";
+import { has, isDict, pyLen, pyRepr } from "./pyspell.js";
 
 /** A malformed entry: a level of the envelope is missing (Python: KeyError). */
 class Missing extends Error {}
@@ -122,8 +122,7 @@ export function checkLimits(dialect: string, tools: Json[]): Notice[] {
     const dpath = [i, ...pathTo(rec, DESCRIPTION)];
     refuseEmptyDescription(rec, description, dpath);
     const limit = rec.maxDescription;
-    // Python counts code points.
-    const length = typeof description === "string" ? [...description].length : 0;
+    const length = typeof description === "string" ? pyLen(description) : 0;
     if (limit !== null && typeof description === "string" && length > limit) {
       notices.push({
         path: dpath,

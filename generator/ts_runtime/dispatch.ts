@@ -23,7 +23,7 @@
 import { parseMcpName } from "./dynamic_tools.js";
 import { escapeLabelText, fillLabel } from "./labels.js";
 import { ToolResult, type ToolUse } from "./tool_types.js";
-import { errorName, errorText, has, isDict, pyGeneral } from "./pyspell.js";
+import { errorName, errorText, has, isDict, pyGeneral, pyLen } from "./pyspell.js";
 
 /** How many subagent tool names a Coordinator keeps a handler for (least recently used go). */
 export const MAX_DYNAMIC_HANDLERS = 256;
@@ -123,11 +123,11 @@ export class Bindings {
   /** Whether `name` has the shape of a dynamic subagent tool name. */
   isSubagentToolName(name: string): boolean {
     const prefix = this.subagentPrefix;
-    const length = [...name].length;
+    const length = pyLen(name);
     return (
       prefix !== "" &&
       name.startsWith(prefix) &&
-      [...prefix].length < length &&
+      pyLen(prefix) < length &&
       length <= this.subagentMaxLength
     );
   }

@@ -6,6 +6,7 @@
  */
 
 import { JS_WHITESPACE } from "./predicates.js";
+import { pyLen } from "./pyspell.js";
 
 const WS = new Set(JS_WHITESPACE);
 /** First character that String.prototype.trim would keep (sticky search via lastIndex). */
@@ -60,7 +61,7 @@ function escapeRegExp(text: string): string {
 
 function byLengthDesc(items: Iterable<string>): string[] {
   // Python's sorted(key=len, reverse=True) is stable: equal lengths keep their order
-  return [...items].map((x, i) => [x, i] as const).sort((p, q) => Array.from(q[0]).length - Array.from(p[0]).length || p[1] - q[1]).map((p) => p[0]);
+  return [...items].map((x, i) => [x, i] as const).sort((p, q) => pyLen(q[0]) - pyLen(p[0]) || p[1] - q[1]).map((p) => p[0]);
 }
 
 export class ToolGrammar {

@@ -6,6 +6,7 @@ import argparse
 import hashlib
 import importlib.util
 import json
+import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -77,7 +78,7 @@ def load_package(out: Path) -> ModuleType:
     if not init.is_file():
         _fail(f"toolgen: {shown(init)} not found; run `toolgen generate` first")
     # One private name per folder: an in-process caller (the tests) may show several packages.
-    name = "_toolgen_generated_" + hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
+    name = "_toolgen_generated_" + hashlib.sha256(os.fsencode(out.resolve())).hexdigest()[:16]
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(out)])

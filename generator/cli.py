@@ -135,10 +135,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     from . import fastpath
 
     early = Diagnostics()
-    outputs = project.resolve(args.specs, project.Overrides(args.out, args.docs, args.no_docs), early)
+    extra = targets(args.specs, args)  # the extra targets (the TypeScript package); each is handled like --out
+    outputs = project.resolve(args.specs, project.Overrides(args.out, args.docs, args.no_docs), early, extra)
     out = outputs.python
-    # the extra targets (the TypeScript package): name -> folder; each is handled like --out
-    args.extra = {t.key: t.out for t in targets(args.specs, args)}
+    args.extra = {t.key: t.out for t in extra}  # name -> folder
     # The fast path only for a specs folder; anything else goes to the pipeline, which reports it.
     fast = args.command != "validate" and os.path.isdir(args.specs) and outputs.usable
     inputs = fastpath.fingerprint(args.specs) if fast else ""

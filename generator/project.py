@@ -12,9 +12,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostics, Location, file_location
+
+if TYPE_CHECKING:
+    from .outputs import Target
 
 PROJECT_FILE = "toolgen.yaml"
 CATALOG_DOC = "docs/catalog.md"  # the catalog doc's key in pipeline.Result.docs
@@ -60,8 +64,9 @@ def _from_project(specs: Path, value: str) -> Path:
     return Path(os.path.normpath(os.path.join(os.path.abspath(specs), value)))
 
 
-def resolve(specs: Path, overrides: Overrides, diags: Diagnostics) -> Outputs:
-    """The package folder and doc file of this run; overlap problems go to ``diags`` (E110, E111)."""
+def resolve(specs: Path, overrides: Overrides, diags: Diagnostics, targets: Sequence[Target] = ()) -> Outputs:
+    """The package folder and doc file of this run; overlap problems, the extra ``targets``' (the
+    TypeScript package) included, go to ``diags`` (E110, E111, E130)."""
     config, source = _config(specs)
     usable = _well_formed(config)
     config = config if usable and isinstance(config, dict) else {}
@@ -83,6 +88,7 @@ def resolve(specs: Path, overrides: Overrides, diags: Diagnostics) -> Outputs:
         docs = Path(os.path.dirname(os.path.realpath(specs))) / CATALOG_DOC
         docs_at = file_location(docs)
     ok = _check_nul(config, source, diags) and _check_overlaps(specs, python, python_at, docs, docs_at, diags)
+    ok = _check_targets(specs, python, docs, docs_at, targets, source, diags) and ok
     return Outputs(python, docs, usable and ok)
 
 
@@ -110,16 +116,27 @@ def _well_formed(config: Any) -> bool:
 
 
 def _inside(path: Path, folder: Path) -> bool:
-    """Is ``path`` ``folder`` or below it (both made absolute and normalised, symlinks not followed)?"""
-    inner, outer = os.path.abspath(path), os.path.abspath(folder)
-    return inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep)
+    """Is ``path`` ``folder`` or below it, as written (made absolute and normalised) or once symlinks
+    are followed (a path through a link into the spec folder is still inside it)?"""
+    for inner, outer in ((os.path.abspath(path), os.path.abspath(folder)), (_real(path), _real(folder))):
+        if inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
+
+def _real(path: Path) -> str:
+    return os.path.realpath(path)  # never raises, unlike Path.resolve on a symlink loop
+
+
+def _overlap(one: Path, other: Path) -> bool:
+    return _inside(one, other) or _inside(other, one)
 
 
 def _check_overlaps(
     specs: Path, python: Path, python_at: Location, docs: Path | None, docs_at: Location | None, diags: Diagnostics
 ) -> bool:
     ok = True
-    if _inside(python, specs) or _inside(specs, python):
+    if _overlap(python, specs):
         diags.error(
             python_at,
             "E110",
@@ -135,6 +152,46 @@ def _check_overlaps(
             "put it outside the package (outputs.docs in toolgen.yaml, or --docs), or turn it off (null, --no-docs)",
         )
         ok = False
+    return ok
+
+
+def _check_targets(
+    specs: Path,
+    python: Path,
+    docs: Path | None,
+    docs_at: Location | None,
+    targets: Sequence[Target],
+    source: Any,
+    diags: Diagnostics,
+) -> bool:
+    """The extra targets' folders (the TypeScript package) must not overlap the spec folder, the
+    Python package or each other, nor hold the docs file: each package folder is replaced whole."""
+    ok = True
+    for index, target in enumerate(targets):
+        at = file_location(target.out) if target.from_cli or source is None else source.loc(("outputs", target.key))
+        where = f"outputs.{target.key} in toolgen.yaml, or {target.option}"
+        others = [(python, "the Python package folder")]
+        others += [(other.out, f"the {other.key} package folder") for other in targets[:index]]
+        if _overlap(target.out, specs):
+            problem = "and the spec folder overlap: generate would mix specs and generated code"
+            diags.error(
+                at, "E110", f"the {target.key} package folder {problem}", f"put it beside the spec folder ({where})"
+            )
+            ok = False
+        for folder, name in others:
+            if _overlap(target.out, folder):
+                problem = f"and {name} overlap: each package folder is replaced whole, so one would remove the other"
+                hint = f"give each package a folder of its own, side by side ({where})"
+                diags.error(at, "E130", f"the {target.key} package folder {problem}", hint)
+                ok = False
+        if docs is not None and docs_at is not None and _inside(docs, target.out):
+            diags.error(
+                docs_at,
+                "E111",
+                f"the docs file is inside the {target.key} package folder, which toolgen replaces as a whole",
+                "put it outside the package (outputs.docs in toolgen.yaml, or --docs), or turn it off (null, --no-docs)",
+            )
+            ok = False
     return ok
 
 

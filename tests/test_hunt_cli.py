@@ -85,3 +85,70 @@ def test_show_reads_a_package_folder_named_in_bytes_that_are_not_utf8(
     code, out, err = run_cli(capsys, "show", "schema", "--specs", "specs", "--out", folder, "--tool", "read_note")
     assert code == 0, err
     assert '"title": "read_note"' in out
+
+
+# --- the TypeScript package folder against the other places a run touches --------------------
+
+
+@pytest.mark.parametrize(
+    ("block", "code", "where"),
+    [
+        ('  typescript: "."\n', "E110", "specs/toolgen.yaml:7:15"),  # the spec folder itself
+        ('  typescript: "tools"\n', "E110", "specs/toolgen.yaml:7:15"),  # inside it
+        ('  typescript: "../link/ts"\n', "E110", "specs/toolgen.yaml:7:15"),  # inside it, through a symlink
+        ('  typescript: ".."\n', "E110", "specs/toolgen.yaml:7:15"),  # a parent of it
+        ('  python: "../pkg"\n  typescript: "../pkg"\n', "E130", "specs/toolgen.yaml:8:15"),
+        ('  python: "../pkg"\n  typescript: "../pkg/ts"\n', "E130", "specs/toolgen.yaml:8:15"),
+        ('  python: "../ts/py"\n  typescript: "../ts"\n', "E130", "specs/toolgen.yaml:8:15"),
+        ('  typescript: "../ts"\n  docs: "../ts/doc.md"\n', "E111", "specs/toolgen.yaml:8:9"),
+        ('  python: "../link/pkg"\n', "E110", "specs/toolgen.yaml:7:11"),  # the Python package, through a symlink
+    ],
+)
+@pytest.mark.parametrize("command", ["generate", "check", "validate"])
+def test_typescript_folder_must_not_overlap(
+    project: Path, capsys: pytest.CaptureFixture[str], command: str, block: str, code: str, where: str
+) -> None:
+    """These were accepted: the TypeScript package went into the spec folder, or replaced the Python one
+    (the same folder waited 5 s for its own lock, E403)."""
+    os.symlink("specs", project / "link")
+    set_outputs(project, block)
+    before = spec_files(project)
+    status, _, err = run_cli(capsys, command, "--specs", "specs")
+    assert status == 2, err
+    assert f"{where}: error[{code}]:" in err
+    assert "hint: " in err
+    assert spec_files(project) == before
+    assert not (project / "pkg").exists() and not (project / "ts").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "where"),
+    [
+        (["--ts-out", "specs/ts"], "E110", "specs/ts"),
+        (["--ts-out", "pkg"], "E130", "pkg"),
+        (["--ts-out", "pkg/ts"], "E130", "pkg/ts"),
+        (["--ts-out", "ts", "--out", "ts/py"], "E130", "ts"),
+        (["--ts-out", "ts", "--docs", "ts/doc.md"], "E111", "ts/doc.md"),
+    ],
+)
+def test_typescript_override_must_not_overlap(
+    project: Path, capsys: pytest.CaptureFixture[str], args: list[str], code: str, where: str
+) -> None:
+    status, _, err = run_cli(capsys, "generate", "--specs", "specs", *args)
+    assert status == 2, err
+    assert f"{where}:1:1: error[{code}]:" in err  # a path from the command line has no line: 1:1, as for --out
+    assert not (project / "pkg").exists() and not (project / "ts").exists()
+
+
+def test_typescript_overlap_in_json_format(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    set_outputs(project, '  python: "../pkg"\n  typescript: "../pkg"\n')
+    status, out, _ = run_cli(capsys, "check", "--specs", "specs", "--error-format", "json")
+    assert status == 2
+    assert '"code": "E130"' in out and '"line": 8' in out
+
+
+def test_typescript_folder_beside_the_others_is_fine(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    set_outputs(project, '  python: "../pkg"\n  typescript: "../ts"\n  docs: "../doc.md"\n')
+    status, _, err = run_cli(capsys, "generate", "--specs", "specs")
+    assert status == 0, err
+    assert (project / "ts" / "index.ts").is_file() and (project / "pkg" / "__init__.py").is_file()

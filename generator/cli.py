@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .diagnostics import Diagnostics, file_location, path_error, printable, shown
 from .outputs import OUTPUTTERS, add_options, targets
-from .specfiles import not_a_folder
+from .specfiles import file_above, not_a_folder
 
 if TYPE_CHECKING:
     from . import write
@@ -154,7 +154,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         return EXIT_OK
     from . import write
 
-    blocker = _file_above(out) if args.command != "validate" else None
+    blocker = file_above(out) if args.command != "validate" else None
     if args.command == "validate" or blocker is not None or not outputs.usable:
         # validate lowers too (provider limits are spec errors); only hashes are kept
         result = _render(args, write.Staging(None), early, _hash_only(args))
@@ -309,14 +309,6 @@ def _error(args: argparse.Namespace, path: Path, code: str, message: str, hint: 
         _print_diagnostics(diags, args.error_format)
         return
     print(path_error(path, code, message, hint), file=sys.stderr)
-
-
-def _file_above(out: Path) -> Path | None:
-    """The nearest existing parent of ``out`` when it is not a folder (nothing can be created below it)."""
-    for parent in out.parents:
-        if os.path.lexists(parent):
-            return None if os.path.isdir(parent) else parent
-    return None
 
 
 def _os_reason(exc: OSError) -> str:

@@ -87,7 +87,7 @@ def resolve(specs: Path, overrides: Overrides, diags: Diagnostics, targets: Sequ
     else:
         docs = Path(os.path.dirname(os.path.realpath(specs))) / CATALOG_DOC
         docs_at = file_location(docs)
-    ok = _check_nul(config, source, diags) and _check_overlaps(specs, python, python_at, docs, docs_at, diags)
+    ok = _check_nul(config, source, diags) and check_overlaps(specs, python, python_at, docs, docs_at, diags)
     ok = _check_targets(specs, python, docs, docs_at, targets, source, diags) and ok
     return Outputs(python, docs, usable and ok)
 
@@ -132,7 +132,7 @@ def _overlap(one: Path, other: Path) -> bool:
     return _inside(one, other) or _inside(other, one)
 
 
-def _check_overlaps(
+def check_overlaps(
     specs: Path, python: Path, python_at: Location, docs: Path | None, docs_at: Location | None, diags: Diagnostics
 ) -> bool:
     ok = True

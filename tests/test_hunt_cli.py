@@ -11,7 +11,9 @@ import pytest
 
 from conftest import run_cli
 
-posix_only = pytest.mark.skipif(sys.platform == "win32", reason="file names that are not UTF-8 need a POSIX file system")
+posix_only = pytest.mark.skipif(
+    sys.platform == "win32", reason="file names that are not UTF-8 need a POSIX file system"
+)
 
 
 @pytest.fixture
@@ -152,3 +154,90 @@ def test_typescript_folder_beside_the_others_is_fine(project: Path, capsys: pyte
     status, _, err = run_cli(capsys, "generate", "--specs", "specs")
     assert status == 0, err
     assert (project / "ts" / "index.ts").is_file() and (project / "pkg" / "__init__.py").is_file()
+
+
+# --- init and schema: refuse before writing anything -------------------------------------------
+
+
+def tree(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+
+
+@pytest.mark.parametrize(
+    ("target", "blocker"),
+    [("afile", "afile"), ("afile/sub", "afile"), ("half/x", "half/x/tools"), ("half/y", "half/y/.schemas")],
+)
+def test_init_below_a_file_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], target: str, blocker: str
+) -> None:
+    """A file where init needs a folder (tools/, .schemas/) failed midway, leaving toolgen.yaml and
+    some tool files behind."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("", "utf-8")
+    for folder in ("half/x", "half/y"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "half/x/tools").write_text("", "utf-8")
+    (tmp_path / "half/y/.schemas").write_text("", "utf-8")
+    before = tree(tmp_path)
+    code, _, err = run_cli(capsys, "init", target)
+    assert code == 2, err
+    assert f"{blocker}: error[E407]: is a file, not a folder" in err and "hint: " in err
+    assert tree(tmp_path) == before
+
+
+def test_init_takes_back_what_it_wrote_when_a_write_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "specs").mkdir()  # an empty folder the user made: it stays
+    written: list[Path] = []
+    real = Path.write_bytes
+
+    def failing(self: Path, data: bytes) -> int:
+        if len(written) == 3:
+            raise PermissionError(13, "Permission denied", str(self))
+        written.append(self)
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", failing)
+    code, _, err = run_cli(capsys, "init", "specs")
+    assert code == 2, err
+    assert "error[E407]: cannot write: Permission denied" in err
+    assert tree(tmp_path) == ["specs"]
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "where"),
+    [
+        (["x", "--out", "x"], "E110", "x:1:1"),
+        (["x", "--out", "x/pkg"], "E110", "x/pkg:1:1"),
+        (["x", "--out", "."], "E110", ".:1:1"),
+        (["generated"], "E110", "generated:1:1"),  # the default package folder, ../generated, is the spec folder
+        (["x", "--out", "o", "--docs", "o/doc.md"], "E111", "o/doc.md:1:1"),
+    ],
+)
+def test_init_refuses_outputs_that_generate_would_refuse(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    code: str,
+    where: str,
+) -> None:
+    """init wrote these projects; the first `generate` then failed with the same error."""
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run_cli(capsys, "init", *args)
+    assert status == 2, err
+    assert f"{where}: error[{code}]:" in err and "hint: " in err
+    assert tree(tmp_path) == []
+
+
+def test_schema_into_a_folder_holding_a_folder_of_a_schema_name_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s" / "tool.schema.json").mkdir(parents=True)
+    code, _, err = run_cli(capsys, "schema", "--out", "s")
+    assert code == 2, err
+    assert "s/tool.schema.json: error[E407]: is not a file" in err
+    assert tree(tmp_path) == ["s", "s/tool.schema.json"]

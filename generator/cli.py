@@ -154,14 +154,16 @@ def _dispatch(args: argparse.Namespace) -> int:
         return EXIT_OK
     from . import write
 
-    blocker = file_above(out) if args.command != "validate" else None
-    if args.command == "validate" or blocker is not None or not outputs.usable:
+    options = _options(args, out)
+    blocked = {} if args.command == "validate" else {f: b for f in options if (b := file_above(f)) is not None}
+    if args.command == "validate" or blocked or not outputs.usable:
         # validate lowers too (provider limits are spec errors); only hashes are kept
         result = _render(args, write.Staging(None), early, _hash_only(args))
-        if result.diagnostics.has_errors or blocker is None:
+        if result.diagnostics.has_errors or not blocked:
             return EXIT_INVALID if result.diagnostics.has_errors else EXIT_OK
-        problem = f"cannot create the output folder: {shown(blocker)} {not_a_folder(blocker)}"
-        _error(args, out, "E404", problem, f"move {shown(blocker)} away or pass another --out")
+        for folder, blocker in blocked.items():
+            problem = f"cannot create the output folder: {shown(blocker)} {not_a_folder(blocker)}"
+            _error(args, folder, "E404", problem, f"move {shown(blocker)} away or pass another {options[folder]}")
         return EXIT_INVALID
     try:
         with ExitStack() as held:  # one run at a time per output folder, across recover, render, plan and write
@@ -177,6 +179,15 @@ def _dispatch(args: argparse.Namespace) -> int:
         hint = _os_hint(exc, "pass another --out") + kept
         _error(args, out, "E404", f"cannot {verb} the output folder: {_os_reason(exc)}", hint)
     return EXIT_INVALID
+
+
+def _options(args: argparse.Namespace, out: Path) -> dict[Path, str]:
+    """Every output folder of the run, the package's first, with the option that sets it (for hints)."""
+    options = {out: "--out"}
+    for outputter in OUTPUTTERS:
+        if outputter.key in args.extra:
+            options.setdefault(args.extra[outputter.key], outputter.option)
+    return options
 
 
 def _hash_only(args: argparse.Namespace) -> dict[str, write.Staging]:
@@ -206,7 +217,10 @@ def _check_or_generate(args: argparse.Namespace, outputs: Outputs, inputs: str, 
 
     folders = {"": outputs.python, **args.extra}
     # also finishes or undoes an interrupted swap
-    problems = {folder: problem for folder in folders.values() if (problem := write.check_out_dir(folder))}
+    options = _options(args, outputs.python)
+    problems = {
+        folder: problem for folder in folders.values() if (problem := write.check_out_dir(folder, options[folder]))
+    }
     if problems:
         result = _render(args, write.Staging(None), early, _hash_only(args))  # spec errors are reported first
         if not result.diagnostics.has_errors:

@@ -241,3 +241,27 @@ def test_schema_into_a_folder_holding_a_folder_of_a_schema_name_writes_nothing(
     assert code == 2, err
     assert "s/tool.schema.json: error[E407]: is not a file" in err
     assert tree(tmp_path) == ["s", "s/tool.schema.json"]
+
+
+# --- the TypeScript folder's own problems name it, not the Python package ----------------------
+
+
+@pytest.mark.parametrize("command", ["generate", "check"])
+def test_typescript_folder_below_a_file_is_named(
+    project: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """Was reported at the Python package folder: 'pkg: error[E404]: cannot write the output folder'."""
+    (project / "afile").write_text("", "utf-8")
+    code, _, err = run_cli(capsys, command, "--specs", "specs", "--ts-out", "afile/ts")
+    assert code == 2, err
+    assert "afile/ts: error[E404]: cannot create the output folder: afile is a file, not a folder" in err
+    assert "pass another --ts-out" in err
+    assert "pkg:" not in err and not (project / "pkg").exists()
+
+
+def test_typescript_folder_that_is_a_file_names_its_option(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (project / "afile").write_text("", "utf-8")
+    code, _, err = run_cli(capsys, "generate", "--specs", "specs", "--ts-out", "afile")
+    assert code == 2, err
+    assert "afile: error[E402]: exists and is not a folder" in err
+    assert "choose another --ts-out" in err and "--out" not in err.replace("--ts-out", "")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .diagnostics import Diagnostics, file_location, path_error, printable, shown
 from .outputs import OUTPUTTERS, add_options, targets
-from .specfiles import file_above, not_a_folder
+from .specfiles import file_above, kind_of, not_a_folder
 
 if TYPE_CHECKING:
     from . import write
@@ -308,10 +308,27 @@ def _compare_or_swap(
 def _print_conflicts(args: argparse.Namespace, paths: list[Path], docs: Path | None) -> None:
     for path in paths:
         hint = "move it away, or delete it if it is an old generated file"
+        message = "refusing to overwrite a file toolgen did not write"
         if path == docs:
             hint += "; or write the catalog doc elsewhere (outputs.docs in toolgen.yaml, --docs) or not at all"
             hint += " (docs: null, --no-docs)"
-        _error(args, path, "E400", "refusing to overwrite a file toolgen did not write", hint)
+            message = _not_a_file(path) or message
+        _error(args, path, "E400", message, hint)
+
+
+def _not_a_file(path: Path) -> str | None:
+    """Why the docs path cannot be replaced by a file (a folder, a FIFO, a dangling symlink), or None."""
+    try:
+        mode = os.lstat(path).st_mode
+        if stat.S_ISLNK(mode):
+            mode = os.stat(path).st_mode
+    except OSError:
+        return (
+            "is a symlink that leads nowhere (a missing target or a loop); refusing to replace it with the catalog doc"
+        )
+    return (
+        None if stat.S_ISREG(mode) else f"is {kind_of(mode)}, not a file; refusing to replace it with the catalog doc"
+    )
 
 
 def _error(args: argparse.Namespace, path: Path, code: str, message: str, hint: str) -> None:

@@ -265,3 +265,24 @@ def test_typescript_folder_that_is_a_file_names_its_option(project: Path, capsys
     assert code == 2, err
     assert "afile: error[E402]: exists and is not a folder" in err
     assert "choose another --ts-out" in err and "--out" not in err.replace("--ts-out", "")
+
+
+@pytest.mark.parametrize(
+    ("docs", "says"),
+    [
+        (".", "is a folder, not a file"),
+        ("specs", "is a folder, not a file"),
+        ("dangling", "is a symlink that leads nowhere"),
+        ("doc.md", "refusing to overwrite a file toolgen did not write"),
+    ],
+)
+def test_docs_path_that_is_not_a_file_says_what_it_is(
+    project: Path, capsys: pytest.CaptureFixture[str], docs: str, says: str
+) -> None:
+    """A folder as --docs was 'refusing to overwrite a file toolgen did not write'."""
+    os.symlink("nowhere", project / "dangling")
+    (project / "doc.md").write_text("mine\n", "utf-8")
+    code, _, err = run_cli(capsys, "generate", "--specs", "specs", "--docs", docs)
+    assert code == 2, err
+    assert f"{docs}: error[E400]: {says}" in err
+    assert (project / "doc.md").read_text("utf-8") == "mine\n"

@@ -87,14 +87,16 @@ def resolve(specs: Path, overrides: Overrides, diags: Diagnostics, targets: Sequ
     else:
         docs = Path(os.path.dirname(os.path.realpath(specs))) / CATALOG_DOC
         docs_at = file_location(docs)
-    ok = _check_nul(config, source, diags) and check_overlaps(specs, python, python_at, docs, docs_at, diags)
-    ok = _check_targets(specs, python, docs, docs_at, targets, source, diags) and ok
+    ok = _check_nul(config, source, diags)
+    if ok:  # the overlap checks look the paths up, which a NUL character makes impossible
+        ok = check_overlaps(specs, python, python_at, docs, docs_at, diags)
+        ok = _check_targets(specs, python, docs, docs_at, targets, source, diags) and ok
     return Outputs(python, docs, usable and ok)
 
 
 def _check_nul(config: dict[str, Any], source: Any, diags: Diagnostics) -> bool:
     """E112: no file system takes a NUL character in a path (the OS calls would raise)."""
-    bad = [key for key in ("python", "docs") if isinstance(config.get(key), str) and "\0" in config[key]]
+    bad = [key for key, value in config.items() if isinstance(value, str) and "\0" in value]
     for key in bad:
         diags.error(
             source.loc(("outputs", key)),

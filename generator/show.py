@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
 
-from .diagnostics import shown
+from .diagnostics import printable, shown
 from .runtime.context import closest_name
 from .runtime.schema_common import MAX_NESTING, json_text_depth
 
@@ -23,8 +23,9 @@ JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def _fail(message: str) -> NoReturn:
-    """Bad input to show/parse (missing file, bad JSON, bad context): exit 2 like other usage errors."""
-    print(message, file=sys.stderr)
+    """Bad input to show/parse (missing file, bad JSON, bad context): exit 2 like other usage errors.
+    Control characters (from a file name) are escaped, as in every other message."""
+    print("\n".join(printable(line) for line in message.split("\n")), file=sys.stderr)
     raise SystemExit(2)
 
 

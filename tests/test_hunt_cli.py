@@ -286,3 +286,31 @@ def test_docs_path_that_is_not_a_file_says_what_it_is(
     assert code == 2, err
     assert f"{docs}: error[E400]: {says}" in err
     assert (project / "doc.md").read_text("utf-8") == "mine\n"
+
+
+# --- NUL characters in outputs, control characters in show's messages ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("block", "key", "where"),
+    [
+        ('  python: "a\\0b"\n  typescript: "../ts"\n', "python", "7:11"),
+        ('  docs: "a\\0b"\n  typescript: "../ts"\n', "docs", "7:9"),
+        ('  typescript: "a\\0b"\n', "typescript", "7:15"),  # was dropped silently: exit 0, no package
+    ],
+)
+@pytest.mark.parametrize("command", ["generate", "check", "validate"])
+def test_nul_in_an_output_path_is_e112(
+    project: Path, capsys: pytest.CaptureFixture[str], command: str, block: str, key: str, where: str
+) -> None:
+    set_outputs(project, block)
+    code, _, err = run_cli(capsys, command, "--specs", "specs")
+    assert code == 2, err
+    assert f"specs/toolgen.yaml:{where}: error[E112]: outputs.{key} holds a NUL character" in err
+
+
+def test_show_escapes_control_characters_of_a_path(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(capsys, "generate", "--specs", "specs")[0] == 0
+    code, _, err = run_cli(capsys, "show", "family", "--specs", "specs", "--context", "\x1b[31mred.json")
+    assert code == 2
+    assert "\x1b" not in err and "\\x1b[31mred.json" in err

@@ -66,7 +66,7 @@ def _from_project(specs: Path, value: str) -> Path:
 
 def resolve(specs: Path, overrides: Overrides, diags: Diagnostics, targets: Sequence[Target] = ()) -> Outputs:
     """The package folder and doc file of this run; overlap problems, the extra ``targets``' (the
-    TypeScript package) included, go to ``diags`` (E110, E111, E130)."""
+    TypeScript package) included, go to ``diags`` (E110, E111, E130, E132)."""
     config, source = _config(specs)
     usable = _well_formed(config)
     config = config if usable and isinstance(config, dict) else {}
@@ -137,6 +137,8 @@ def _overlap(one: Path, other: Path) -> bool:
 def check_overlaps(
     specs: Path, python: Path, python_at: Location, docs: Path | None, docs_at: Location | None, diags: Diagnostics
 ) -> bool:
+    """The package must not overlap the spec folder (E110), nor hold the docs (E111), and the docs
+    must not be a spec file (E132): generate would mix its output into its input."""
     ok = True
     if _overlap(python, specs):
         diags.error(
@@ -152,6 +154,14 @@ def check_overlaps(
             "E111",
             "the docs file is inside the package folder, which toolgen replaces as a whole",
             "put it outside the package (outputs.docs in toolgen.yaml, or --docs), or turn it off (null, --no-docs)",
+        )
+        ok = False
+    if docs is not None and docs_at is not None and docs.suffix in (".yaml", ".yml") and _inside(docs, specs):
+        diags.error(
+            docs_at,
+            "E132",
+            "the docs file would be a spec file: the next run would read the Markdown doc as YAML",
+            "give the doc a .md name, or put it outside the spec folder (outputs.docs in toolgen.yaml, or --docs)",
         )
         ok = False
     return ok

@@ -314,3 +314,30 @@ def test_show_escapes_control_characters_of_a_path(project: Path, capsys: pytest
     code, _, err = run_cli(capsys, "show", "family", "--specs", "specs", "--context", "\x1b[31mred.json")
     assert code == 2
     assert "\x1b" not in err and "\\x1b[31mred.json" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "where"),
+    [
+        (["generate", "--specs", "specs", "--docs", "specs/tools/catalog.yaml"], "specs/tools/catalog.yaml:1:1"),
+        (["check", "--specs", "specs", "--docs", "specs/catalog.yml"], "specs/catalog.yml:1:1"),
+        (["init", "other", "--docs", "other/variants/doc.yaml"], "other/variants/doc.yaml:1:1"),
+    ],
+)
+def test_docs_file_named_like_a_spec_inside_the_spec_folder_is_e132(
+    project: Path, capsys: pytest.CaptureFixture[str], args: list[str], where: str
+) -> None:
+    """generate wrote the Markdown doc as specs/tools/catalog.yaml; every later run failed on it (E100)."""
+    before = tree(project)
+    code, _, err = run_cli(capsys, *args)
+    assert code == 2, err
+    assert f"{where}: error[E132]:" in err and "hint: " in err
+    assert tree(project) == before
+
+
+def test_docs_file_in_the_spec_folder_with_a_markdown_name_is_fine(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for _ in range(2):
+        code, _, err = run_cli(capsys, "generate", "--specs", "specs", "--docs", "specs/CATALOG.md")
+        assert code == 0, err

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "schema":
         return _write(_schema_files(args.out), overwrite=True)
     folder: Path = args.dir
-    if not _outputs_fit(args, folder):
+    if not _utf8(args, folder) or not _outputs_fit(args, folder):
         return EXIT_INVALID
     files = _template_files(folder, _outputs(args, folder)) | _schema_files(folder / SCHEMAS)
     code = _write(files, overwrite=False)
@@ -100,8 +100,33 @@ def _outputs_fit(args: argparse.Namespace, folder: Path) -> bool:
 
 
 def _scalar(text: str) -> str:
-    """A YAML double-quoted scalar (JSON's string syntax is valid YAML)."""
-    return json.dumps(text, ensure_ascii=False)
+    """A YAML double-quoted scalar (JSON's string syntax is valid YAML). Characters that are not
+    printable are escaped too: YAML folds a raw NEL or line separator into a space, and refuses
+    U+FFFE and the like."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    return "".join(
+        ch if ch.isprintable() else f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}" for ch in quoted
+    )
+
+
+def _utf8(args: argparse.Namespace, folder: Path) -> bool:
+    """Can toolgen.yaml name the paths of --out and --docs? YAML text is Unicode: a file name whose
+    bytes are not UTF-8 (a lone surrogate in Python) cannot be written into it."""
+    ok = True
+    for option, path in (("--out", args.out), ("--docs", None if args.no_docs else args.docs)):
+        if path is None:
+            continue
+        try:
+            _relative(path, folder).encode("utf-8")
+        except UnicodeEncodeError:
+            _error(
+                path,
+                "E407",
+                f"{option} is not UTF-8 text, so toolgen.yaml cannot name it",
+                f"rename it, or pass another {option}",
+            )
+            ok = False
+    return ok
 
 
 def _template_files(folder: Path, markers: dict[str, str]) -> dict[Path, bytes]:

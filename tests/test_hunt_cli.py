@@ -341,3 +341,32 @@ def test_docs_file_in_the_spec_folder_with_a_markdown_name_is_fine(
     for _ in range(2):
         code, _, err = run_cli(capsys, "generate", "--specs", "specs", "--docs", "specs/CATALOG.md")
         assert code == 0, err
+
+
+# --- init: paths toolgen.yaml must name exactly -----------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["o\x85p", "q\u2028r", "z\ufffez", "d\x7fel", "ünï"])
+def test_init_names_an_odd_package_folder_exactly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """A NEL or line separator was written raw into toolgen.yaml, where YAML folds it into a space
+    (the package went to 'o p'); U+FFFE made toolgen.yaml unreadable (E100)."""
+    monkeypatch.chdir(tmp_path)
+    assert run_cli(capsys, "init", "specs", "--out", name)[0] == 0
+    code, _, err = run_cli(capsys, "generate", "--specs", "specs")
+    assert code == 0, err
+    assert (tmp_path / name / "__init__.py").is_file()
+
+
+@posix_only
+@pytest.mark.parametrize("option", ["--out", "--docs"])
+def test_init_refuses_a_path_that_is_not_utf8(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    """Was exit 123 (UnicodeEncodeError while writing toolgen.yaml)."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(capsys, "init", "specs", option, os.fsdecode(b"x\xff"))
+    assert code == 2, err
+    assert f"x\\udcff: error[E407]: {option} is not UTF-8 text" in err
+    assert tree(tmp_path) == []

@@ -82,7 +82,16 @@ def _print_diagnostics(diags: Diagnostics, fmt: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _write_file_names_as_bytes()
     return _guarded(lambda: _dispatch(_parser().parse_args(argv)))
+
+
+def _write_file_names_as_bytes() -> None:
+    """A file name that is not UTF-8 reaches Python as lone surrogates; printed (in a diff header,
+    say) to a strict stdout it would raise. Write such names back as their original bytes."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None and getattr(sys.stdout, "errors", None) == "strict":
+        reconfigure(errors="surrogateescape")
 
 
 def run_once(args: argparse.Namespace) -> int:
@@ -103,6 +112,8 @@ def _guarded(call: Callable[[], int]) -> int:
         if os.environ.get("TOOLGEN_DEBUG"):
             raise
         if isinstance(exc, ImportError) and _report_missing_dependency(exc):
+            return EXIT_INVALID
+        if isinstance(exc, UnicodeEncodeError) and _report_unencodable_output(exc):
             return EXIT_INVALID
         print(f"toolgen: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         print("please report this with the specs that triggered it", file=sys.stderr)
@@ -361,6 +372,34 @@ def _os_hint(exc: OSError, otherwise: str) -> str:
     if exc.errno in (errno.ENOTDIR, errno.EEXIST):
         return f"a part of the path is a file, not a folder: move it away, or {otherwise}"
     return f"check the path and its permissions, or {otherwise}"
+
+
+def _report_unencodable_output(exc: UnicodeEncodeError) -> bool:
+    """Explain output the terminal's encoding (PYTHONIOENCODING=ascii, say) cannot hold; False when
+    the error is about another encoding (a bug)."""
+    streams = [
+        stream
+        for stream in (sys.stdout, sys.stderr)
+        if _codec(getattr(stream, "encoding", None)) == _codec(exc.encoding)
+    ]
+    if not streams:
+        return False
+    bad = exc.object[exc.start : exc.end]
+    print(
+        f"toolgen: error: the output holds text that {exc.encoding} cannot encode ({bad!r})\n"
+        "  hint: run with a UTF-8 locale or PYTHONIOENCODING=utf-8",
+        file=sys.stderr,
+    )
+    return True
+
+
+def _codec(name: str | None) -> str | None:
+    import codecs
+
+    try:
+        return codecs.lookup(name).name if name else None
+    except LookupError:
+        return None
 
 
 # Import names of toolgen's dependencies (and theirs) -> the package to install.

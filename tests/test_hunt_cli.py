@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -370,3 +371,34 @@ def test_init_refuses_a_path_that_is_not_utf8(
     assert code == 2, err
     assert f"x\\udcff: error[E407]: {option} is not UTF-8 text" in err
     assert tree(tmp_path) == []
+
+
+# --- what the terminal's encoding cannot hold ---------------------------------------------------
+
+
+def toolgen_process(cwd: Path, encoding: str, *args: str | bytes) -> subprocess.CompletedProcess[bytes]:
+    """The CLI in a child process, with stdout encoded as ``encoding`` (PYTHONIOENCODING)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TOOLGEN_DEBUG")}
+    env["PYTHONIOENCODING"] = encoding
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, timeout=120
+    )
+
+
+@posix_only
+def test_check_diff_names_a_folder_that_is_not_utf8(project: Path) -> None:
+    """With a strict UTF-8 stdout (PYTHONIOENCODING=utf-8, common in CI) the diff header of such a
+    folder raised (exit 123); it is written with the folder's own bytes."""
+    done = toolgen_process(project, "utf-8", "check", "--specs", "specs", "--out", b"out\xff")
+    assert done.returncode == 1, done.stderr
+    assert b"--- a/out\xff/__init__.py" in done.stdout
+
+
+def test_output_the_terminal_cannot_encode_is_a_clear_error(project: Path) -> None:
+    """Was exit 123 (UnicodeEncodeError) when the diff holds text that stdout's encoding lacks."""
+    path = project / "specs" / "tools" / "add_note.yaml"
+    path.write_text(path.read_text("utf-8").replace("Fails when", "Fails \u2014 when"), "utf-8")
+    done = toolgen_process(project, "ascii", "check", "--specs", "specs")
+    assert done.returncode == 2, done.stderr
+    assert b"toolgen: error: the output holds text that ascii cannot encode (" in done.stderr
+    assert b"hint: run with a UTF-8 locale or PYTHONIOENCODING=utf-8" in done.stderr

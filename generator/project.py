@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostics, Location, file_location
@@ -87,24 +87,39 @@ def resolve(specs: Path, overrides: Overrides, diags: Diagnostics, targets: Sequ
     else:
         docs = Path(os.path.dirname(os.path.realpath(specs))) / CATALOG_DOC
         docs_at = file_location(docs)
-    ok = _check_nul(config, source, diags)
+    ok = _check_paths(config, source, diags)
     if ok:  # the overlap checks look the paths up, which a NUL character makes impossible
         ok = check_overlaps(specs, python, python_at, docs, docs_at, diags)
         ok = _check_targets(specs, python, docs, docs_at, targets, source, diags) and ok
     return Outputs(python, docs, usable and ok)
 
 
-def _check_nul(config: dict[str, Any], source: Any, diags: Diagnostics) -> bool:
-    """E112: no file system takes a NUL character in a path (the OS calls would raise)."""
-    bad = [key for key, value in config.items() if isinstance(value, str) and "\0" in value]
-    for key in bad:
-        diags.error(
-            source.loc(("outputs", key)),
-            "E112",
-            f"outputs.{key} holds a NUL character, which no path can contain",
-            "remove the \\0 escape from the path",
-        )
-    return not bad
+# Output paths that cannot mean what was written: (test of the value, code, what is wrong, hint).
+_BAD_PATHS: tuple[tuple[Callable[[str], bool], str, str, str], ...] = (
+    (  # no file system takes it; the OS calls would raise
+        lambda value: "\0" in value,
+        "E112",
+        "holds a NUL character, which no path can contain",
+        "remove the \\0 escape from the path",
+    ),
+    (  # a shell's shorthand; here it is a folder named '~' in the spec folder
+        lambda value: value.split("/", 1)[0] == "~",
+        "E133",
+        "starts with '~', which toolgen does not expand: it would be a folder named '~' in the spec folder",
+        "write the path relative to the spec folder (../myapp/_tools) or as an absolute path",
+    ),
+)
+
+
+def _check_paths(config: dict[str, Any], source: Any, diags: Diagnostics) -> bool:
+    """E112, E133: every ``outputs`` path (python, docs, typescript) that cannot be used as written."""
+    ok = True
+    for key, value in config.items():
+        for test, code, problem, hint in _BAD_PATHS:
+            if isinstance(value, str) and test(value):
+                diags.error(source.loc(("outputs", key)), code, f"outputs.{key} {problem}", hint)
+                ok = False
+    return ok
 
 
 def _well_formed(config: Any) -> bool:

@@ -402,3 +402,22 @@ def test_output_the_terminal_cannot_encode_is_a_clear_error(project: Path) -> No
     assert done.returncode == 2, done.stderr
     assert b"toolgen: error: the output holds text that ascii cannot encode (" in done.stderr
     assert b"hint: run with a UTF-8 locale or PYTHONIOENCODING=utf-8" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("block", "key", "where"),
+    [
+        ('  python: "~/tools_pkg"\n', "python", "7:11"),  # was E110, "the package folder and the spec folder overlap"
+        ('  docs: "~/catalog.md"\n', "docs", "7:9"),  # was accepted: the doc went to specs/~/catalog.md
+        ('  typescript: "~"\n', "typescript", "7:15"),
+    ],
+)
+def test_tilde_in_an_output_path_is_e133(
+    project: Path, capsys: pytest.CaptureFixture[str], block: str, key: str, where: str
+) -> None:
+    set_outputs(project, block)
+    code, _, err = run_cli(capsys, "generate", "--specs", "specs")
+    assert code == 2, err
+    assert f"specs/toolgen.yaml:{where}: error[E133]: outputs.{key} starts with '~'" in err
+    assert "E110" not in err
+    assert not (project / "specs" / "~").exists()

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .diagnostics import Diagnostics, file_location, path_error, printable, shown
 from .outputs import OUTPUTTERS, add_options, targets
-from .specfiles import not_a_folder
+from .specfiles import file_above, kind_of, not_a_folder
 
 if TYPE_CHECKING:
     from . import write
@@ -82,7 +82,16 @@ def _print_diagnostics(diags: Diagnostics, fmt: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _write_file_names_as_bytes()
     return _guarded(lambda: _dispatch(_parser().parse_args(argv)))
+
+
+def _write_file_names_as_bytes() -> None:
+    """A file name that is not UTF-8 reaches Python as lone surrogates; printed (in a diff header,
+    say) to a strict stdout it would raise. Write such names back as their original bytes."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None and getattr(sys.stdout, "errors", None) == "strict":
+        reconfigure(errors="surrogateescape")
 
 
 def run_once(args: argparse.Namespace) -> int:
@@ -103,6 +112,8 @@ def _guarded(call: Callable[[], int]) -> int:
         if os.environ.get("TOOLGEN_DEBUG"):
             raise
         if isinstance(exc, ImportError) and _report_missing_dependency(exc):
+            return EXIT_INVALID
+        if isinstance(exc, UnicodeEncodeError) and _report_unencodable_output(exc):
             return EXIT_INVALID
         print(f"toolgen: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         print("please report this with the specs that triggered it", file=sys.stderr)
@@ -135,10 +146,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     from . import fastpath
 
     early = Diagnostics()
-    outputs = project.resolve(args.specs, project.Overrides(args.out, args.docs, args.no_docs), early)
+    extra = targets(args.specs, args)  # the extra targets (the TypeScript package); each is handled like --out
+    outputs = project.resolve(args.specs, project.Overrides(args.out, args.docs, args.no_docs), early, extra)
     out = outputs.python
-    # the extra targets (the TypeScript package): name -> folder; each is handled like --out
-    args.extra = {t.key: t.out for t in targets(args.specs, args)}
+    args.extra = {t.key: t.out for t in extra}  # name -> folder
     # The fast path only for a specs folder; anything else goes to the pipeline, which reports it.
     fast = args.command != "validate" and os.path.isdir(args.specs) and outputs.usable
     inputs = fastpath.fingerprint(args.specs) if fast else ""
@@ -154,14 +165,16 @@ def _dispatch(args: argparse.Namespace) -> int:
         return EXIT_OK
     from . import write
 
-    blocker = _file_above(out) if args.command != "validate" else None
-    if args.command == "validate" or blocker is not None or not outputs.usable:
+    options = _options(args, out)
+    blocked = {} if args.command == "validate" else {f: b for f in options if (b := file_above(f)) is not None}
+    if args.command == "validate" or blocked or not outputs.usable:
         # validate lowers too (provider limits are spec errors); only hashes are kept
         result = _render(args, write.Staging(None), early, _hash_only(args))
-        if result.diagnostics.has_errors or blocker is None:
+        if result.diagnostics.has_errors or not blocked:
             return EXIT_INVALID if result.diagnostics.has_errors else EXIT_OK
-        problem = f"cannot create the output folder: {shown(blocker)} {not_a_folder(blocker)}"
-        _error(args, out, "E404", problem, f"move {shown(blocker)} away or pass another --out")
+        for folder, blocker in blocked.items():
+            problem = f"cannot create the output folder: {shown(blocker)} {not_a_folder(blocker)}"
+            _error(args, folder, "E404", problem, f"move {shown(blocker)} away or pass another {options[folder]}")
         return EXIT_INVALID
     try:
         with ExitStack() as held:  # one run at a time per output folder, across recover, render, plan and write
@@ -177,6 +190,15 @@ def _dispatch(args: argparse.Namespace) -> int:
         hint = _os_hint(exc, "pass another --out") + kept
         _error(args, out, "E404", f"cannot {verb} the output folder: {_os_reason(exc)}", hint)
     return EXIT_INVALID
+
+
+def _options(args: argparse.Namespace, out: Path) -> dict[Path, str]:
+    """Every output folder of the run, the package's first, with the option that sets it (for hints)."""
+    options = {out: "--out"}
+    for outputter in OUTPUTTERS:
+        if outputter.key in args.extra:
+            options.setdefault(args.extra[outputter.key], outputter.option)
+    return options
 
 
 def _hash_only(args: argparse.Namespace) -> dict[str, write.Staging]:
@@ -206,7 +228,10 @@ def _check_or_generate(args: argparse.Namespace, outputs: Outputs, inputs: str, 
 
     folders = {"": outputs.python, **args.extra}
     # also finishes or undoes an interrupted swap
-    problems = {folder: problem for folder in folders.values() if (problem := write.check_out_dir(folder))}
+    options = _options(args, outputs.python)
+    problems = {
+        folder: problem for folder in folders.values() if (problem := write.check_out_dir(folder, options[folder]))
+    }
     if problems:
         result = _render(args, write.Staging(None), early, _hash_only(args))  # spec errors are reported first
         if not result.diagnostics.has_errors:
@@ -294,10 +319,27 @@ def _compare_or_swap(
 def _print_conflicts(args: argparse.Namespace, paths: list[Path], docs: Path | None) -> None:
     for path in paths:
         hint = "move it away, or delete it if it is an old generated file"
+        message = "refusing to overwrite a file toolgen did not write"
         if path == docs:
             hint += "; or write the catalog doc elsewhere (outputs.docs in toolgen.yaml, --docs) or not at all"
             hint += " (docs: null, --no-docs)"
-        _error(args, path, "E400", "refusing to overwrite a file toolgen did not write", hint)
+            message = _not_a_file(path) or message
+        _error(args, path, "E400", message, hint)
+
+
+def _not_a_file(path: Path) -> str | None:
+    """Why the docs path cannot be replaced by a file (a folder, a FIFO, a dangling symlink), or None."""
+    try:
+        mode = os.lstat(path).st_mode
+        if stat.S_ISLNK(mode):
+            mode = os.stat(path).st_mode
+    except OSError:
+        return (
+            "is a symlink that leads nowhere (a missing target or a loop); refusing to replace it with the catalog doc"
+        )
+    return (
+        None if stat.S_ISREG(mode) else f"is {kind_of(mode)}, not a file; refusing to replace it with the catalog doc"
+    )
 
 
 def _error(args: argparse.Namespace, path: Path, code: str, message: str, hint: str) -> None:
@@ -309,14 +351,6 @@ def _error(args: argparse.Namespace, path: Path, code: str, message: str, hint: 
         _print_diagnostics(diags, args.error_format)
         return
     print(path_error(path, code, message, hint), file=sys.stderr)
-
-
-def _file_above(out: Path) -> Path | None:
-    """The nearest existing parent of ``out`` when it is not a folder (nothing can be created below it)."""
-    for parent in out.parents:
-        if os.path.lexists(parent):
-            return None if os.path.isdir(parent) else parent
-    return None
 
 
 def _os_reason(exc: OSError) -> str:
@@ -338,6 +372,34 @@ def _os_hint(exc: OSError, otherwise: str) -> str:
     if exc.errno in (errno.ENOTDIR, errno.EEXIST):
         return f"a part of the path is a file, not a folder: move it away, or {otherwise}"
     return f"check the path and its permissions, or {otherwise}"
+
+
+def _report_unencodable_output(exc: UnicodeEncodeError) -> bool:
+    """Explain output the terminal's encoding (PYTHONIOENCODING=ascii, say) cannot hold; False when
+    the error is about another encoding (a bug)."""
+    streams = [
+        stream
+        for stream in (sys.stdout, sys.stderr)
+        if _codec(getattr(stream, "encoding", None)) == _codec(exc.encoding)
+    ]
+    if not streams:
+        return False
+    bad = exc.object[exc.start : exc.end]
+    print(
+        f"toolgen: error: the output holds text that {exc.encoding} cannot encode ({bad!r})\n"
+        "  hint: run with a UTF-8 locale or PYTHONIOENCODING=utf-8",
+        file=sys.stderr,
+    )
+    return True
+
+
+def _codec(name: str | None) -> str | None:
+    import codecs
+
+    try:
+        return codecs.lookup(name).name if name else None
+    except LookupError:
+        return None
 
 
 # Import names of toolgen's dependencies (and theirs) -> the package to install.

@@ -60,7 +60,7 @@ def fingerprint(specs: Path) -> str:
             data = read_spec_bytes(path)
         except SpecFileError:
             return ""  # no fast path: the full run names the file and what is wrong with it
-        digest.update(path.relative_to(specs).as_posix().encode() + b"\0" + data + b"\0")
+        digest.update(os.fsencode(path.relative_to(specs).as_posix()) + b"\0" + data + b"\0")
     for label, path in _generator_files():
         digest.update(label.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
@@ -80,7 +80,7 @@ def _state_path(specs: Path, out: Path, docs: Path | None, extra: Mapping[str, P
     doc = os.path.realpath(docs) if docs is not None else ""
     places = [os.path.realpath(specs), os.path.realpath(out), doc]
     places += [f"{name}={os.path.realpath(path)}" for name, path in sorted(extra.items())]
-    key = hashlib.sha256("\0".join(places).encode()).hexdigest()
+    key = hashlib.sha256(os.fsencode("\0".join(places))).hexdigest()  # fsencode: a non-UTF-8 file name
     return base / "state" / key
 
 

@@ -14,10 +14,12 @@ import json
 import os
 import shlex
 import sys
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .diagnostics import path_error, shown
+from .diagnostics import Diagnostics, file_location, path_error, shown
+from .specfiles import file_above, not_a_folder
 
 if TYPE_CHECKING:  # importlib.resources is imported only when init or schema runs: the CLI's parser imports this
     from importlib.resources.abc import Traversable
@@ -44,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "schema":
         return _write(_schema_files(args.out), overwrite=True)
     folder: Path = args.dir
+    if not _utf8(args, folder) or not _outputs_fit(args, folder):
+        return EXIT_INVALID
     files = _template_files(folder, _outputs(args, folder)) | _schema_files(folder / SCHEMAS)
     code = _write(files, overwrite=False)
     if code == EXIT_OK:
@@ -80,9 +84,49 @@ def _outputs(args: argparse.Namespace, folder: Path) -> dict[str, str]:
     return {"@PYTHON@": _scalar(python), "@DOCS@": "null" if args.no_docs else _scalar(docs)}
 
 
+def _outputs_fit(args: argparse.Namespace, folder: Path) -> bool:
+    """Would generate accept the project's outputs? The same overlap checks (E110, E111), run before
+    init writes a project that generate then refuses."""
+    from .project import check_overlaps
+
+    python = args.out if args.out is not None else Path(os.path.normpath(folder / ".." / "generated"))
+    docs = args.docs if args.docs is not None else Path(os.path.normpath(folder / ".." / "docs" / "tools.md"))
+    docs = None if args.no_docs else docs
+    diags = Diagnostics()
+    check_overlaps(folder, python, file_location(python), docs, None if docs is None else file_location(docs), diags)
+    if diags.has_errors:
+        print(diags.render("text"), file=sys.stderr)
+    return not diags.has_errors
+
+
 def _scalar(text: str) -> str:
-    """A YAML double-quoted scalar (JSON's string syntax is valid YAML)."""
-    return json.dumps(text, ensure_ascii=False)
+    """A YAML double-quoted scalar (JSON's string syntax is valid YAML). Characters that are not
+    printable are escaped too: YAML folds a raw NEL or line separator into a space, and refuses
+    U+FFFE and the like."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    return "".join(
+        ch if ch.isprintable() else f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}" for ch in quoted
+    )
+
+
+def _utf8(args: argparse.Namespace, folder: Path) -> bool:
+    """Can toolgen.yaml name the paths of --out and --docs? YAML text is Unicode: a file name whose
+    bytes are not UTF-8 (a lone surrogate in Python) cannot be written into it."""
+    ok = True
+    for option, path in (("--out", args.out), ("--docs", None if args.no_docs else args.docs)):
+        if path is None:
+            continue
+        try:
+            _relative(path, folder).encode("utf-8")
+        except UnicodeEncodeError:
+            _error(
+                path,
+                "E407",
+                f"{option} is not UTF-8 text, so toolgen.yaml cannot name it",
+                f"rename it, or pass another {option}",
+            )
+            ok = False
+    return ok
 
 
 def _template_files(folder: Path, markers: dict[str, str]) -> dict[Path, bytes]:
@@ -105,27 +149,48 @@ def _template_files(folder: Path, markers: dict[str, str]) -> dict[Path, bytes]:
 
 
 def _write(files: dict[Path, bytes], *, overwrite: bool) -> int:
-    """Write every file, or (init) none when any exists already; path-only errors like the other commands."""
-    if not overwrite:
-        existing = [path for path in files if os.path.lexists(path)]
-        for path in existing:
-            _error(path, "E406", "file exists; toolgen init never overwrites a file", "init into a new or empty folder")
-        if existing:
-            return EXIT_INVALID
+    """Write every file, or none when one cannot be (init: none when any exists already); path-only
+    errors like the other commands. A write the OS refuses midway takes back what init wrote."""
+    if _obstacles(files, overwrite=overwrite):
+        return EXIT_INVALID
+    made: list[Path] = []  # files and folders this run created, in order
     try:
         for path, data in files.items():
+            made += reversed([p for p in (path.parent, *path.parent.parents) if not os.path.lexists(p)])
             path.parent.mkdir(parents=True, exist_ok=True)
-            if overwrite and os.path.lexists(path) and not os.path.isfile(path):
-                _error(path, "E407", "is not a file; refusing to replace it", "move it away, or pass another --out")
-                return EXIT_INVALID
+            made += [] if os.path.lexists(path) else [path]
             path.write_bytes(data)
     except OSError as exc:
+        if not overwrite:  # init: leave no half-written spec folder behind
+            for path in reversed(made):
+                with suppress(OSError):
+                    if path.is_dir():
+                        path.rmdir()
+                    else:
+                        path.unlink()
         where = Path(os.fsdecode(exc.filename)) if exc.filename is not None else next(iter(files))
         _error(where, "E407", f"cannot write: {exc.strerror or exc}", "check the path and its permissions")
         return EXIT_INVALID
     if overwrite:
         print(f"toolgen: wrote {len(files)} meta-schemas to {shown(next(iter(files)).parent)}/", file=sys.stderr)
     return EXIT_OK
+
+
+def _obstacles(files: dict[Path, bytes], *, overwrite: bool) -> bool:
+    """Report every reason a file cannot be written (E406, E407) before anything is; True when any."""
+    blockers = sorted({blocker for path in files if (blocker := file_above(path)) is not None})
+    for blocker in blockers:
+        problem = f"{not_a_folder(blocker)}: nothing can be written below it"
+        _error(blocker, "E407", problem, "move it away, or choose another folder")
+    if overwrite:
+        taken = [path for path in files if os.path.lexists(path) and not os.path.isfile(path)]
+        for path in taken:
+            _error(path, "E407", "is not a file; refusing to replace it", "move it away, or pass another --out")
+    else:
+        taken = [path for path in files if os.path.lexists(path)]
+        for path in taken:
+            _error(path, "E406", "file exists; toolgen init never overwrites a file", "init into a new or empty folder")
+    return bool(blockers or taken)
 
 
 def _error(path: Path, code: str, message: str, hint: str) -> None:

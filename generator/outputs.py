@@ -34,6 +34,8 @@ class Outputter:
 class Target:
     key: str
     out: Path
+    option: str  # the command-line option that overrides it
+    from_cli: bool = False  # set by the option, not by toolgen.yaml (where its errors point)
 
 
 OUTPUTTERS = (Outputter("typescript", "--ts-out", "TypeScript package folder (default: outputs.typescript)"),)
@@ -64,7 +66,7 @@ def targets(specs: Path, args: argparse.Namespace) -> list[Target]:
         override = getattr(args, outputter.dest, None)
         value = configured.get(outputter.key)
         if override is not None:
-            found.append(Target(outputter.key, override))
+            found.append(Target(outputter.key, override, outputter.option, from_cli=True))
         elif isinstance(value, str) and value and "\0" not in value:
-            found.append(Target(outputter.key, Path(os.path.normpath(specs / value))))
+            found.append(Target(outputter.key, Path(os.path.normpath(specs / value)), outputter.option))
     return found

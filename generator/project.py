@@ -12,9 +12,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostics, Location, file_location
+
+if TYPE_CHECKING:
+    from .outputs import Target
 
 PROJECT_FILE = "toolgen.yaml"
 CATALOG_DOC = "docs/catalog.md"  # the catalog doc's key in pipeline.Result.docs
@@ -60,8 +64,9 @@ def _from_project(specs: Path, value: str) -> Path:
     return Path(os.path.normpath(os.path.join(os.path.abspath(specs), value)))
 
 
-def resolve(specs: Path, overrides: Overrides, diags: Diagnostics) -> Outputs:
-    """The package folder and doc file of this run; overlap problems go to ``diags`` (E110, E111)."""
+def resolve(specs: Path, overrides: Overrides, diags: Diagnostics, targets: Sequence[Target] = ()) -> Outputs:
+    """The package folder and doc file of this run; overlap problems, the extra ``targets``' (the
+    TypeScript package) included, go to ``diags`` (E110, E111, E130, E132)."""
     config, source = _config(specs)
     usable = _well_formed(config)
     config = config if usable and isinstance(config, dict) else {}
@@ -82,21 +87,39 @@ def resolve(specs: Path, overrides: Overrides, diags: Diagnostics) -> Outputs:
     else:
         docs = Path(os.path.dirname(os.path.realpath(specs))) / CATALOG_DOC
         docs_at = file_location(docs)
-    ok = _check_nul(config, source, diags) and _check_overlaps(specs, python, python_at, docs, docs_at, diags)
+    ok = _check_paths(config, source, diags)
+    if ok:  # the overlap checks look the paths up, which a NUL character makes impossible
+        ok = check_overlaps(specs, python, python_at, docs, docs_at, diags)
+        ok = _check_targets(specs, python, docs, docs_at, targets, source, diags) and ok
     return Outputs(python, docs, usable and ok)
 
 
-def _check_nul(config: dict[str, Any], source: Any, diags: Diagnostics) -> bool:
-    """E112: no file system takes a NUL character in a path (the OS calls would raise)."""
-    bad = [key for key in ("python", "docs") if isinstance(config.get(key), str) and "\0" in config[key]]
-    for key in bad:
-        diags.error(
-            source.loc(("outputs", key)),
-            "E112",
-            f"outputs.{key} holds a NUL character, which no path can contain",
-            "remove the \\0 escape from the path",
-        )
-    return not bad
+# Output paths that cannot mean what was written: (test of the value, code, what is wrong, hint).
+_BAD_PATHS: tuple[tuple[Callable[[str], bool], str, str, str], ...] = (
+    (  # no file system takes it; the OS calls would raise
+        lambda value: "\0" in value,
+        "E112",
+        "holds a NUL character, which no path can contain",
+        "remove the \\0 escape from the path",
+    ),
+    (  # a shell's shorthand; here it is a folder named '~' in the spec folder
+        lambda value: value.split("/", 1)[0] == "~",
+        "E133",
+        "starts with '~', which toolgen does not expand: it would be a folder named '~' in the spec folder",
+        "write the path relative to the spec folder (../myapp/_tools) or as an absolute path",
+    ),
+)
+
+
+def _check_paths(config: dict[str, Any], source: Any, diags: Diagnostics) -> bool:
+    """E112, E133: every ``outputs`` path (python, docs, typescript) that cannot be used as written."""
+    ok = True
+    for key, value in config.items():
+        for test, code, problem, hint in _BAD_PATHS:
+            if isinstance(value, str) and test(value):
+                diags.error(source.loc(("outputs", key)), code, f"outputs.{key} {problem}", hint)
+                ok = False
+    return ok
 
 
 def _well_formed(config: Any) -> bool:
@@ -110,16 +133,29 @@ def _well_formed(config: Any) -> bool:
 
 
 def _inside(path: Path, folder: Path) -> bool:
-    """Is ``path`` ``folder`` or below it (both made absolute and normalised, symlinks not followed)?"""
-    inner, outer = os.path.abspath(path), os.path.abspath(folder)
-    return inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep)
+    """Is ``path`` ``folder`` or below it, as written (made absolute and normalised) or once symlinks
+    are followed (a path through a link into the spec folder is still inside it)?"""
+    for inner, outer in ((os.path.abspath(path), os.path.abspath(folder)), (_real(path), _real(folder))):
+        if inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep):
+            return True
+    return False
 
 
-def _check_overlaps(
+def _real(path: Path) -> str:
+    return os.path.realpath(path)  # never raises, unlike Path.resolve on a symlink loop
+
+
+def _overlap(one: Path, other: Path) -> bool:
+    return _inside(one, other) or _inside(other, one)
+
+
+def check_overlaps(
     specs: Path, python: Path, python_at: Location, docs: Path | None, docs_at: Location | None, diags: Diagnostics
 ) -> bool:
+    """The package must not overlap the spec folder (E110), nor hold the docs (E111), and the docs
+    must not be a spec file (E132): generate would mix its output into its input."""
     ok = True
-    if _inside(python, specs) or _inside(specs, python):
+    if _overlap(python, specs):
         diags.error(
             python_at,
             "E110",
@@ -135,6 +171,54 @@ def _check_overlaps(
             "put it outside the package (outputs.docs in toolgen.yaml, or --docs), or turn it off (null, --no-docs)",
         )
         ok = False
+    if docs is not None and docs_at is not None and docs.suffix in (".yaml", ".yml") and _inside(docs, specs):
+        diags.error(
+            docs_at,
+            "E132",
+            "the docs file would be a spec file: the next run would read the Markdown doc as YAML",
+            "give the doc a .md name, or put it outside the spec folder (outputs.docs in toolgen.yaml, or --docs)",
+        )
+        ok = False
+    return ok
+
+
+def _check_targets(
+    specs: Path,
+    python: Path,
+    docs: Path | None,
+    docs_at: Location | None,
+    targets: Sequence[Target],
+    source: Any,
+    diags: Diagnostics,
+) -> bool:
+    """The extra targets' folders (the TypeScript package) must not overlap the spec folder, the
+    Python package or each other, nor hold the docs file: each package folder is replaced whole."""
+    ok = True
+    for index, target in enumerate(targets):
+        at = file_location(target.out) if target.from_cli or source is None else source.loc(("outputs", target.key))
+        where = f"outputs.{target.key} in toolgen.yaml, or {target.option}"
+        others = [(python, "the Python package folder")]
+        others += [(other.out, f"the {other.key} package folder") for other in targets[:index]]
+        if _overlap(target.out, specs):
+            problem = "and the spec folder overlap: generate would mix specs and generated code"
+            diags.error(
+                at, "E110", f"the {target.key} package folder {problem}", f"put it beside the spec folder ({where})"
+            )
+            ok = False
+        for folder, name in others:
+            if _overlap(target.out, folder):
+                problem = f"and {name} overlap: each package folder is replaced whole, so one would remove the other"
+                hint = f"give each package a folder of its own, side by side ({where})"
+                diags.error(at, "E130", f"the {target.key} package folder {problem}", hint)
+                ok = False
+        if docs is not None and docs_at is not None and _inside(docs, target.out):
+            diags.error(
+                docs_at,
+                "E111",
+                f"the docs file is inside the {target.key} package folder, which toolgen replaces as a whole",
+                "put it outside the package (outputs.docs in toolgen.yaml, or --docs), or turn it off (null, --no-docs)",
+            )
+            ok = False
     return ok
 
 

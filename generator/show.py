@@ -6,6 +6,7 @@ import argparse
 import hashlib
 import importlib.util
 import json
+import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -13,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
 
-from .diagnostics import shown
+from .diagnostics import printable, shown
 from .runtime.context import closest_name
 from .runtime.schema_common import MAX_NESTING, json_text_depth
 
@@ -22,8 +23,9 @@ JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def _fail(message: str) -> NoReturn:
-    """Bad input to show/parse (missing file, bad JSON, bad context): exit 2 like other usage errors."""
-    print(message, file=sys.stderr)
+    """Bad input to show/parse (missing file, bad JSON, bad context): exit 2 like other usage errors.
+    Control characters (from a file name) are escaped, as in every other message."""
+    print("\n".join(printable(line) for line in message.split("\n")), file=sys.stderr)
     raise SystemExit(2)
 
 
@@ -77,7 +79,7 @@ def load_package(out: Path) -> ModuleType:
     if not init.is_file():
         _fail(f"toolgen: {shown(init)} not found; run `toolgen generate` first")
     # One private name per folder: an in-process caller (the tests) may show several packages.
-    name = "_toolgen_generated_" + hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
+    name = "_toolgen_generated_" + hashlib.sha256(os.fsencode(out.resolve())).hexdigest()[:16]
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(out)])

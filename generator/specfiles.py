@@ -108,6 +108,14 @@ def not_a_folder(path: Path) -> str:
         return "is a symlink loop" if exc.errno == errno.ELOOP else f"cannot be read: {exc.strerror}"
 
 
+def file_above(path: Path) -> Path | None:
+    """The nearest existing parent of ``path`` when it is not a folder (nothing can be created below it)."""
+    for parent in path.parents:
+        if os.path.lexists(parent):
+            return None if os.path.isdir(parent) else parent
+    return None
+
+
 def is_hidden(path: Path) -> bool:
     """Names starting with '.' are never specs: editor lock files (Emacs' '.#ask.yaml' is a dangling
     symlink), swap and backup files. No tool id or family name can start with '.', so nothing is lost."""

@@ -114,32 +114,32 @@ def recover(out: Path) -> None:
         os.unlink(staging)
 
 
-def _out_problem(out: Path) -> str | None:
+def _out_problem(out: Path, option: str = "--out") -> str | None:
     if out.name in ("", ".", ".."):
-        return f"--out must name a folder, not {str(out)!r}\n  hint: pass e.g. --out generated"
+        return f"{option} must name a folder, not {str(out)!r}\n  hint: pass e.g. {option} generated"
     if os.path.islink(out) and not os.path.isdir(out):
         return (
             "is a symlink that does not point to a folder\n"
-            "  hint: point --out at a folder; toolgen does not replace a symlink it did not make"
+            f"  hint: point {option} at a folder; toolgen does not replace a symlink it did not make"
         )
     if os.path.lexists(out) and not os.path.isdir(out):
         return (
             "exists and is not a folder; toolgen writes a package folder there\n"
-            "  hint: move the file away or choose another --out"
+            f"  hint: move the file away or choose another {option}"
         )
     real = _real(out)
     if real.parent == real:
-        return "--out must not be the filesystem root\n  hint: pass e.g. --out generated"
+        return f"{option} must not be the filesystem root\n  hint: pass e.g. {option} generated"
     backup = _backup(real)
     if os.path.lexists(backup) and not _is_real_dir(backup):
         return (
-            f"{backup.name} beside it is not a folder: an older toolgen moved a file named like --out there\n"
+            f"{backup.name} beside it is not a folder: an older toolgen moved a file named like {option} there\n"
             f"  hint: move {backup.name} back or away, then run again"
         )
     return None
 
 
-def check_out_dir(out: Path) -> str | None:
+def check_out_dir(out: Path, option: str = "--out") -> str | None:
     """Why ``out`` cannot be the output folder, or None when it can (missing, or a folder).
 
     Finishes an interrupted swap first, so the answer is about the real previous tree. The
@@ -147,7 +147,7 @@ def check_out_dir(out: Path) -> str | None:
     """
     if out.name not in ("", ".", ".."):
         recover(out)
-    return _out_problem(out)
+    return _out_problem(out, option)
 
 
 @contextmanager

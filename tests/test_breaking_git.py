@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -102,6 +103,24 @@ def test_revision_without_the_spec_folder(repo: Path, capsys: pytest.CaptureFixt
     code, _, err = run_cli(capsys, "breaking", "--against", "HEAD")
     assert code == 2
     assert "HEAD:1:1: error[E343]: revision 'HEAD' has no spec folder at tool/specs" in err
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_tag_named_like_a_folder(repo: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    """The folder wins; one that is no spec folder was reported as a missing toolgen.yaml with a
+    hint about --specs. Now E342 says so, and REF^{commit} names the revision."""
+    git(repo, "tag", "v1", "HEAD~1")
+    (repo / "tool" / "v1").mkdir()
+    code, out, err = run_cli(capsys, "breaking", "--against", "v1", "--error-format", fmt)
+    assert code == 2
+    if fmt == "text":
+        assert "v1:1:1: error[E342]: --against 'v1' is a folder without toolgen.yaml" in err
+        assert "write v1^{commit}" in err
+    else:
+        assert [d["code"] for d in json.loads(out)] == ["E342"]
+    code, out, err = run_cli(capsys, "breaking", "--against", "v1^{commit}")
+    assert code == 1, err
+    assert "PARAMETER_RENAMED" in out
 
 
 def test_unknown_revision(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,4 @@
-"""toolgen breaking: output formats, exceptions in toolgen.yaml (E340, E341), bad REF and invalid specs."""
+"""toolgen breaking: output formats, exceptions in toolgen.yaml (E340, E341, E131), bad REF and invalid specs."""
 
 from __future__ import annotations
 
@@ -92,6 +92,49 @@ def test_exception_by_rule_and_tool(breaking_trees: tuple[Path, Path], capsys: p
         ("ENUM_VALUE_REMOVED", "write_file"): None,
     }
     assert (code, report["breaking"], report["excepted"]) == (1, 2, 1)
+
+
+def test_the_tools_exception_wins_over_the_rules(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The rule-wide exception, listed first, took the finding, and the tool's own was reported as
+    matching nothing ("remove it"), though it was the one written for this change."""
+    tighten(breaking_trees[1])
+    except_(
+        breaking_trees[1],
+        "    - {rule: BOUND_TIGHTENED, reason: any bound}\n    - {rule: BOUND_TIGHTENED, tool: read_file, reason: this one}\n",
+    )
+    code, report, _ = breaking(capsys)
+    assert code == 0
+    assert [f["excepted"] for f in report["findings"]] == ["this one"]
+    assert [(e["tool"], e["line"]) for e in report["unused_exceptions"]] == [(None, 62)]
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "json"])
+def test_duplicated_exception_is_e131(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """A second exception for the same rule and tool could never match: it was listed as unused."""
+    tighten(breaking_trees[1])
+    except_(
+        breaking_trees[1],
+        "    - {rule: BOUND_TIGHTENED, tool: read_file, reason: a}\n"
+        "    - {rule: BOUND_TIGHTENED, reason: b}\n"
+        "    - {rule: BOUND_TIGHTENED, tool: read_file, reason: c}\n",
+    )
+    code, out, err = run_cli(capsys, "breaking", "--against", "old/specs", "--error-format", fmt)
+    assert code == 2
+    if fmt == "text":
+        assert (
+            "specs/toolgen.yaml:64:7: error[E131]: a second breaking exception for BOUND_TIGHTENED (tool 'read_file')"
+            in err
+        )
+        assert "(the first is on line 62)" in err and "hint: remove one" in err
+    elif fmt == "github":
+        assert out.startswith("::error file=specs/toolgen.yaml,line=64,col=7,title=E131::")
+    else:
+        (diag,) = json.loads(out)
+        assert (diag["code"], diag["line"]) == ("E131", 64)
 
 
 def test_unused_exception_is_listed(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:

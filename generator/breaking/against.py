@@ -30,6 +30,11 @@ class GitError(Exception):
 def load_against(against: str, specs: Path, diags: Diagnostics) -> Loaded:
     """Load the old side; errors (E342-E345, or the specs' own) go to ``diags``."""
     if os.path.isdir(against):
+        if not os.path.lexists(os.path.join(against, "toolgen.yaml")):  # e.g. a folder named like a tag
+            message = f"--against {against!r} is a folder without toolgen.yaml, so not a spec folder"
+            hint = f"pass the spec folder itself; for the git revision of that name, write {against}^{{commit}}"
+            diags.error(Location(against), "E342", message, hint)
+            return Loaded()
         return load_specs(Path(against), diags, prefix=os.path.normpath(against) + "/")
     where = Location(against)
     if against.startswith("-") or not against.strip():

@@ -39,7 +39,7 @@ def read_exceptions(project: SourceFile, tool_ids: Iterable[str], diags: Diagnos
     """The exceptions of the new side's toolgen.yaml (already checked against the meta-schema).
 
     A rule id that does not exist is E340 and a tool neither side knows E341, with the closest
-    name as a hint; ``tool_ids`` are the ids of both sides (a removed tool can be excepted).
+    name as a hint, and a second exception for the same rule and tool E131; ``tool_ids`` are the ids of both sides (a removed tool can be excepted).
     """
     known_tools = sorted(set(tool_ids))
     result = []
@@ -55,7 +55,15 @@ def read_exceptions(project: SourceFile, tool_ids: Iterable[str], diags: Diagnos
             hint = suggest(tool, known_tools) or "name a tool id of the old or the new specs, or leave 'tool' out"
             diags.error(project.loc(at + ("tool",)), "E341", f"breaking exception names unknown tool {tool!r}", hint)
             continue
-        result.append(Accepted(rule, tool, entry["reason"], project.loc(at, key=True)))
+        accepted = Accepted(rule, tool, entry["reason"], project.loc(at, key=True))
+        first = next((e for e in result if (e.rule, e.tool) == (rule, tool)), None)
+        if first is not None:  # the second would never match anything, and be listed as unused
+            message = (
+                f"a second breaking exception for {accepted.describe()} (the first is on line {first.location.line})"
+            )
+            diags.error(accepted.location, "E131", message, "remove one of them (one reason is enough)")
+            continue
+        result.append(accepted)
     return result
 
 
@@ -64,7 +72,9 @@ def apply_exceptions(findings: list[Finding], exceptions: list[Accepted]) -> tup
     used: set[int] = set()
     result = []
     for finding in findings:
-        match = next((i for i, e in enumerate(exceptions) if finding.breaking and e.matches(finding)), None)
+        # the exception for the finding's tool wins over one for its whole rule, wherever each is listed
+        matching = [i for i, e in enumerate(exceptions) if finding.breaking and e.matches(finding)]
+        match = min(matching, key=lambda i: (exceptions[i].tool is None, i), default=None)
         if match is not None:
             used.add(match)
             finding = replace(finding, excepted=exceptions[match].reason)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..model import Catalog, plain
-from ..render import header, render_python, render_text
+from ..render import header, render_python, render_text, source_list
 from ..resolve import ResolvedFamily
 from ..runtime.prompt_blocks import PromptParam, tool_block, tools_section
 from .core import spec_sources
@@ -27,7 +27,7 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, st
         used = sorted({resolved.family.source, *(catalog.tool(v.tool_id).source for v in resolved.variants)})
         files[f"prompts/{resolved.family.name}.xml"] = render_text(
             "prompt.xml.j2",
-            sources=", ".join(used),
+            sources=source_list(used),
             family=resolved.family.name,
             section=review_section(resolved),
         )

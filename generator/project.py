@@ -10,9 +10,9 @@ it always did: the package goes to ``generated/`` in the current directory and t
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostics, Location, file_location
@@ -216,7 +216,8 @@ def _check_targets(
                 docs_at,
                 "E111",
                 f"the docs file is inside the {target.key} package folder, which toolgen replaces as a whole",
-                "put it outside the package (outputs.docs in toolgen.yaml, or --docs), or turn it off (null, --no-docs)",
+                "put it outside the package (outputs.docs in toolgen.yaml, or --docs),"
+                " or turn it off (null, --no-docs)",
             )
             ok = False
     return ok

@@ -102,7 +102,8 @@ def test_the_tools_exception_wins_over_the_rules(
     tighten(breaking_trees[1])
     except_(
         breaking_trees[1],
-        "    - {rule: BOUND_TIGHTENED, reason: any bound}\n    - {rule: BOUND_TIGHTENED, tool: read_file, reason: this one}\n",
+        "    - {rule: BOUND_TIGHTENED, reason: any bound}\n"
+        "    - {rule: BOUND_TIGHTENED, tool: read_file, reason: this one}\n",
     )
     code, report, _ = breaking(capsys)
     assert code == 0

@@ -39,7 +39,8 @@ def read_exceptions(project: SourceFile, tool_ids: Iterable[str], diags: Diagnos
     """The exceptions of the new side's toolgen.yaml (already checked against the meta-schema).
 
     A rule id that does not exist is E340 and a tool neither side knows E341, with the closest
-    name as a hint, and a second exception for the same rule and tool E131; ``tool_ids`` are the ids of both sides (a removed tool can be excepted).
+    name as a hint, and a second exception for the same rule and tool E131; ``tool_ids`` are the
+    ids of both sides (a removed tool can be excepted).
     """
     known_tools = sorted(set(tool_ids))
     result = []

@@ -43,7 +43,7 @@ def read_exceptions(project: SourceFile, tool_ids: Iterable[str], diags: Diagnos
     ids of both sides (a removed tool can be excepted).
     """
     known_tools = sorted(set(tool_ids))
-    result = []
+    result: list[Accepted] = []
     block = (project.data or {}).get("breaking") or {}
     for i, entry in enumerate(block.get("exceptions") or ()):
         at = ("breaking", "exceptions", i)

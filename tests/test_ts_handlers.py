@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-import ts_bridge
 import generated
+import ts_bridge
 from conftest import FIXTURE_SPECS, copy_specs
 from generator import pipeline
 

@@ -14,7 +14,7 @@ from conftest import ROOT
 def test_without_node_the_ts_checks_are_skipped_and_the_run_ends_saying_so(tmp_path: Path) -> None:
     empty = tmp_path / "bin"  # a PATH with no node and no npm
     empty.mkdir()
-    env = {**os.environ, "PATH": str(empty)}
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"} | {"PATH": str(empty)}
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "tests/test_ts_toolchain.py", "-k", "compiles_strict or under_node"],
         cwd=ROOT,

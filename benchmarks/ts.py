@@ -1,6 +1,6 @@
 """TypeScript target benchmarks (``make bench`` runs it after run.py; or ``python benchmarks/ts.py``). Not a test.
 
-* generation: the pipeline (render, in process, warm black cache) with and without the TS target,
+* generation: the pipeline (render, in process) with and without the TS target,
   on the bundled catalog and a synthetic 1,000-tool catalog (benchmarks/synth.py); median of runs;
 * the XML call parser, Python vs TS (node): ``parse_tool_calls``/``parseToolCalls`` on the whole
   text and the streaming parser fed 20-character chunks, on benchmarks/parser.py's cases, each

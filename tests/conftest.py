@@ -157,10 +157,16 @@ def breaking_trees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Pat
     return Path("old/specs"), Path("specs")
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say loudly when the TypeScript checks were skipped (tests/ts_bridge.py): they did not pass."""
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Say loudly when the TypeScript checks were skipped (tests/ts_bridge.py): they did not pass.
+
+    Written at unconfigure, after the counts line, so that the red line closes the output where
+    nobody can miss it (a terminal-summary hook would print it above the short summary)."""
     from ts_bridge import SKIP_PREFIX
 
+    terminalreporter = config.pluginmanager.get_plugin("terminalreporter")
+    if terminalreporter is None:
+        return
     reasons = set()
     for report in terminalreporter.stats.get("skipped", []):
         longrepr = getattr(report, "longrepr", None)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import generated
 import ts_bridge
 from conftest import FIXTURE_SPECS, copy_specs
 from generator import pipeline
@@ -65,11 +66,34 @@ def typecheck(package: dict[str, bytes], modules: dict[str, str]) -> dict[str, s
     return found
 
 
+def ts_name(python_name: str) -> str:
+    """The TypeScript spelling of a public Python name: functions in camelCase; classes, enums and
+    constants as they are; the ToolUse class is the ``toolUse`` factory (ToolUse is its type)."""
+    if python_name == "ToolUse":
+        return "toolUse"
+    if python_name.isupper() or python_name[0].isupper():
+        return python_name
+    head, *rest = python_name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def root_exports_module() -> str:
+    """A module that uses the TS counterpart of every name the Python package root exports."""
+    lines = [
+        'import * as root from "../../../generated-ts/index.js";',
+        'import type { ToolUse } from "../../../generated-ts/index.js";',
+        "export type Use = ToolUse;",
+        "export const names = [",
+    ]
+    lines += [f"  root.{ts_name(name)}," for name in sorted(generated.__all__)]
+    return "\n".join([*lines, "];", ""])
+
+
 @pytest.fixture(scope="module")
 def diagnostics() -> dict[str, str]:
-    """The example and its broken variants, checked in one tsc run."""
+    """The example, its broken variants and the root-exports module, checked in one tsc run."""
     source = EXAMPLE.read_text("utf-8")
-    modules = {"handlers.ts": source}
+    modules = {"handlers.ts": source, "root_exports.ts": root_exports_module()}
     for name, (old, new, _) in VARIANTS.items():
         assert old in source, f"the example no longer holds {old!r}"
         modules[name] = source.replace(old, new, 1)
@@ -79,6 +103,13 @@ def diagnostics() -> dict[str, str]:
 def test_the_example_handler_module_type_checks(diagnostics: dict[str, str]) -> None:
     others = {path: text for path, text in diagnostics.items() if path not in VARIANTS}
     assert others == {}, others
+
+
+def test_the_root_exports_what_the_python_root_exports(diagnostics: dict[str, str]) -> None:
+    """A TS user imports from index.js alone, as a Python user imports from the package: the
+    return path (readCalls, resultMessages, textResult, the stream accumulators) included."""
+    assert "readCalls" in root_exports_module()
+    assert diagnostics.get("root_exports.ts", "") == ""
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

@@ -218,8 +218,15 @@ def _render(
     ts_sink = extra.get("typescript")
     result = pipeline.run(args.specs, staging) if ts_sink is None else pipeline.run(args.specs, staging, ts_sink)
     result.diagnostics.extend(early.items)
-    _print_diagnostics(result.diagnostics, args.error_format)
+    if not _drift_joins_diagnostics(args) or result.diagnostics.has_errors:
+        _print_diagnostics(result.diagnostics, args.error_format)
     return result
+
+
+def _drift_joins_diagnostics(args: argparse.Namespace) -> bool:
+    """``check --error-format json|github``: stale files are reported as E408 items in the same
+    document as the diagnostics (one JSON list, or annotations), and the diff goes to stderr."""
+    return bool(args.command == "check" and args.error_format != "text")
 
 
 def _check_or_generate(args: argparse.Namespace, outputs: Outputs, inputs: str, early: Diagnostics) -> int:
@@ -279,15 +286,22 @@ def _compare_or_swap(
         if hand_edited:
             edited = ", ".join(map(shown, hand_edited))
             print(f"note: edited by hand since toolgen wrote them (manifest hash differs): {edited}", file=sys.stderr)
+        command = regenerate_command(args)
+        machine = _drift_joins_diagnostics(args)
         if all(plan.up_to_date for plan in plans.values()) and not doc_stale:
+            if machine:
+                _print_diagnostics(result.diagnostics, args.error_format)
             record()
             return EXIT_OK
+        stream = sys.stderr if machine else sys.stdout
         for folder, plan in plans.items():
             for chunk in write.diff(folder, plan, trees[folder], shown(folder)):
-                sys.stdout.write(chunk)
+                stream.write(chunk)
         if docs is not None and doc_stale:
-            print(f"--- {shown(docs)} is out of date", file=sys.stdout)
-        command = regenerate_command(args)
+            print(f"--- {shown(docs)} is out of date", file=stream)
+        if machine:
+            drift = _with_drift(result.diagnostics, plans, docs if doc_stale else None, command)
+            _print_diagnostics(drift, args.error_format)
         print(f"toolgen check: generated files are out of date; run `{command}`", file=sys.stderr)
         _print_conflicts(args, conflicts, docs)  # generate would refuse these
         return EXIT_DRIFT
@@ -314,6 +328,21 @@ def _compare_or_swap(
     changed = sum(len(plan.changed) + len(plan.removed) for plan in plans.values()) + doc_stale
     print(f"toolgen: {changed} file(s) updated" if changed else "toolgen: up to date", file=sys.stderr)
     return EXIT_OK
+
+
+def _with_drift(diags: Diagnostics, plans: dict[Path, write.Plan], doc: Path | None, command: str) -> Diagnostics:
+    """The run's diagnostics plus one E408 per stale output file (new, changed or no longer generated)."""
+    merged = Diagnostics(list(diags.items), diags.specs)
+    hint = f"run `{command}` and commit the result"
+    for folder, plan in plans.items():
+        for rel in plan.changed:
+            what = "out of date" if (folder / rel).exists() else "missing"
+            merged.error(file_location(folder / rel), "E408", f"generated file is {what}", hint)
+        for rel in plan.removed:
+            merged.error(file_location(folder / rel), "E408", "generated file is no longer generated", hint)
+    if doc is not None:
+        merged.error(file_location(doc), "E408", "the catalog doc is out of date", hint)
+    return merged
 
 
 def _print_conflicts(args: argparse.Namespace, paths: list[Path], docs: Path | None) -> None:

@@ -94,6 +94,35 @@ def test_check_then_an_edit_is_drift_with_paths_from_the_project_root(project: P
         spec.write_text(before, "utf-8")
 
 
+def test_drift_in_machine_formats_is_one_document_of_e408_items(project: Path) -> None:
+    """check --error-format json prints one JSON list (diagnostics plus an E408 per stale file) and
+    github one annotation per stale file, each on a file that exists; the diff goes to stderr."""
+    import json
+
+    spec = project / SPECS / "tools" / "read_note.yaml"
+    before = spec.read_text("utf-8")
+    proc = toolgen(project, "check", "--specs", SPECS, "--error-format", "json")
+    assert (proc.returncode, json.loads(proc.stdout)) == (0, [])
+    spec.write_text(before.replace("Returns the text of one note.", "Returns one note's text."), "utf-8")
+    try:
+        proc = toolgen(project, "check", "--specs", SPECS, "--error-format", "json")
+        assert proc.returncode == 1, proc.stderr
+        items = json.loads(proc.stdout)
+        assert items and {item["code"] for item in items} == {"E408"}
+        assert all((project / item["path"]).is_file() for item in items), items
+        assert f"{PACKAGE}/anthropic.py" in [item["path"] for item in items]
+        assert all(f"toolgen generate --specs {SPECS}" in item["hint"] for item in items)
+        assert "--- a/" in proc.stderr  # the diff is still there for a human reading the log
+
+        proc = toolgen(project, "check", "--specs", SPECS, "--error-format", "github")
+        assert proc.returncode == 1
+        lines = proc.stdout.splitlines()
+        assert lines and all(line.startswith("::error file=") and "title=E408" in line for line in lines)
+        assert_resolve(project, proc.stdout)
+    finally:
+        spec.write_text(before, "utf-8")
+
+
 def test_a_bad_spec_is_named_from_the_project_root(project: Path) -> None:
     bad = project / SPECS / "tools" / "x.yaml"
     bad.write_text("# yaml-language-server: $schema=../.schemas/tool.schema.json\nid: x\nbogus: 1\n", "utf-8")

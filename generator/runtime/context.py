@@ -58,6 +58,17 @@ class ContextBase:
         if field_types is not None:
             cls._field_types = field_types
 
+    def __new__(cls, /, *args: Any, **kwargs: Any) -> Self:
+        # Runs before the dataclass __init__, only to name a mistyped keyword with the closest
+        # field: Context(provider="x") would otherwise fail with Python's bare TypeError.
+        for key in kwargs:
+            if key not in cls._field_types and cls._field_types:
+                raise TypeError(
+                    f"{cls.__name__}() got an unexpected keyword argument {key!r}"
+                    + _closest(key, cls._field_types)
+                )
+        return super().__new__(cls)
+
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Self:
         """A context from a JSON-like mapping; lists become tuples. Raises ContextError."""

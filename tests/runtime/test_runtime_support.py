@@ -129,3 +129,22 @@ def test_bundled_context_suggests_provider_id_for_provider() -> None:
 
     with pytest.raises(BundledContextError, match=r"unknown key 'provider' \(did you mean 'provider_id'\?\)"):
         Context.from_mapping({"provider": "anthropic"})
+
+
+@pytest.mark.parametrize(
+    "key,hint",
+    [("retry", " (did you mean 'retries'?)"), ("zzz", ""), ("provider", " (did you mean 'provider_id'?)")],
+)
+def test_a_mistyped_keyword_names_the_closest_field(key: str, hint: str) -> None:
+    """Context(provider=...) fails as Python would (TypeError), but names the field that was meant."""
+    with pytest.raises(TypeError) as info:
+        Ctx(**{key: 1})
+    assert str(info.value) == f"Ctx() got an unexpected keyword argument {key!r}{hint}"
+
+
+def test_the_bundled_context_names_provider_id_for_a_provider_keyword() -> None:
+    from generated import Context
+
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'provider' \(did you mean 'provider_id'\?\)"):
+        Context(provider="anthropic")  # type: ignore[call-arg]
+    assert Context(provider_id="anthropic").provider_id == "anthropic"  # known keywords are untouched

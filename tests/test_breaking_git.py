@@ -117,7 +117,9 @@ def test_tag_named_like_a_folder(repo: Path, capsys: pytest.CaptureFixture[str],
         assert "v1:1:1: error[E342]: --against 'v1' is a folder without toolgen.yaml" in err
         assert "write v1^{commit}" in err
     else:
-        assert [d["code"] for d in json.loads(out)] == ["E342"]
+        report = json.loads(out)
+        assert [d["code"] for d in report["diagnostics"]] == ["E342"]
+        assert (report["errors"], report["findings"]) == (1, [])
     code, out, err = run_cli(capsys, "breaking", "--against", "v1^{commit}")
     assert code == 1, err
     assert "PARAMETER_RENAMED" in out

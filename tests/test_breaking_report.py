@@ -53,7 +53,17 @@ def test_json_output_shape(breaking_trees: tuple[Path, Path], capsys: pytest.Cap
     tighten(breaking_trees[1])
     code, report, _ = breaking(capsys)
     assert code == 1
-    assert set(report) == {"against", "breaking", "excepted", "info", "findings", "diagnostics", "unused_exceptions"}
+    assert set(report) == {
+        "against",
+        "errors",
+        "breaking",
+        "excepted",
+        "info",
+        "findings",
+        "diagnostics",
+        "unused_exceptions",
+    }
+    assert report["errors"] == 0
     (finding,) = report["findings"]
     assert finding == {
         "rule": "BOUND_TIGHTENED",
@@ -134,7 +144,7 @@ def test_duplicated_exception_is_e131(
     elif fmt == "github":
         assert out.startswith("::error file=specs/toolgen.yaml,line=64,col=7,title=E131::")
     else:
-        (diag,) = json.loads(out)
+        (diag,) = json.loads(out)["diagnostics"]
         assert (diag["code"], diag["line"]) == ("E131", 64)
 
 
@@ -202,8 +212,18 @@ def test_invalid_new_specs_exit_2(breaking_trees: tuple[Path, Path], capsys: pyt
     edit(breaking_trees[1] / "variants" / "compact.yaml", "- ask\n", "- ask_user\n")
     code, out, _ = run_cli(capsys, "breaking", "--against", "old/specs", "--error-format", "json")
     assert code == 2
-    (diag,) = json.loads(out)  # the diagnostics alone, as the other commands print them
+    report = json.loads(out)  # the same object as a run that compared, with nothing compared
+    (diag,) = report.pop("diagnostics")
     assert (diag["path"], diag["line"], diag["code"]) == ("specs/variants/compact.yaml", 9, "E301")
+    assert report == {
+        "against": "old/specs",
+        "errors": 1,
+        "breaking": 0,
+        "excepted": 0,
+        "info": 0,
+        "findings": [],
+        "unused_exceptions": [],
+    }
 
 
 def test_rule_ids_are_upper_snake() -> None:

@@ -59,7 +59,11 @@ def run(args: argparse.Namespace) -> int:
         tool_ids = [t.id for side in sides for t in side.catalog.tools]
         accepted = read_exceptions(new.sources[sides[1].catalog.project.source], tool_ids, diags)
     invalid = len(sides) != 2 or diags.has_errors
-    if args.error_format != "json" or invalid:  # a JSON report carries its warnings itself
+    if args.error_format == "json":  # one report object either way; it carries the diagnostics itself
+        if invalid:
+            print(render([], [], args.against, "json", diags))
+            return EXIT_INVALID
+    else:
         text = diags.render(args.error_format)
         if text:
             print(text, file=sys.stderr if args.error_format == "text" else sys.stdout)

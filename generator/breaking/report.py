@@ -112,11 +112,13 @@ def _full_message(finding: Finding) -> str:
 
 
 def render(findings: list[Finding], unused: list[Accepted], against: str, fmt: str, diags: Diagnostics) -> str:
-    """The report; a text report ends with a summary line, a JSON one holds the run's warnings."""
+    """The report; a text report ends with a summary line, a JSON one holds the run's diagnostics
+    and their error count (not 0 only when the run could not compare: exit 2, no findings)."""
     total = counts(findings)
     if fmt == "json":
         data = {
             "against": against,
+            "errors": sum(d.severity == "error" for d in diags.sorted()),
             **total,
             "findings": [_json(f, diags.where) for f in findings],
             "diagnostics": [d.to_json(diags.where) for d in diags.sorted()],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Literal
@@ -46,7 +47,11 @@ def github_annotation(
     kind: str, loc: Location, title: str, message: str, where: Callable[[str], str] = str
 ) -> str:
     """A GitHub Actions workflow command (``::error file=...::message``), escaped as it requires."""
+    if not loc.line:  # a command-line argument: no file to annotate, so the message names it
+        message = f"{loc.path}: {message}"
     text = printable(message, keep="\r\n").replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if not loc.line:
+        return f"::{kind} title={title}::{text}"
     # Workflow-command properties also escape ':' and ',' (they separate the properties).
     path = printable(where(loc.path)).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     path = path.replace(":", "%3A").replace(",", "%2C")
@@ -73,7 +78,8 @@ class Location:
 
     ``path`` is a spec file's name inside the run (``specs/tools/x.yaml``, see :class:`SpecFolder`)
     or the absolute path of any other file (see :func:`file_location`); both are printed relative
-    to the current directory.
+    to the current directory. Line 0 marks a location that is no file: ``path`` is then a
+    command-line argument as typed (see :func:`argument_location`), printed as it is.
     """
 
     path: str
@@ -94,7 +100,7 @@ class Diagnostic:
     def format_text(self, where: Callable[[str], str] = str) -> str:
         """``path:line:col: severity[CODE]: message`` and a hint line; see :func:`printable`."""
         loc = self.location
-        place = f"{printable(where(loc.path))}:{loc.line}:{loc.col}"
+        place = printable(loc.path) if not loc.line else f"{printable(where(loc.path))}:{loc.line}:{loc.col}"
         text = f"{place}: {self.severity}[{self.code}]: {printable(self.message)}"
         if self.hint:
             text += f"\n  hint: {printable(self.hint)}"
@@ -107,7 +113,7 @@ class Diagnostic:
     def to_json(self, where: Callable[[str], str] = str) -> dict[str, object]:
         data = asdict(self)
         data.update(data.pop("location"))
-        data["path"] = where(self.location.path)
+        data["path"] = where(self.location.path) if self.location.line else self.location.path
         return data
 
 
@@ -120,6 +126,12 @@ def path_error(path: str | os.PathLike[str], code: str, message: str, hint: str)
 def file_location(path: str | os.PathLike[str]) -> Location:
     """The location of a file that is not a spec file (an output, a flag's path): no line exists."""
     return Location(os.path.abspath(path))
+
+
+def argument_location(option: str, value: str | None = None) -> Location:
+    """The location of a command-line argument that names no file (``--against HEAD~1``, a tool
+    id): the argument as one would type it, never empty, with no line (see :class:`Location`)."""
+    return Location(option if value is None else f"{option} {shlex.quote(value)}", 0, 0)
 
 
 @dataclass

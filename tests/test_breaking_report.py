@@ -190,14 +190,35 @@ def test_generate_accepts_the_breaking_block(
 def test_neither_folder_nor_revision(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_cli(capsys, "breaking", "--against", "no-such-thing")
     assert (code, out) == (2, "")
-    assert "no-such-thing:1:1: error[E342]: --against 'no-such-thing' is not a folder" in err
+    assert "--against no-such-thing: error[E342]: is not a folder" in err
     assert "hint: pass an existing spec folder, or a revision" in err
 
 
 def test_option_like_ref_is_refused(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run_cli(capsys, "breaking", "--against=--output=x")
     assert code == 2
-    assert "error[E342]: --against '--output=x' is neither a spec folder nor a git revision" in err
+    assert "--against --output=x: error[E342]: is neither a spec folder nor a git revision" in err
+
+
+@pytest.mark.parametrize("ref", ["", "no such thing"])
+def test_ref_errors_are_located_on_the_argument(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str], ref: str
+) -> None:
+    """REF is no file: its errors were printed as 'REF:1:1:' (':1:1:' for an empty one) and annotated
+    as file=REF. They name the argument as typed, with no line, in every format."""
+    code, out, err = run_cli(capsys, "breaking", f"--against={ref}")
+    assert code == 2
+    (line, hint) = err.splitlines()[:2]
+    assert line.startswith(f"--against '{ref}': error[E342]: is ")
+    assert hint.startswith("  hint: pass an existing spec folder")
+    code, out, _ = run_cli(capsys, "breaking", f"--against={ref}", "--error-format", "github")
+    assert code == 2
+    assert out.startswith(f"::error title=E342::--against '{ref}': is ")
+    assert "file=" not in out
+    code, out, _ = run_cli(capsys, "breaking", f"--against={ref}", "--error-format", "json")
+    assert code == 2
+    (diag,) = json.loads(out)["diagnostics"]
+    assert (diag["path"], diag["line"], diag["col"], diag["code"]) == (f"--against '{ref}'", 0, 0, "E342")
 
 
 def test_invalid_old_specs_exit_2(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..diagnostics import Diagnostics, Location
+from ..diagnostics import Diagnostics, Location, argument_location
 from ..pipeline import Loaded, load_specs, load_tree
 from ..specfiles import MAX_FILE_BYTES
 
@@ -29,41 +29,39 @@ class GitError(Exception):
 
 def load_against(against: str, specs: Path, diags: Diagnostics) -> Loaded:
     """Load the old side; errors (E342-E345, or the specs' own) go to ``diags``."""
+    where = argument_location("--against", against)  # REF is an argument, not a file
     if os.path.isdir(against):
         if not os.path.lexists(os.path.join(against, "toolgen.yaml")):  # e.g. a folder named like a tag
-            message = f"--against {against!r} is a folder without toolgen.yaml, so not a spec folder"
+            message = "is a folder without toolgen.yaml, so not a spec folder"
             hint = f"pass the spec folder itself; for the git revision of that name, write {against}^{{commit}}"
-            diags.error(Location(against), "E342", message, hint)
+            diags.error(where, "E342", message, hint)
             return Loaded()
         return load_specs(Path(against), diags, prefix=os.path.normpath(against) + "/")
-    where = Location(against)
     if against.startswith("-") or not against.strip():
-        diags.error(where, "E342", f"--against {against!r} is neither a spec folder nor a git revision", _REF_HINT)
+        diags.error(where, "E342", "is neither a spec folder nor a git revision", _REF_HINT)
         return Loaded()
     if shutil.which("git") is None:
-        diags.error(where, "E344", "git is not installed, so --against cannot name a revision", _GIT_HINT)
+        diags.error(where, "E344", "git is not installed, so it cannot name a revision", _GIT_HINT)
         return Loaded()
     if not os.path.isdir(specs):
         return Loaded()  # the new side reports the missing spec folder
     try:
         prefix = _git(specs, "rev-parse", "--show-prefix").decode("utf-8", "surrogateescape").strip()
     except GitError as exc:
-        message = f"--against {against!r} is not a folder, and {specs} is not in a git repository ({exc})"
+        message = f"is not a folder, and {specs} is not in a git repository ({exc})"
         diags.error(where, "E342", message, _REF_HINT)
         return Loaded()
     try:
         commit = _git(specs, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{against}^{{commit}}")
     except GitError:
-        diags.error(
-            where, "E342", f"--against {against!r} is neither a folder nor a revision of this repository", _REF_HINT
-        )
+        diags.error(where, "E342", "is neither a folder nor a revision of this repository", _REF_HINT)
         return Loaded()
     sha = commit.decode("ascii").strip()
     try:
         listing = _git(specs, "ls-tree", "-r", "-l", "-z", "--full-tree", f"{sha}:{prefix}")
     except GitError:
         folder = prefix.rstrip("/") or "the top folder"
-        diags.error(where, "E343", f"revision {against!r} has no spec folder at {folder}", _FOLDER_HINT)
+        diags.error(where, "E343", f"the revision has no spec folder at {folder}", _FOLDER_HINT)
         return Loaded()
     files = _read_files(specs, against, prefix, listing, diags)
     return load_tree(files, f"{against}:{prefix}", diags)
@@ -128,7 +126,8 @@ def _read_files(specs: Path, against: str, prefix: str, listing: bytes, diags: D
     try:
         output = _git(specs, "cat-file", "--batch", stdin="".join(f"{sha}\n" for _, sha in blobs).encode())
     except GitError as exc:
-        diags.error(Location(against), "E344", f"git cannot read revision {against!r}: {exc}", _GIT_HINT)
+        where = argument_location("--against", against)
+        diags.error(where, "E344", f"git cannot read the revision: {exc}", _GIT_HINT)
         return files
     offset = 0
     for rel, _ in blobs:  # each answer: '<sha> blob <length>', a line break, the bytes, a line break

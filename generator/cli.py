@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .diagnostics import Diagnostics, file_location, path_error, printable, shown
+from .diagnostics import Diagnostic, Diagnostics, file_location, one_error, printable, shown
 from .outputs import OUTPUTTERS, add_options, targets
 from .specfiles import file_above, kind_of, not_a_folder
 
@@ -374,12 +374,8 @@ def _not_a_file(path: Path) -> str | None:
 def _error(args: argparse.Namespace, path: Path, code: str, message: str, hint: str) -> None:
     """A path-only error (no line exists), printed like a diagnostic with control characters escaped;
     in the github and json formats like every other diagnostic."""
-    if args.error_format != "text":
-        diags = Diagnostics()
-        diags.error(file_location(path), code, message, hint)
-        _print_diagnostics(diags, args.error_format)
-        return
-    print(path_error(path, code, message, hint), file=sys.stderr)
+    text = one_error(Diagnostic(file_location(path), code, message, hint), args.error_format)
+    print(text, file=sys.stderr if args.error_format == "text" else sys.stdout)
 
 
 def _os_reason(exc: OSError) -> str:

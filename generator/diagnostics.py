@@ -43,9 +43,7 @@ def shown(path: str | os.PathLike[str]) -> str:
     return relative.replace(os.sep, "/")
 
 
-def github_annotation(
-    kind: str, loc: Location, title: str, message: str, where: Callable[[str], str] = str
-) -> str:
+def github_annotation(kind: str, loc: Location, title: str, message: str, where: Callable[[str], str] = str) -> str:
     """A GitHub Actions workflow command (``::error file=...::message``), escaped as it requires."""
     if not loc.line:  # a command-line argument: no file to annotate, so the message names it
         message = f"{loc.path}: {message}"
@@ -121,6 +119,14 @@ def path_error(path: str | os.PathLike[str], code: str, message: str, hint: str)
     """The text form of an error that has a path and no line (outputs, flags): ``path: error[CODE]: ...``."""
     text = f"{printable(shown(path))}: error[{code}]: {printable(message)}"
     return text + (f"\n  hint: {printable(hint)}" if hint else "")
+
+
+def one_error(diagnostic: Diagnostic, fmt: str) -> str:
+    """One error outside a spec run (a flag, an output folder, an input file) in ``fmt``: a file
+    has no line, so its text form is :func:`path_error`'s; in JSON a list of one, as every list."""
+    if fmt == "text" and diagnostic.location.line:
+        return path_error(diagnostic.location.path, diagnostic.code, diagnostic.message, diagnostic.hint)
+    return Diagnostics([diagnostic]).render(fmt) if fmt != "text" else diagnostic.format_text()
 
 
 def file_location(path: str | os.PathLike[str]) -> Location:

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
 
-from .diagnostics import printable, shown
+from .diagnostics import Diagnostic, Location, argument_location, file_location, one_error
 from .runtime.context import closest_name
 from .runtime.schema_common import MAX_NESTING, json_text_depth
 
@@ -22,18 +22,29 @@ from .runtime.schema_common import MAX_NESTING, json_text_depth
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def _fail(message: str) -> NoReturn:
-    """Bad input to show/parse (missing file, bad JSON, bad context): exit 2 like other usage errors.
-    Control characters (from a file name) are escaped, as in every other message."""
-    print("\n".join(printable(line) for line in message.split("\n")), file=sys.stderr)
-    raise SystemExit(2)
+class Refused(Exception):
+    """Bad input to show/parse (a missing file, bad JSON, a bad context, an unknown name): ``run``
+    prints it in the run's --error-format, like every other command's errors, and exits 2."""
+
+    def __init__(self, location: Location, code: str, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.diagnostic = Diagnostic(location, code, message, hint)
 
 
-def _unknown(kind: str, name: str, known: Sequence[str], where: str = "") -> NoReturn:
-    """Exit 2 for a name that is not there, with the closest known one and the full list."""
+def _fail(location: Location, code: str, message: str, hint: str) -> NoReturn:
+    raise Refused(location, code, message, hint)
+
+
+def _file_fail(path: Path, code: str, message: str, hint: str) -> NoReturn:
+    """An error about an input file: located on the file, which has no line here."""
+    _fail(file_location(path), code, message, hint)
+
+
+def _unknown(kind: str, option: str, name: str, known: Sequence[str], where: str = "") -> NoReturn:
+    """E138 for a name that is not there, on its argument, with the closest known one and the full list."""
     close = closest_name(name, known)
-    guess = f" (did you mean {close!r}?)" if close else ""
-    _fail(f"toolgen: unknown {kind} {name!r}{where}{guess}; known: {', '.join(known)}")
+    hint = f"did you mean {close!r}? known: " if close else "known: "
+    _fail(argument_location(option, name), "E138", f"unknown {kind} {name!r}{where}", hint + ", ".join(known))
 
 
 def add_commands(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -77,7 +88,7 @@ def load_package(out: Path) -> ModuleType:
     """Import the generated package at ``out`` under a private name (relative imports make this work)."""
     init = out / "__init__.py"
     if not init.is_file():
-        _fail(f"toolgen: {shown(init)} not found; run `toolgen generate` first")
+        _file_fail(init, "E135", "not found: no generated package here", "run `toolgen generate` first, or check --out")
     # One private name per folder: an in-process caller (the tests) may show several packages.
     name = "_toolgen_generated_" + hashlib.sha256(os.fsencode(out.resolve())).hexdigest()[:16]
     if name in sys.modules:
@@ -90,10 +101,8 @@ def load_package(out: Path) -> ModuleType:
         spec.loader.exec_module(module)
     except Exception as exc:  # a file deleted or damaged since generate, or not ours at all
         del sys.modules[name]
-        _fail(
-            f"toolgen: {out} is not a complete generated package: importing it raised "
-            f"{type(exc).__name__}: {exc}\nhint: check --out, or run `toolgen generate` again"
-        )
+        message = f"not a complete generated package: importing it raised {type(exc).__name__}: {exc}"
+        _file_fail(out, "E135", message, "check --out, or run `toolgen generate` again")
     return module
 
 
@@ -103,11 +112,11 @@ def _context(package: ModuleType, path: Path | None) -> Any:
     try:
         return package.Context.from_json(path.read_text("utf-8"))
     except OSError as exc:
-        _fail(f"toolgen: cannot read {path}: {exc.strerror}")
+        _unreadable(path, exc)
     except UnicodeDecodeError as exc:
-        _fail(f"toolgen: {path}: not UTF-8 text (byte {exc.start})")
+        _not_utf8(path, exc)
     except package.ContextError as exc:
-        _fail(f"toolgen: {path}: {exc}")
+        _file_fail(path, "E137", str(exc), "fix the file: a JSON object of the generated Context's fields")
 
 
 def _json_file(path: Path | None, load: Any = None) -> Any:
@@ -119,14 +128,22 @@ def _json_file(path: Path | None, load: Any = None) -> Any:
         if load is not None:
             return load(text)
         if json_text_depth(text) > MAX_NESTING:
-            _fail(f"toolgen: {path}: JSON nested deeper than {MAX_NESTING} levels")
+            _file_fail(path, "E136", f"JSON nested deeper than {MAX_NESTING} levels", "flatten the file")
         return json.loads(text)
     except OSError as exc:
-        _fail(f"toolgen: cannot read {path}: {exc.strerror}")
+        _unreadable(path, exc)
     except UnicodeDecodeError as exc:
-        _fail(f"toolgen: {path}: not UTF-8 text (byte {exc.start})")
+        _not_utf8(path, exc)
     except ValueError as exc:
-        _fail(f"toolgen: {path}: not valid JSON: {exc}")
+        _file_fail(path, "E136", f"not valid JSON: {exc}", "fix the JSON (or pass another file)")
+
+
+def _unreadable(path: Path, exc: OSError) -> NoReturn:
+    _file_fail(path, "E136", f"cannot read: {exc.strerror}", "check the path and its permissions")
+
+
+def _not_utf8(path: Path, exc: UnicodeDecodeError) -> NoReturn:
+    _file_fail(path, "E136", f"not UTF-8 text (byte {exc.start})", "save the file as UTF-8")
 
 
 def _extra_variants(package: ModuleType, args: argparse.Namespace, context: Any, family: str) -> list[Any]:
@@ -143,7 +160,7 @@ def _extra_variants(package: ModuleType, args: argparse.Namespace, context: Any,
             try:
                 check(data)
             except ValueError as exc:
-                _fail(f"toolgen: {getattr(args, option)}: {exc}")
+                _file_fail(getattr(args, option), "E137", str(exc), "fix the file; see docs/providers.md")
     if servers is None and agents is None:
         return []
     refused: list[dict[str, Any]] = []
@@ -178,7 +195,12 @@ def _stdin_text() -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         bad = data[exc.start : exc.end]
-        _fail(f"toolgen: stdin: not UTF-8 text (byte {exc.start}: {bad!r})\nhint: send the model reply as UTF-8")
+        _fail(
+            argument_location("stdin"),
+            "E136",
+            f"not UTF-8 text (byte {exc.start}: {bad!r})",
+            "send the model reply as UTF-8",
+        )
 
 
 def _emit(text: str, fallback: str | None = None) -> None:
@@ -196,11 +218,22 @@ def _emit_json(value: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Answer one show/parse command; bad input is one diagnostic (E135-E139) and exit 2."""
+    try:
+        return _answer(args)
+    except Refused as exc:
+        print(
+            one_error(exc.diagnostic, args.error_format), file=sys.stderr if args.error_format == "text" else sys.stdout
+        )
+        return 2
+
+
+def _answer(args: argparse.Namespace) -> int:
     package = load_package(args.out)
     context = _context(package, getattr(args, "context", None))
     family = getattr(args, "family", None)
     if family is not None and family not in package.catalog.FAMILIES:
-        _unknown("family", family, list(package.catalog.FAMILIES))
+        _unknown("family", "--family", family, list(package.catalog.FAMILIES))
     try:
         if args.command == "parse":
             prompt = import_module(package.__name__ + ".prompt")
@@ -219,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
             if fmt is None:
                 fmt = package.route(args.provider, args.model)
             elif fmt not in providers.FORMATS:
-                _unknown("format", fmt, list(providers.FORMATS))
+                _unknown("format", "--format", fmt, list(providers.FORMATS))
             extra = _extra_variants(package, args, context, args.family)
             skipped: list[dict[str, Any]] = []
             try:
@@ -245,9 +278,9 @@ def run(args: argparse.Namespace) -> int:
             _emit(section)
         else:
             return 2
-    except KeyError as exc:
-        print(f"toolgen: {exc.args[0]}", file=sys.stderr)
-        return 2
+    except KeyError as exc:  # the package refused a name (a provider that routes to no format)
+        option, value = ("--provider", args.provider) if getattr(args, "provider", None) else ("--family", family)
+        _fail(argument_location(option, value), "E138", str(exc.args[0]), "pass a name the package knows")
     return 0
 
 
@@ -261,17 +294,20 @@ def tool_schema(package: ModuleType, tool: str, family: str | None, context: Any
     """
     providers = import_module(package.__name__ + ".providers")
     if fmt is not None and fmt not in providers.FORMATS:
-        _unknown("format", fmt, list(providers.FORMATS))
+        _unknown("format", "--format", fmt, list(providers.FORMATS))
     catalog = package.catalog.CATALOG
     family = family or package.select_family(context)
     variants = {v["id"]: v for v in catalog.variants[family]}
     if tool not in variants:
-        _unknown("tool", tool, list(variants), f" in family {family!r}")
+        _unknown("tool", "--tool", tool, list(variants), f" in family {family!r}")
     variant = variants[tool]
     if not catalog.holds(variant["requires"], context):
+        message = f"tool {tool!r} is turned off in family {family!r} by the context (its requirement does not hold)"
         _fail(
-            f"toolgen: tool {tool!r} is turned off in family {family!r} by the context (its requirement "
-            "does not hold)\nhint: pass a --context in which the tool is enabled (`toolgen show enabled`)"
+            argument_location("--tool", tool),
+            "E139",
+            message,
+            "pass a --context in which the tool is enabled (`toolgen show enabled`)",
         )
     if fmt is not None:
         return _sent_parameters(package, providers.FORMATS[fmt], variant, context)
@@ -298,7 +334,8 @@ def _sent_parameters(package: ModuleType, module: ModuleType, variant: Any, cont
     key = f"{variant['spec']}/{variant['id']}"
     entry = module.TOOLS[key]
     if entry is None:
-        _fail(f"toolgen: this variant of {variant['id']!r} has no description, so no native format sends it")
+        message = f"this variant of {variant['id']!r} has no description, so no native format sends it"
+        _fail(argument_location("--tool", variant["id"]), "E139", message, "leave out --format, or describe the tool")
     catalog = package.catalog.CATALOG
     native = import_module(package.__name__ + "._runtime.native")
     built = native.materialize(

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import BUNDLED_OUT, ROOT, edit, import_package, run_cli, submodule
+from generator.diagnostics import shown
 from generator.runtime.native import materialize, parameters_schema
 from generator.runtime.predicates import normalize
 from generator.runtime.schema_common import DIALECTS
@@ -109,9 +110,7 @@ def _accepted_candidates() -> list[str]:
     pool |= {"init", "frozen", "order", "slots", "match_args", "kw_only", "default", "default_factory"}
     pool |= {"mapping", "field_types", "field_docs", "context_error", "max_nesting", "max_safe_integer"}
     return sorted(
-        n
-        for n in pool
-        if CONTEXT_NAME_RE.fullmatch(n) and not keyword.iskeyword(n) and n not in RESERVED_CONTEXT_NAMES
+        n for n in pool if CONTEXT_NAME_RE.fullmatch(n) and not keyword.iskeyword(n) and n not in RESERVED_CONTEXT_NAMES
     )
 
 
@@ -398,7 +397,7 @@ def test_show_with_a_bad_context_exits_2(capsys, tmp_path: Path, name: str, comm
     path.write_text(BAD_CONTEXTS[name], "utf-8")
     rc, out, err = run_cli(capsys, *command, "--out", BUNDLED_OUT, "--context", path)
     assert rc == 2, err
-    assert err.startswith(f"toolgen: {path}: invalid context: ")
+    assert err.startswith(f"{shown(path)}: error[E137]: invalid context: ")
     assert out == "" and "Traceback" not in err and "internal error" not in err
 
 

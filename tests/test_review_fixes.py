@@ -16,6 +16,7 @@ from conftest import ROOT, edit, run_cli
 from generated import catalog
 from generated._runtime import dynamic_tools
 from generated._runtime.subagents import subagent_name, subagent_names
+from generator.diagnostics import shown
 
 SEP = catalog.MCP["separator"]
 
@@ -96,7 +97,6 @@ def test_show_prompt_with_a_subagent_name_that_completes_the_separator(capsys, t
 # ---- 2: lone surrogates in JSON input ----------------------------------------------------
 
 
-
 def _lone(text: str) -> str:
     """``text`` with each ``@`` turned into JSON for a string holding a lone surrogate."""
     return text.replace("@", '"x\\ud800"')
@@ -108,7 +108,7 @@ def test_context_with_a_lone_surrogate_is_refused(capsys, tmp_path: Path) -> Non
     ctx = _file(tmp_path, "c.json", _lone('{"cwd": @, "editor_tabs": [@]}'))
     code, out, err = run_cli(capsys, "show", "prompt", "--family", "generic", "--context", ctx)
     assert (code, out) == (2, "")
-    assert f"toolgen: {ctx}: invalid context: cwd: text holds a lone surrogate" in err
+    assert f"{shown(ctx)}: error[E137]: invalid context: cwd: text holds a lone surrogate" in err
     assert "editor_tabs: text holds a lone surrogate" in err
     with pytest.raises(ContextError, match="cwd: text holds a lone surrogate"):
         Context.from_mapping({"cwd": "\ud800"})
@@ -168,7 +168,8 @@ def test_show_with_an_out_folder_whose_import_raises(capsys, tmp_path: Path, cod
     (tmp_path / "__init__.py").write_text(code_text, "utf-8")
     code, out, err = run_cli(capsys, "show", "prompt", "--family", "generic", "--out", tmp_path)
     assert (code, out) == (2, "")
-    assert err.startswith(f"toolgen: {tmp_path} is not a complete generated package: importing it raised {raised}")
+    message = f"error[E135]: not a complete generated package: importing it raised {raised}"
+    assert err.startswith(f"{shown(tmp_path)}: {message}")
     assert "hint: check --out, or run `toolgen generate` again" in err
 
 
@@ -187,7 +188,7 @@ def test_parse_refuses_stdin_that_is_not_utf8(capsys, monkeypatch) -> None:
     _stdin(monkeypatch, b"<read_file><path>\xff</path></read_file>", "latin-1")
     code, out, err = run_cli(capsys, "parse", "--family", "generic")
     assert (code, out) == (2, "")
-    assert err == "toolgen: stdin: not UTF-8 text (byte 17: b'\\xff')\nhint: send the model reply as UTF-8\n"
+    assert err == "stdin: error[E136]: not UTF-8 text (byte 17: b'\\xff')\n  hint: send the model reply as UTF-8\n"
 
 
 def test_output_falls_back_to_escapes_where_stdout_cannot_encode_it() -> None:
@@ -195,7 +196,11 @@ def test_output_falls_back_to_escapes_where_stdout_cannot_encode_it() -> None:
     env = {**os.environ, "PYTHONIOENCODING": "ascii"}
     done = subprocess.run(
         [sys.executable, "-m", "generator", "parse", "--family", "generic"],
-        input=reply, capture_output=True, env=env, cwd=ROOT, check=False,
+        input=reply,
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        check=False,
     )
     assert (done.returncode, done.stderr) == (0, b"")
     assert b'"path": "\\u00e9"' in done.stdout
@@ -272,7 +277,10 @@ def test_parse_reports_a_bad_context(capsys, monkeypatch, tmp_path: Path) -> Non
     _stdin(monkeypatch, b"", "utf-8")
     code, out, err = run_cli(capsys, "parse", "--family", "generic", "--context", ctx)
     assert (code, out) == (2, "")
-    assert err == f"toolgen: {ctx}: invalid context: subagents_enabled: expected boolean, got string\n"
+    assert err.startswith(
+        f"{shown(ctx)}: error[E137]: invalid context: subagents_enabled: expected boolean, got string\n"
+    )
+    assert "\n  hint: " in err
 
 
 # ---- 6: invented subagent names do not grow the coordinator without bound ------------------

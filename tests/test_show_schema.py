@@ -12,6 +12,7 @@ import pytest
 from conftest import FIXTURE_SPECS, FRESH_BUNDLED_OUT, copy_specs, edit, run_cli
 from generated import Context, enabled_tools, native_tools, select_family
 from generated.providers import FORMATS
+from generator.diagnostics import shown
 
 NATIVE = {"provider_id": "anthropic", "model_id": "claude-sonnet-4-5", "enable_native_tool_calls": True}
 
@@ -52,9 +53,7 @@ def test_default_family_is_the_one_the_context_selects(capsys: pytest.CaptureFix
 
 
 @pytest.mark.parametrize("fmt", list(FORMATS))
-def test_format_schema_is_what_native_tools_sends(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str
-) -> None:
+def test_format_schema_is_what_native_tools_sends(capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str) -> None:
     context = Context(**NATIVE)
     family = select_family(context)
     sent = native_tools(family, context, format=fmt)
@@ -79,9 +78,7 @@ def _parameter_parts(entry: dict[str, Any]) -> list[Any]:
     return found
 
 
-def test_plain_and_format_schemas_name_the_same_parameters(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_plain_and_format_schemas_name_the_same_parameters(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     context = Context(**NATIVE)
     ctx_file = _context_file(tmp_path, NATIVE)
     for tool in enabled_tools(select_family(context), context):
@@ -98,9 +95,7 @@ def test_text_path_families_can_be_shown_in_a_format(capsys: pytest.CaptureFixtu
     assert schema["properties"]["path"]["type"] == "STRING"
 
 
-def test_nullable_parameters_become_json_schema_type_lists(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_nullable_parameters_become_json_schema_type_lists(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     specs = copy_specs(FIXTURE_SPECS, tmp_path)
     edit(specs / "tools" / "read_file.yaml", "        minimum: 1\n", "        minimum: 1\n        nullable: true\n")
     out = tmp_path / "generated"
@@ -116,16 +111,27 @@ def test_nullable_parameters_become_json_schema_type_lists(
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["--tool", "read_fil"], "unknown tool 'read_fil' in family 'generic' (did you mean 'read_file'?); known: "),
-        (["--tool", "read_file", "--family", "gemni"], "unknown family 'gemni' (did you mean 'gemini3'?)"),
-        (["--tool", "read_file", "--format", "gemin"], "unknown format 'gemin' (did you mean 'gemini'?)"),
-        (["--tool", "zzz"], "unknown tool 'zzz' in family 'generic'; known: execute_command, read_file"),
-        (["--tool", "use_subagents"], "tool 'use_subagents' is turned off in family 'generic' by the context"),
+        (
+            ["--tool", "read_fil"],
+            "--tool read_fil: error[E138]: unknown tool 'read_fil' in family 'generic'\n"
+            "  hint: did you mean 'read_file'? known: ",
+        ),
+        (
+            ["--tool", "read_file", "--family", "gemni"],
+            "--family gemni: error[E138]: unknown family 'gemni'\n  hint: did you mean 'gemini3'?",
+        ),
+        (
+            ["--tool", "read_file", "--format", "gemin"],
+            "--format gemin: error[E138]: unknown format 'gemin'\n  hint: did you mean 'gemini'?",
+        ),
+        (["--tool", "zzz"], "unknown tool 'zzz' in family 'generic'\n  hint: known: execute_command, read_file"),
+        (
+            ["--tool", "use_subagents"],
+            "--tool use_subagents: error[E139]: tool 'use_subagents' is turned off in family 'generic' by the context",
+        ),
     ],
 )
-def test_bad_names_exit_2_with_a_suggestion(
-    capsys: pytest.CaptureFixture[str], args: list[str], expected: str
-) -> None:
+def test_bad_names_exit_2_with_a_suggestion(capsys: pytest.CaptureFixture[str], args: list[str], expected: str) -> None:
     code, stdout, stderr = run_cli(capsys, "show", "schema", "--out", FRESH_BUNDLED_OUT, *args)
     assert code == 2
     assert stdout == ""
@@ -133,15 +139,13 @@ def test_bad_names_exit_2_with_a_suggestion(
     assert "Traceback" not in stderr
 
 
-def test_a_tool_without_description_has_no_format_schema(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_a_tool_without_description_has_no_format_schema(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     ctx = _context_file(tmp_path, {"focus_chain_enabled": True})
     assert _schema(capsys, "--tool", "focus_chain", "--context", ctx)["properties"] == {}
     args = ("--tool", "focus_chain", "--context", ctx, "--format", "openai-chat")
     code, _, stderr = run_cli(capsys, "show", "schema", "--out", FRESH_BUNDLED_OUT, *args)
     assert code == 2
-    assert "has no description, so no native format sends it" in stderr
+    assert "--tool focus_chain: error[E139]: this variant of 'focus_chain' has no description" in stderr
 
 
 def test_show_tools_suggests_the_closest_format_too(capsys: pytest.CaptureFixture[str]) -> None:
@@ -149,4 +153,35 @@ def test_show_tools_suggests_the_closest_format_too(capsys: pytest.CaptureFixtur
         capsys, "show", "tools", "--out", FRESH_BUNDLED_OUT, "--family", "generic", "--format", "anthropc"
     )
     assert code == 2
-    assert "unknown format 'anthropc' (did you mean 'anthropic'?)" in stderr
+    assert "--format anthropc: error[E138]: unknown format 'anthropc'\n  hint: did you mean 'anthropic'?" in stderr
+
+
+def test_show_errors_follow_error_format(capsys: pytest.CaptureFixture[str]) -> None:
+    """show/parse errors ignored --error-format and had no code or hint: now one diagnostic each."""
+    args = ("show", "schema", "--out", FRESH_BUNDLED_OUT, "--tool", "read_fil")
+    code, stdout, stderr = run_cli(capsys, *args, "--error-format", "json")
+    assert (code, stderr) == (2, "")
+    (diag,) = json.loads(stdout)
+    assert (diag["code"], diag["path"], diag["line"], diag["col"]) == ("E138", "--tool read_fil", 0, 0)
+    assert diag["message"] == "unknown tool 'read_fil' in family 'generic'"
+    assert diag["hint"].startswith("did you mean 'read_file'? known: ")
+    code, stdout, stderr = run_cli(capsys, *args, "--error-format", "github")
+    assert (code, stderr) == (2, "")
+    assert stdout.startswith("::error title=E138::--tool read_fil: unknown tool 'read_fil' in family 'generic' (hint: ")
+
+
+def test_bad_input_files_are_located_on_the_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "ctx.json"
+    bad.write_text("{not json", "utf-8")
+    base = ("show", "prompt", "--out", FRESH_BUNDLED_OUT, "--family", "generic", "--context", bad)
+    code, stdout, stderr = run_cli(capsys, *base)
+    assert (code, stdout) == (2, "")
+    assert stderr.startswith(f"{shown(bad)}: error[E137]: ")
+    assert "\n  hint: " in stderr
+    code, stdout, _ = run_cli(capsys, *base, "--error-format", "github")
+    assert code == 2
+    assert stdout.startswith(f"::error file={shown(bad)},line=1,col=1,title=E137::")
+    code, stdout, stderr = run_cli(capsys, "show", "family", "--out", tmp_path / "nowhere", "--error-format", "json")
+    assert (code, stderr) == (2, "")
+    (diag,) = json.loads(stdout)
+    assert (diag["code"], diag["path"]) == ("E135", shown(tmp_path / "nowhere" / "__init__.py"))

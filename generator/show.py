@@ -101,7 +101,7 @@ def load_package(out: Path) -> ModuleType:
         spec.loader.exec_module(module)
     except Exception as exc:  # a file deleted or damaged since generate, or not ours at all
         del sys.modules[name]
-        message = f"not a complete generated package: importing it raised {type(exc).__name__}: {exc}"
+        message = f"is not a complete generated package: importing it raised {type(exc).__name__}: {exc}"
         _file_fail(out, "E135", message, "check --out, or run `toolgen generate` again")
     return module
 

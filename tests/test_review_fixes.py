@@ -168,7 +168,7 @@ def test_show_with_an_out_folder_whose_import_raises(capsys, tmp_path: Path, cod
     (tmp_path / "__init__.py").write_text(code_text, "utf-8")
     code, out, err = run_cli(capsys, "show", "prompt", "--family", "generic", "--out", tmp_path)
     assert (code, out) == (2, "")
-    message = f"error[E135]: not a complete generated package: importing it raised {raised}"
+    message = f"error[E135]: is not a complete generated package: importing it raised {raised}"
     assert err.startswith(f"{shown(tmp_path)}: {message}")
     assert "hint: check --out, or run `toolgen generate` again" in err
 

@@ -279,6 +279,11 @@ class _Stream:
         return self.calls
 
 
+def _is_index(value: Any) -> bool:
+    """An integer stream index (``True`` is not one, as in the TypeScript twin)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 class AnthropicStream(_Stream):
     """Accumulates Anthropic Messages stream events into tool calls.
 
@@ -292,7 +297,7 @@ class AnthropicStream(_Stream):
     def _feed(self, event: Any) -> list[ToolUse]:
         kind = _field(event, "type")
         index = _field(event, "index")
-        if not isinstance(index, int):
+        if not _is_index(index):
             return []
         if kind == "content_block_start":
             block = _field(event, "content_block")
@@ -346,7 +351,7 @@ class OpenAIChatStream(_Stream):
                 continue
             for delta in _walk(choice, ("delta", "tool_calls")) or ():
                 index = _field(delta, "index")
-                if not isinstance(index, int) or index in self._done:
+                if not _is_index(index) or index in self._done:
                     continue
                 call = self._open.get(index) or self._start(index, "", "")
                 call_id = _walk(delta, ("id",))
@@ -395,7 +400,7 @@ class OpenAIResponsesStream(_Stream):
         if isinstance(kind, str) and kind in _RESPONSE_ENDS:
             return self._close_all()
         index = _field(event, "output_index")
-        if not isinstance(index, int) or index in self._done:
+        if not _is_index(index) or index in self._done:
             return []
         if kind in ("response.output_item.added", "response.output_item.done"):
             item = _field(event, "item")

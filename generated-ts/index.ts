@@ -15,15 +15,13 @@ export * from "./providers.js";
 export { StreamingParser, parsePartialJsonArray } from "./_runtime/xml_calls.js";
 export { ToolResult, toolUse } from "./_runtime/tool_types.js";
 export type { ToolUse } from "./_runtime/tool_types.js";
+export { MAX_ARGUMENT_CHARS, readCalls, resultMessage, resultMessages, textResult } from "./_runtime/replies.js";
 export {
   AnthropicStream,
-  MAX_ARGUMENT_CHARS,
+  GeminiStream,
   OpenAIChatStream,
-  readCalls,
-  resultMessage,
-  resultMessages,
-  textResult,
-} from "./_runtime/replies.js";
+  OpenAIResponsesStream,
+} from "./_runtime/streams.js";
 export type { ReadOptions } from "./_runtime/replies.js";
 export * from "./args.js";
 export * from "./dispatch.js";

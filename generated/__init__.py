@@ -14,7 +14,7 @@ from typing import Any
 
 from . import _runtime
 
-_runtime.check_version(5, __name__)
+_runtime.check_version(6, __name__)
 
 from ._runtime.tool_types import ToolResult, ToolUse
 from .catalog import enabled_tools, enabled_variants, resolve_text, route, select_family
@@ -27,8 +27,10 @@ _LAZY = {
     "MissingHandlersError": "dispatch",
     "SharedToolHandler": "dispatch",
     "NativeToolsUnavailable": "_runtime.native",
-    "AnthropicStream": "_runtime.replies",
-    "OpenAIChatStream": "_runtime.replies",
+    "AnthropicStream": "_runtime.streams",
+    "GeminiStream": "_runtime.streams",
+    "OpenAIChatStream": "_runtime.streams",
+    "OpenAIResponsesStream": "_runtime.streams",
     "read_calls": "_runtime.replies",
     "result_message": "_runtime.replies",
     "result_messages": "_runtime.replies",
@@ -46,10 +48,12 @@ __all__ = [
     "ContextError",
     "Coordinator",
     "Family",
+    "GeminiStream",
     "MissingHandlersError",
     "NativeToolsUnavailable",
     "Offer",
     "OpenAIChatStream",
+    "OpenAIResponsesStream",
     "PromptFamily",
     "SharedToolHandler",
     "StreamingParser",

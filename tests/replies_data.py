@@ -169,3 +169,52 @@ def openai_chat_chunks(calls: list[tuple[str, str, Any]] = CALLS, size: int = 3)
             chunks.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}))
     chunks.append(chunk({}, "tool_calls"))
     return chunks
+
+
+def openai_responses_events(calls: list[tuple[str | None, str, Any]] = CALLS, size: int = 3) -> list[dict[str, Any]]:
+    """The Responses API stream of a reply: a message item with its text, then each call's
+    ``function_call`` item (added, argument deltas, arguments done, item done), then completed."""
+    whole = reply("openai-responses", calls)
+    number = iter(range(1, 10_000))
+
+    def event(kind: str, **fields: Any) -> dict[str, Any]:
+        return {"type": kind, "sequence_number": next(number), **fields}
+
+    def started(item: dict[str, Any]) -> dict[str, Any]:
+        if item["type"] == "message":
+            return {**item, "status": "in_progress", "content": []}
+        return {**item, "status": "in_progress", "arguments": ""}
+
+    created = {**whole, "status": "in_progress", "output": []}
+    events = [event("response.created", response=created), event("response.in_progress", response=created)]
+    for index, item in enumerate(whole["output"]):
+        events.append(event("response.output_item.added", output_index=index, item=started(item)))
+        where = {"item_id": item["id"], "output_index": index}
+        if item["type"] == "message":
+            text = item["content"][0]["text"]
+            part = {"type": "output_text", "text": "", "annotations": []}
+            events.append(event("response.content_part.added", **where, content_index=0, part=part))
+            events.append(event("response.output_text.delta", **where, content_index=0, delta=text, logprobs=[]))
+            events.append(event("response.output_text.done", **where, content_index=0, text=text, logprobs=[]))
+            events.append(event("response.content_part.done", **where, content_index=0, part=item["content"][0]))
+        else:
+            for piece in pieces(item["arguments"], size):
+                events.append(event("response.function_call_arguments.delta", **where, delta=piece))
+            events.append(event("response.function_call_arguments.done", **where, arguments=item["arguments"]))
+        events.append(event("response.output_item.done", output_index=index, item=item))
+    events.append(event("response.completed", response={**whole, "status": "completed"}))
+    return events
+
+
+def gemini_chunks(calls: list[tuple[str | None, str, Any]] = CALLS, per_chunk: int = 1) -> list[dict[str, Any]]:
+    """Streamed ``generateContent`` chunks: the text first, then ``per_chunk`` functionCall parts
+    per chunk; the last chunk has the finish reason and the usage."""
+    parts = reply("gemini", calls)["candidates"][0]["content"]["parts"]
+    groups = [parts[:1]] + [parts[i : i + per_chunk] for i in range(1, len(parts), per_chunk)]
+    chunks: list[dict[str, Any]] = [
+        {"candidates": [{"content": {"role": "model", "parts": group}, "index": 0}], "modelVersion": "gemini-2.5-pro"}
+        for group in groups
+    ]
+    chunks[-1]["candidates"][0]["finishReason"] = "STOP"
+    chunks[-1]["usageMetadata"] = {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}
+    return chunks

@@ -11,7 +11,15 @@ from pydantic import TypeAdapter
 import generated
 from generated import providers
 from generated._runtime.tool_types import ToolResult, ToolUse
-from replies_data import CALLS, FORMATS, anthropic_events, openai_chat_chunks, reply
+from replies_data import (
+    CALLS,
+    FORMATS,
+    anthropic_events,
+    gemini_chunks,
+    openai_chat_chunks,
+    openai_responses_events,
+    reply,
+)
 from sdk_validators import validate_result_messages
 
 EXPECTED = [ToolUse(name, args, id=call_id) for call_id, name, args in CALLS]
@@ -53,9 +61,10 @@ class WithoutModelDump:
 def test_the_package_exports_the_return_path() -> None:
     assert generated.read_calls is providers.read_calls
     assert generated.result_messages is providers.result_messages
-    assert {"read_calls", "result_message", "result_messages", "AnthropicStream", "OpenAIChatStream"} <= set(
-        generated.__all__
-    )
+    streams = {"AnthropicStream", "OpenAIChatStream", "OpenAIResponsesStream", "GeminiStream"}
+    assert {"read_calls", "result_message", "result_messages", *streams} <= set(generated.__all__)
+    for name in streams:
+        assert getattr(generated, name) is getattr(providers, name)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -143,3 +152,28 @@ def test_openai_chat_stream_of_sdk_chunks() -> None:
         partials += [u for u in stream.feed(ChatCompletionChunk.model_validate(chunk)) if u.partial]
     assert stream.calls == EXPECTED and stream.problems == []
     assert any(u.params == {"path": "src/app.ts"} for u in partials)
+
+
+def test_openai_responses_stream_of_sdk_events() -> None:
+    from openai.types.responses import ResponseStreamEvent
+
+    adapter: TypeAdapter[Any] = TypeAdapter(ResponseStreamEvent)
+    stream = generated.OpenAIResponsesStream()
+    partials = []
+    for event in openai_responses_events(size=2):
+        partials += [u for u in stream.feed(adapter.validate_python(event)) if u.partial]
+    whole = providers.read_calls(sdk_response("openai-responses", reply("openai-responses")), "openai-responses")
+    assert stream.calls == EXPECTED == whole and stream.problems == []
+    assert any(u.params == {"path": "src/app.ts"} for u in partials)
+
+
+@pytest.mark.parametrize("calls", [CALLS, [(None, "a", {"x": 1}), (None, "b", {})]])
+def test_gemini_stream_of_sdk_chunks(calls: list[Any]) -> None:
+    from google.genai import types
+
+    stream = generated.GeminiStream()
+    for chunk in gemini_chunks(calls, 2):
+        assert all(not u.partial for u in stream.feed(types.GenerateContentResponse.model_validate(chunk)))
+    whole = providers.read_calls(sdk_response("gemini", reply("gemini", calls)), "gemini")
+    assert stream.calls == whole and stream.problems == []
+    assert all(u.error is None for u in whole)

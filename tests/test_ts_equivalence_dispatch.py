@@ -11,7 +11,7 @@ naming the input:
 - ``readCalls`` on the reply corpus of tests/replies_data.py for every format, with missing and
   repeated ids, malformed arguments (CPython's JSON error texts), odd response shapes, a reply
   entered along its call path, and a small argument limit;
-- the stream accumulators fed every prefix of the event streams, then finished;
+- the stream accumulators (all four formats) fed every prefix of the event streams, then finished;
 - argument validation: every static tool's schema and every MCP tool's schema, on valid and
   broken arguments drawn with a fixed seed, native and text path; plus the keyword corpus;
 - result messages (each, grouped, text path) for every format;
@@ -39,7 +39,7 @@ import pytest
 import generated
 import ts_bridge
 from generated import catalog_data
-from generated._runtime import replies, validation
+from generated._runtime import replies, streams, validation
 from generated._runtime.dynamic_tools import encode_mcp_tool_name, load_servers_json, mcp_tools
 from generated._runtime.native import parameters_schema
 from generated.dispatch import (
@@ -51,7 +51,15 @@ from generated.dispatch import (
     MissingHandlersError,
     SharedToolHandler,
 )
-from replies_data import CALLS, FORMATS, anthropic_events, openai_chat_chunks, reply
+from replies_data import (
+    CALLS,
+    FORMATS,
+    anthropic_events,
+    gemini_chunks,
+    openai_chat_chunks,
+    openai_responses_events,
+    reply,
+)
 from test_offer import NATIVE, SUBAGENTS
 from test_offer import SERVERS as OFFER_SERVERS
 
@@ -337,20 +345,51 @@ STREAM_CALLS = [
 ]
 
 
+STREAMS: dict[str, tuple[type[Any], Callable[[Any, int], list[Any]]]] = {
+    "anthropic": (streams.AnthropicStream, anthropic_events),
+    "openai-chat": (streams.OpenAIChatStream, openai_chat_chunks),
+    "openai-responses": (streams.OpenAIResponsesStream, openai_responses_events),
+    "gemini": (streams.GeminiStream, gemini_chunks),
+}
+GEMINI_STREAM_CALLS: list[Any] = [(None, "a", {"x": 1}), *STREAM_CALLS[:4], (None, "", {}), ("call_a", "b", [1])]
+GEMINI_ODD_PARTS = [3, {"functionCall": None}, {"functionCall": {"name": "g", "args": "{}"}}]
+HOSTILE_EVENTS: list[Any] = [
+    None,
+    3,
+    "x",
+    {},
+    {"choices": 3},
+    {"type": "content_block_stop", "index": 9},
+    {"type": "response.function_call_arguments.delta", "output_index": 0, "delta": "{"},
+    {"type": "response.output_item.done", "output_index": "0", "item": {"type": "function_call"}},
+    {"type": "response.output_item.done", "output_index": 2, "item": {"type": "function_call", "name": "n"}},
+    {"type": ["x"], "output_index": 1},
+    {"type": "content_block_start", "index": True, "content_block": {"type": "tool_use", "id": "t", "name": "n"}},
+    {"choices": [{"delta": {"tool_calls": [{"index": True, "id": "c", "function": {"name": "n"}}]}}]},
+    {"type": "response.output_item.added", "output_index": True, "item": {"type": "function_call", "name": "n"}},
+    {"candidates": [{"content": {"parts": GEMINI_ODD_PARTS}}]},
+    {"candidates": [{"content": {"parts": "abc"}}]},
+    {"type": "response.completed"},
+]
+
+
 def stream_inputs() -> Iterator[dict[str, Any]]:
-    for fmt, make in (("anthropic", anthropic_events), ("openai-chat", openai_chat_chunks)):
-        for size in (1, 2, 3, 7, 50):
+    for fmt, (_, make) in STREAMS.items():
+        for size in (1, 2, 3, 7, 50) if fmt != "gemini" else (1, 2, 3):
             events = make(STREAM_CALLS, size)
             yield {"format": fmt, "events": events}
             if size == 3:
                 yield from ({"format": fmt, "events": events[:cut]} for cut in range(len(events)))
         yield {"format": fmt, "events": make(CALLS, 4), "max": 10}
-        yield {"format": fmt, "events": [None, 3, "x", {}, {"choices": 3}, {"type": "content_block_stop", "index": 9}]}
+        yield {"format": fmt, "events": HOSTILE_EVENTS}
         yield {"format": fmt, "events": make([("dup", "a", {}), ("dup", "b", {})], 2)}
+    yield {"format": "gemini", "events": gemini_chunks(GEMINI_STREAM_CALLS, 2)}
+    lossy = [e for e in openai_responses_events(STREAM_CALLS, 4) if e["type"] != "response.output_item.done"]
+    yield {"format": "openai-responses", "events": lossy[:9] + lossy[10:]}  # a delta lost, arguments.done wins
 
 
 def py_stream(given: dict[str, Any]) -> Any:
-    kind = replies.AnthropicStream if given["format"] == "anthropic" else replies.OpenAIChatStream
+    kind = STREAMS[given["format"]][0]
     stream = kind(max_argument_chars=given.get("max") or replies.MAX_ARGUMENT_CHARS)
     fed = [[use_json(u) for u in stream.feed(event)] for event in given["events"]]
     calls = [use_json(u) for u in stream.calls]

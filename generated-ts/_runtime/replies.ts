@@ -46,8 +46,8 @@ export const MAX_ARGUMENT_CHARS = 4_000_000;
 /** Start of the ids made up for calls that came without one. */
 export const SYNTHETIC_ID_PREFIX = "toolgen-call-";
 
-const MISSING: unique symbol = Symbol("missing");
-type Found = unknown | typeof MISSING;
+export const MISSING: unique symbol = Symbol("missing");
+export type Found = unknown | typeof MISSING;
 type Key = string | number;
 
 // ---- reading nested values from JSON bodies or SDK objects ---------------------------------
@@ -66,7 +66,7 @@ function spellings(key: string): readonly string[] {
 }
 
 /** Python's type name of a node, for problems (`dict`, `list`, a class name). */
-function kindOf(node: unknown): string {
+export function kindOf(node: unknown): string {
   if (typeof node === "object" && node !== null && !Array.isArray(node)) {
     const proto = Object.getPrototypeOf(node);
     if (proto !== null && proto !== Object.prototype) return proto.constructor?.name || "object";
@@ -75,7 +75,7 @@ function kindOf(node: unknown): string {
 }
 
 /** `node[key]` for objects and arrays; MISSING if absent. */
-function field(node: unknown, key: Key): Found {
+export function field(node: unknown, key: Key): Found {
   if (typeof key === "number") {
     if (Array.isArray(node) && -node.length <= key && key < node.length) {
       return node[key < 0 ? node.length + key : key];
@@ -90,7 +90,7 @@ function field(node: unknown, key: Key): Found {
   return MISSING;
 }
 
-function walk(node: unknown, path: readonly Key[]): unknown {
+export function walk(node: unknown, path: readonly Key[]): unknown {
   let at: Found = node;
   for (const key of path) {
     at = field(at, key);
@@ -203,21 +203,21 @@ export function decodeArguments(
 }
 
 /** The error text for the model about a call that was not run. */
-function refusal(name: string, reason: string): string {
+export function refusal(name: string, reason: string): string {
   const who = name ? `tool ${name}` : "a tool without a name";
   return `The call to ${who} was not run: ${reason}. Send it again, corrected.`;
 }
 
 // ---- reading calls ---------------------------------------------------------------------------
 
-function callsRecord(format: string): [FormatRecord, CallFields] {
+export function callsRecord(format: string): [FormatRecord, CallFields] {
   const rec = record(format);
   if (rec.callFields === null) throw new PyError("ValueError", `format ${pyRepr(format)} has no native tool calls`);
   return [rec, rec.callFields];
 }
 
 /** A complete ToolUse from a call's raw fields; `error` set when it cannot be run. */
-function makeUse(
+export function makeUse(
   rawName: unknown,
   rawId: unknown,
   args: unknown,
@@ -241,7 +241,7 @@ function makeUse(
 }
 
 /** `use` as an error when an earlier call of the reply had the same id. */
-function markDuplicate(use: ToolUse, seen: Set<string>): ToolUse {
+export function markDuplicate(use: ToolUse, seen: Set<string>): ToolUse {
   if (!seen.has(use.id)) {
     seen.add(use.id);
     return use;
@@ -262,6 +262,20 @@ function asCall(item: unknown, fields: CallFields): unknown {
     if (field(item, key) !== wanted) return null;
   }
   return item;
+}
+
+/** The call `item` holds as a ToolUse (numbered `position`), or null for no call. */
+export function readCall(item: unknown, fields: CallFields, position: number, maxChars: number): ToolUse | null {
+  const call = asCall(item, fields);
+  if (call === null) return null;
+  return makeUse(
+    walk(call, fields.name),
+    walk(call, fields.id),
+    walk(call, fields.arguments),
+    fields.idsOptional,
+    position,
+    maxChars,
+  );
 }
 
 /** Options of `readCalls`. */
@@ -290,23 +304,14 @@ export function readCalls(response: unknown, format: string, options: ReadOption
   const uses: ToolUse[] = [];
   const seen = new Set<string>();
   items.forEach((item, number) => {
-    let use: ToolUse;
+    let use: ToolUse | null;
     try {
-      const call = asCall(item, fields);
-      if (call === null) return;
-      use = makeUse(
-        walk(call, fields.name),
-        walk(call, fields.id),
-        walk(call, fields.arguments),
-        fields.idsOptional,
-        uses.length,
-        maxChars,
-      );
+      use = readCall(item, fields, uses.length, maxChars);
     } catch (error) {
       found.push(`element ${number} not read: ${errorText(error)}`); // one hostile element only
       return;
     }
-    uses.push(markDuplicate(use, seen));
+    if (use !== null) uses.push(markDuplicate(use, seen));
   });
   options.problems?.push(...found);
   return uses;
@@ -390,338 +395,4 @@ export function resultMessages(
 export function textResult(use: Pick<ToolUse, "name">, result: ToolResult, label?: string | null): string {
   const outcome = result.denied ? "was denied" : result.isError ? "failed" : "returned";
   return `${label || `[${use.name}]`} ${outcome}:\n${result.content}`;
-}
-
-// ---- streaming -------------------------------------------------------------------------------
-
-/**
- * Arguments up to this length are re-read for the preview on every delta; longer ones when they
- * have grown by a quarter since the last preview, so a long stream costs linear time.
- */
-const PREVIEW_ALWAYS = 16_384;
-const STRING_RUN = /[^"\\]*/y;
-const HEX = /^[0-9a-fA-F]$/;
-// A string's text ending in the first half of a surrogate pair: the preview waits for the rest.
-const HIGH_SURROGATE_END = /(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}$/g;
-
-/** Incrementally scanned JSON text, and the object it holds so far (for previews). */
-class PartialJson {
-  chunks: string[] = [];
-  /** Code points so far (the limit and the preview pacing count these, as Python does). */
-  length = 0;
-  /** UTF-16 units so far (offsets into the text). */
-  units = 0;
-  overflow = false;
-  private stack: string[] = [];
-  private keyNext: boolean[] = [];
-  private inString = false;
-  private stringIsKey = false;
-  private escape = 0; // characters of a pending escape sequence
-  private inScalar = false;
-  private good: [number, string] = [0, ""];
-  private validPrefix = false;
-  private preview: Record<string, unknown> = {};
-  private previewedAt = -1;
-
-  constructor(readonly maxChars: number) {}
-
-  add(text: string): void {
-    if (this.overflow || !text) return;
-    const length = pyLen(text);
-    if (this.length + length > this.maxChars) {
-      this.overflow = true;
-      this.chunks = [];
-      return;
-    }
-    this.chunks.push(text);
-    const start = this.units;
-    this.length += length;
-    this.units += text.length;
-    if (this.stack.length <= MAX_NESTING) this.scan(text, start);
-  }
-
-  private closers(): string {
-    return [...this.stack].reverse().map((c) => (c === "{" ? "}" : "]")).join("");
-  }
-
-  private valueDone(end: number): void {
-    this.good = [end, this.closers()];
-  }
-
-  private scan(text: string, offset: number): void {
-    let i = 0;
-    const n = text.length;
-    while (i < n) {
-      if (this.inString) {
-        if (this.escape) {
-          const char = text[i] as string;
-          if (this.escape === 1 && char === "u") this.escape = 5;
-          else if (this.escape > 1 && HEX.test(char)) this.escape -= 1;
-          else this.escape = 0;
-          if (this.escape === 1) this.escape = 0;
-          i += 1;
-          continue;
-        }
-        STRING_RUN.lastIndex = i;
-        STRING_RUN.exec(text);
-        i = STRING_RUN.lastIndex;
-        if (i >= n) break;
-        if (text[i] === "\\") {
-          this.escape = 1;
-        } else {
-          this.inString = false;
-          if (!this.stringIsKey) this.valueDone(offset + i + 1);
-        }
-        i += 1;
-        continue;
-      }
-      const char = text[i] as string;
-      if (this.inScalar && ",}] \t\r\n:".includes(char)) {
-        this.inScalar = false;
-        this.valueDone(offset + i);
-      }
-      if (char === '"') {
-        this.inString = true;
-        this.stringIsKey = this.stack.length > 0 && this.stack[this.stack.length - 1] === "{" && this.keyNext[this.keyNext.length - 1] === true;
-      } else if (char === "{" || char === "[") {
-        this.stack.push(char);
-        this.keyNext.push(char === "{");
-        this.validPrefix = true;
-        this.valueDone(offset + i + 1);
-        if (this.stack.length > MAX_NESTING) return;
-      } else if (char === "}" || char === "]") {
-        if (this.stack.length > 0) {
-          this.stack.pop();
-          this.keyNext.pop();
-        }
-        this.valueDone(offset + i + 1);
-      } else if (char === ":") {
-        if (this.keyNext.length > 0) this.keyNext[this.keyNext.length - 1] = false;
-      } else if (char === ",") {
-        if (this.keyNext.length > 0 && this.stack[this.stack.length - 1] === "{") {
-          this.keyNext[this.keyNext.length - 1] = true;
-        }
-      } else if (!" \t\r\n".includes(char)) {
-        this.inScalar = true;
-      }
-      i += 1;
-    }
-  }
-
-  text(): string {
-    if (this.chunks.length > 1) this.chunks = [this.chunks.join("")];
-    return this.chunks[0] ?? "";
-  }
-
-  /** The object so far; the last preview while re-reading would cost too much. */
-  partialParams(): Record<string, unknown> {
-    if (this.overflow || !this.validPrefix || this.stack.length > MAX_NESTING) return this.preview;
-    if (this.length > PREVIEW_ALWAYS && this.length < this.previewedAt * 1.25) return this.preview;
-    const text = this.text();
-    const candidates: string[] = [];
-    if (this.inString && !this.stringIsKey) {
-      // drop an unfinished escape sequence before closing the string
-      const pending = this.escape === 1 ? 1 : this.escape ? 7 - this.escape : 0;
-      let cut = this.units - pending;
-      HIGH_SURROGATE_END.lastIndex = Math.max(cut - 16, 0);
-      if (HIGH_SURROGATE_END.test(text.slice(0, cut))) cut -= 6;
-      candidates.push(text.slice(0, cut) + '"' + this.closers());
-    } else if (this.inScalar) {
-      candidates.push(text + this.closers());
-    }
-    const [cut, closers] = this.good;
-    candidates.push(text.slice(0, cut) + closers);
-    for (const candidate of candidates) {
-      let value: unknown;
-      try {
-        value = pyJsonLoads(candidate);
-      } catch {
-        continue;
-      }
-      if (isDict(value)) {
-        this.preview = value;
-        break;
-      }
-    }
-    this.previewedAt = this.length;
-    return this.preview;
-  }
-}
-
-/** One call while its arguments stream in. */
-class OpenCall {
-  readonly arguments: PartialJson;
-  /** Arguments given whole at the start (Anthropic sends `{}` there, then deltas). */
-  initial: Record<string, unknown> = {};
-
-  constructor(
-    public id: string,
-    public name: string,
-    readonly maxChars: number,
-  ) {
-    this.arguments = new PartialJson(maxChars);
-  }
-
-  partial(): ToolUse {
-    const params = this.arguments.length ? this.arguments.partialParams() : {};
-    const shown = Object.keys(params).length > 0 ? params : { ...this.initial };
-    return toolUse(this.name, shown, true, this.id);
-  }
-
-  close(fields: CallFields, position: number): ToolUse {
-    if (this.arguments.overflow) {
-      const reason = `its arguments are longer than ${this.maxChars} characters`;
-      return toolUse(this.name, {}, false, this.id, refusal(this.name, reason));
-    }
-    const text = this.arguments.text();
-    const initialGiven = Object.keys(this.initial).length > 0;
-    return makeUse(this.name, this.id, text || !initialGiven ? text : this.initial, fields.idsOptional, position, this.maxChars);
-  }
-}
-
-/** Shared bookkeeping of the stream accumulators: calls by stream index, in order. */
-abstract class Stream {
-  protected abstract readonly format: string;
-  protected readonly open = new Map<number, OpenCall>();
-  protected readonly done = new Map<number, ToolUse>();
-  private readonly seen = new Set<string>();
-  /** A line per event that could not be read. */
-  readonly problems: string[] = [];
-  readonly maxArgumentChars: number;
-
-  constructor(options: { maxArgumentChars?: number } = {}) {
-    this.maxArgumentChars = options.maxArgumentChars ?? MAX_ARGUMENT_CHARS;
-  }
-
-  /** The calls `event` changed, in order; never throws. */
-  feed(event: unknown): ToolUse[] {
-    try {
-      return this.read(event);
-    } catch (error) {
-      this.problems.push(`event not read: ${errorText(error)}`);
-      return [];
-    }
-  }
-
-  protected abstract read(event: unknown): ToolUse[];
-
-  protected start(index: number, callId: string, name: string): OpenCall {
-    const call = new OpenCall(callId, name, this.maxArgumentChars);
-    this.open.set(index, call);
-    return call;
-  }
-
-  protected close(index: number): ToolUse | null {
-    const call = this.open.get(index);
-    if (call === undefined) return null;
-    this.open.delete(index);
-    const [, fields] = callsRecord(this.format);
-    const position = [...this.done.keys(), ...this.open.keys()].filter((i) => i < index).length;
-    const use = markDuplicate(call.close(fields, position), this.seen);
-    this.done.set(index, use);
-    return use;
-  }
-
-  /** Every call so far in stream order; open ones are `partial`. */
-  get calls(): ToolUse[] {
-    const out = new Map(this.done);
-    for (const [index, call] of this.open) out.set(index, call.partial());
-    return [...out.keys()].sort((a, b) => a - b).map((i) => out.get(i) as ToolUse);
-  }
-
-  /** Close every open call (the stream ended) and return all calls, in order. */
-  finish(): ToolUse[] {
-    for (const index of [...this.open.keys()].sort((a, b) => a - b)) this.close(index);
-    return this.calls;
-  }
-}
-
-function isIndex(value: unknown): value is number {
-  return typeof value === "number" && Number.isInteger(value);
-}
-
-/**
- * Accumulates Anthropic Messages stream events into tool calls: `feed` returns a partial
- * ToolUse at `content_block_start` and every `input_json_delta`, and the complete call at
- * `content_block_stop`.
- */
-export class AnthropicStream extends Stream {
-  protected readonly format = "anthropic";
-
-  protected read(event: unknown): ToolUse[] {
-    const kind = field(event, "type");
-    const index = field(event, "index");
-    if (!isIndex(index)) return [];
-    if (kind === "content_block_start") {
-      const block = field(event, "content_block");
-      if (field(block, "type") !== "tool_use") return [];
-      const callId = walk(block, ["id"]);
-      const name = walk(block, ["name"]);
-      const started = this.start(index, typeof callId === "string" ? callId : "", typeof name === "string" ? name : "");
-      const initial = walk(block, ["input"]);
-      if (isDict(initial)) started.initial = { ...initial };
-      return [started.partial()];
-    }
-    const call = this.open.get(index);
-    if (call === undefined) return [];
-    if (kind === "content_block_delta") {
-      const delta = field(event, "delta");
-      const fragment = walk(delta, ["partial_json"]);
-      if (field(delta, "type") !== "input_json_delta" || typeof fragment !== "string") return [];
-      call.arguments.add(fragment);
-      return [call.partial()];
-    }
-    if (kind === "content_block_stop") {
-      const use = this.close(index);
-      return use !== null ? [use] : [];
-    }
-    return [];
-  }
-}
-
-/** `iter(value or ())` in Python: a list's items, a dict's keys, a string's characters. */
-function items(value: unknown): readonly unknown[] {
-  if (value === null || value === undefined || value === false || value === 0 || value === "") return [];
-  if (Array.isArray(value)) return value;
-  if (isDict(value)) return Object.keys(value);
-  if (typeof value === "string") return [...value];
-  throw new TypeError(`'${kindOf(value)}' object is not iterable`);
-}
-
-/**
- * Accumulates OpenAI Chat Completions stream chunks into tool calls (choice 0): `feed` returns the
- * calls a chunk changed, partial while open; they are complete when a chunk gives choice 0 a
- * `finish_reason` (or at `finish`, for a stream that ended without one).
- */
-export class OpenAIChatStream extends Stream {
-  protected readonly format = "openai-chat";
-
-  protected read(chunk: unknown): ToolUse[] {
-    const choices = field(chunk, "choices");
-    if (!Array.isArray(choices)) return [];
-    const changed = new Map<number, ToolUse>();
-    for (const choice of choices) {
-      const choiceIndex = field(choice, "index");
-      if (!(choiceIndex === MISSING || choiceIndex === 0 || choiceIndex === false)) continue;
-      for (const delta of items(walk(choice, ["delta", "tool_calls"]))) {
-        const index = field(delta, "index");
-        if (!isIndex(index) || this.done.has(index)) continue;
-        const call = this.open.get(index) ?? this.start(index, "", "");
-        const callId = walk(delta, ["id"]);
-        if (typeof callId === "string" && callId && !call.id) call.id = callId;
-        const name = walk(delta, ["function", "name"]);
-        if (typeof name === "string" && name && name !== call.name) call.name += name;
-        const fragment = walk(delta, ["function", "arguments"]);
-        if (typeof fragment === "string") call.arguments.add(fragment);
-        changed.set(index, call.partial());
-      }
-      if (walk(choice, ["finish_reason"]) !== null) {
-        for (const index of [...this.open.keys()].sort((a, b) => a - b)) {
-          const use = this.close(index);
-          if (use !== null) changed.set(index, use);
-        }
-      }
-    }
-    return [...changed.keys()].sort((a, b) => a - b).map((i) => changed.get(i) as ToolUse);
-  }
 }

@@ -58,8 +58,6 @@ from .tool_types import ToolResult, ToolUse
 __all__ = [
     "MAX_ARGUMENT_CHARS",
     "SYNTHETIC_ID_PREFIX",
-    "AnthropicStream",
-    "OpenAIChatStream",
     "decode_arguments",
     "read_calls",
     "result_message",
@@ -306,6 +304,23 @@ def _as_call(item: Any, fields: CallFields) -> Any:
     return item
 
 
+def _read_call(
+    item: Any, fields: CallFields, position: int, max_chars: int
+) -> ToolUse | None:
+    """The call ``item`` holds as a ToolUse (numbered ``position``), or None for no call."""
+    call = _as_call(item, fields)
+    if call is None:
+        return None
+    return _make_use(
+        _walk(call, fields.name),
+        _walk(call, fields.id),
+        _walk(call, fields.arguments),
+        ids_optional=fields.ids_optional,
+        position=position,
+        max_chars=max_chars,
+    )
+
+
 def read_calls(
     response: Any,
     format: str,
@@ -332,21 +347,12 @@ def read_calls(
     seen: set[str] = set()
     for number, item in enumerate(items):
         try:
-            call = _as_call(item, fields)
-            if call is None:
-                continue
-            use = _make_use(
-                _walk(call, fields.name),
-                _walk(call, fields.id),
-                _walk(call, fields.arguments),
-                ids_optional=fields.ids_optional,
-                position=len(uses),
-                max_chars=max_argument_chars,
-            )
+            use = _read_call(item, fields, len(uses), max_argument_chars)
         except Exception as exc:  # one hostile element costs that element only
             found.append(f"element {number} not read: {type(exc).__name__}: {exc}")
             continue
-        uses.append(_mark_duplicate(use, seen))
+        if use is not None:
+            uses.append(_mark_duplicate(use, seen))
     for line in found:
         _log.warning("read_calls(%s): %s", format, line)
     if problems is not None:
@@ -436,324 +442,3 @@ def text_result(use: ToolUse, result: ToolResult, label: str | None = None) -> s
         "was denied" if result.denied else "failed" if result.is_error else "returned"
     )
     return f"{label or '[' + use.name + ']'} {outcome}:\n{result.content}"
-
-
-# ---- streaming ----------------------------------------------------------------------------
-
-_PREVIEW_ALWAYS = 16_384
-"""Arguments up to this length are re-read for the preview on every delta; longer ones when
-they have grown by a quarter since the last preview, so a long stream costs linear time."""
-_STRING_RUN = re.compile(r'[^"\\]*')
-_HEX = frozenset("0123456789abcdefABCDEF")
-# A string's text ending in the first half of a surrogate pair (an escaped backslash before
-# it does not count): the preview waits for the second half instead of showing half a char.
-_HIGH_SURROGATE_END = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}\Z")
-
-
-class _PartialJSON:
-    """Incrementally scanned JSON text, and the object it holds so far (for previews).
-
-    The scanner keeps the open containers and the last place where the text, cut there and
-    closed, is valid JSON; an open value string is cut at its end and closed. Each character is
-    scanned once.
-    """
-
-    def __init__(self, max_chars: int) -> None:
-        self.max_chars = max_chars
-        self.chunks: list[str] = []
-        self.length = 0
-        self.overflow = False
-        self.stack: list[str] = []
-        self.key_next: list[bool] = []
-        self.in_string = False
-        self.string_is_key = False
-        self.escape = 0  # characters of a pending escape sequence (\\ and \\uXXXX)
-        self.in_scalar = False
-        self.good: tuple[int, str] = (0, "")
-        self.valid_prefix = False  # no opener seen yet: nothing to show
-        self.preview: dict[str, Any] = {}
-        self.previewed_at = -1
-
-    def add(self, text: str) -> None:
-        if self.overflow or not text:
-            return
-        if self.length + len(text) > self.max_chars:
-            self.overflow = True
-            self.chunks = []
-            return
-        self.chunks.append(text)
-        start = self.length
-        self.length += len(text)
-        if len(self.stack) <= MAX_NESTING:
-            self._scan(text, start)
-
-    def _closers(self) -> str:
-        return "".join("}" if c == "{" else "]" for c in reversed(self.stack))
-
-    def _value_done(self, end: int) -> None:
-        self.good = (end, self._closers())
-
-    def _scan(self, text: str, offset: int) -> None:
-        i, n = 0, len(text)
-        while i < n:
-            if self.in_string:
-                if self.escape:
-                    char = text[i]
-                    if self.escape == 1 and char == "u":
-                        self.escape = 5
-                    elif self.escape > 1 and char in _HEX:
-                        self.escape -= 1
-                    else:
-                        self.escape = 0
-                    if self.escape == 1:
-                        self.escape = 0
-                    i += 1
-                    continue
-                run = _STRING_RUN.match(text, i)
-                i = run.end() if run else i
-                if i >= n:
-                    break
-                if text[i] == "\\":
-                    self.escape = 1
-                else:
-                    self.in_string = False
-                    if not self.string_is_key:
-                        self._value_done(offset + i + 1)
-                i += 1
-                continue
-            char = text[i]
-            if self.in_scalar and char in ",}] \t\r\n:":
-                self.in_scalar = False
-                self._value_done(offset + i)
-            if char == '"':
-                self.in_string = True
-                self.string_is_key = bool(self.stack and self.stack[-1] == "{") and (
-                    self.key_next[-1]
-                )
-            elif char in "{[":
-                self.stack.append(char)
-                self.key_next.append(char == "{")
-                self.valid_prefix = True
-                self._value_done(offset + i + 1)
-                if len(self.stack) > MAX_NESTING:
-                    return
-            elif char in "}]":
-                if self.stack:
-                    self.stack.pop()
-                    self.key_next.pop()
-                self._value_done(offset + i + 1)
-            elif char == ":":
-                if self.key_next:
-                    self.key_next[-1] = False
-            elif char == ",":
-                if self.key_next and self.stack[-1] == "{":
-                    self.key_next[-1] = True
-            elif char not in " \t\r\n":
-                self.in_scalar = True
-            i += 1
-
-    def text(self) -> str:
-        if len(self.chunks) > 1:
-            self.chunks = ["".join(self.chunks)]
-        return self.chunks[0] if self.chunks else ""
-
-    def partial_params(self) -> dict[str, Any]:
-        """The object so far; the last preview while re-reading would cost too much."""
-        if self.overflow or not self.valid_prefix or len(self.stack) > MAX_NESTING:
-            return self.preview
-        if self.length > _PREVIEW_ALWAYS and self.length < self.previewed_at * 1.25:
-            return self.preview
-        text = self.text()
-        candidates = []
-        if self.in_string and not self.string_is_key:
-            # drop an unfinished escape sequence (\\ or \\u12) before closing the string
-            pending = 1 if self.escape == 1 else (7 - self.escape if self.escape else 0)
-            cut = self.length - pending
-            if _HIGH_SURROGATE_END.search(text, max(cut - 16, 0), cut):
-                cut -= 6
-            candidates.append(text[:cut] + '"' + self._closers())
-        elif self.in_scalar:
-            candidates.append(text + self._closers())
-        cut, closers = self.good
-        candidates.append(text[:cut] + closers)
-        for candidate in candidates:
-            try:
-                value = json.loads(candidate, parse_constant=_reject_constant)
-            except ValueError:
-                continue
-            if isinstance(value, dict):
-                self.preview = value
-                break
-        self.previewed_at = self.length
-        return self.preview
-
-
-class _OpenCall:
-    """One call while its arguments stream in."""
-
-    def __init__(self, call_id: str, name: str, max_chars: int) -> None:
-        self.id = call_id
-        self.name = name
-        self.max_chars = max_chars
-        self.arguments = _PartialJSON(max_chars)
-        self.initial: dict[str, Any] = {}
-        """Arguments given whole at the start (Anthropic sends ``{}`` there, then deltas)."""
-
-    def partial(self) -> ToolUse:
-        params = self.arguments.partial_params() if self.arguments.length else {}
-        return ToolUse(
-            self.name, params or dict(self.initial), partial=True, id=self.id
-        )
-
-    def close(self, fields: CallFields, position: int) -> ToolUse:
-        if self.arguments.overflow:
-            reason = f"its arguments are longer than {self.max_chars} characters"
-            return ToolUse(self.name, {}, id=self.id, error=_refusal(self.name, reason))
-        text = self.arguments.text()
-        return _make_use(
-            self.name,
-            self.id,
-            text if text or not self.initial else self.initial,
-            ids_optional=fields.ids_optional,
-            position=position,
-            max_chars=self.max_chars,
-        )
-
-
-class _Stream:
-    """Shared bookkeeping of the stream accumulators: calls by stream index, in order."""
-
-    format = ""
-
-    def __init__(self, *, max_argument_chars: int = MAX_ARGUMENT_CHARS) -> None:
-        self.max_argument_chars = max_argument_chars
-        self._open: dict[int, _OpenCall] = {}
-        self._done: dict[int, ToolUse] = {}
-        self._seen: set[str] = set()
-        self.problems: list[str] = []
-
-    def feed(self, event: Any) -> list[ToolUse]:
-        """The calls ``event`` (a dict or an SDK object) changed, in order; never raises."""
-        try:
-            return self._feed(_plain(event))
-        except Exception as exc:  # a hostile event: report, never raise
-            self.problems.append(f"event not read: {type(exc).__name__}: {exc}")
-            return []
-
-    def _feed(self, event: Any) -> list[ToolUse]:
-        raise NotImplementedError
-
-    def _start(self, index: int, call_id: str, name: str) -> _OpenCall:
-        call = self._open[index] = _OpenCall(call_id, name, self.max_argument_chars)
-        return call
-
-    def _close(self, index: int) -> ToolUse | None:
-        call = self._open.pop(index, None)
-        if call is None:
-            return None
-        _, fields = _calls_record(self.format)
-        position = sum(1 for i in (*self._done, *self._open) if i < index)
-        use = _mark_duplicate(call.close(fields, position), self._seen)
-        self._done[index] = use
-        return use
-
-    @property
-    def calls(self) -> list[ToolUse]:
-        """Every call so far in stream order; open ones are ``partial``."""
-        out = dict(self._done)
-        out.update({i: c.partial() for i, c in self._open.items()})
-        return [out[i] for i in sorted(out)]
-
-    def finish(self) -> list[ToolUse]:
-        """Close every open call (the stream ended) and return all calls, in order."""
-        for index in sorted(self._open):
-            self._close(index)
-        return self.calls
-
-
-class AnthropicStream(_Stream):
-    """Accumulates Anthropic Messages stream events into tool calls.
-
-    Feed each event (dict or SDK event object) to :meth:`feed`; it returns the calls the event
-    changed: a ``partial`` ToolUse at ``content_block_start`` and every ``input_json_delta``,
-    and the complete call at ``content_block_stop``.
-    """
-
-    format = "anthropic"
-
-    def _feed(self, event: Any) -> list[ToolUse]:
-        kind = _field(event, "type")
-        index = _field(event, "index")
-        if not isinstance(index, int):
-            return []
-        if kind == "content_block_start":
-            block = _field(event, "content_block")
-            if _field(block, "type") != "tool_use":
-                return []
-            call_id, name = _walk(block, ("id",)), _walk(block, ("name",))
-            started = self._start(
-                index,
-                call_id if isinstance(call_id, str) else "",
-                name if isinstance(name, str) else "",
-            )
-            initial = _walk(block, ("input",))
-            if isinstance(initial, Mapping):
-                started.initial = dict(initial)
-            return [started.partial()]
-        call = self._open.get(index)
-        if call is None:
-            return []
-        if kind == "content_block_delta":
-            delta = _field(event, "delta")
-            fragment = _walk(delta, ("partial_json",))
-            if _field(delta, "type") != "input_json_delta" or not isinstance(
-                fragment, str
-            ):
-                return []
-            call.arguments.add(fragment)
-            return [call.partial()]
-        if kind == "content_block_stop":
-            use = self._close(index)
-            return [use] if use is not None else []
-        return []
-
-
-class OpenAIChatStream(_Stream):
-    """Accumulates OpenAI Chat Completions stream chunks into tool calls (choice 0).
-
-    Feed each chunk (dict or ``ChatCompletionChunk``) to :meth:`feed`; it returns the calls the
-    chunk changed, ``partial`` while open. The calls are complete when a chunk gives choice 0 a
-    ``finish_reason`` (or at :meth:`finish`, for a stream that ended without one).
-    """
-
-    format = "openai-chat"
-
-    def _feed(self, chunk: Any) -> list[ToolUse]:
-        choices = _field(chunk, "choices")
-        if not isinstance(choices, (list, tuple)):
-            return []
-        changed: dict[int, ToolUse] = {}
-        for choice in choices:
-            if _field(choice, "index") not in (0, _MISSING):
-                continue
-            for delta in _walk(choice, ("delta", "tool_calls")) or ():
-                index = _field(delta, "index")
-                if not isinstance(index, int) or index in self._done:
-                    continue
-                call = self._open.get(index) or self._start(index, "", "")
-                call_id = _walk(delta, ("id",))
-                if isinstance(call_id, str) and call_id and not call.id:
-                    call.id = call_id
-                name = _walk(delta, ("function", "name"))
-                if isinstance(name, str) and name and name != call.name:
-                    call.name += name
-                fragment = _walk(delta, ("function", "arguments"))
-                if isinstance(fragment, str):
-                    call.arguments.add(fragment)
-                changed[index] = call.partial()
-            if _walk(choice, ("finish_reason",)) is not None:
-                for index in sorted(self._open):
-                    use = self._close(index)
-                    if use is not None:
-                        changed[index] = use
-        return [changed[i] for i in sorted(changed)]

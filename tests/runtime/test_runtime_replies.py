@@ -14,14 +14,13 @@ from generator.runtime import formats
 from generator.runtime.replies import (
     MAX_ARGUMENT_CHARS,
     SYNTHETIC_ID_PREFIX,
-    AnthropicStream,
-    OpenAIChatStream,
     decode_arguments,
     read_calls,
     result_message,
     result_messages,
 )
 from generator.runtime.schema_common import MAX_NESTING
+from generator.runtime.streams import AnthropicStream, OpenAIChatStream
 from generator.runtime.tool_types import ToolResult, ToolUse
 from replies_data import CALLS, FORMATS, anthropic_events, openai_chat_chunks, reply
 

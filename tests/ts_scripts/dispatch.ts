@@ -5,14 +5,18 @@
 
 import { Coordinator, HANDLERS, Offer, SharedToolHandler, type ToolHandler } from "../pkg/index.js";
 import {
-  AnthropicStream,
-  OpenAIChatStream,
   decodeArguments,
   readCalls,
   resultMessage,
   resultMessages,
   textResult,
 } from "../pkg/_runtime/replies.js";
+import {
+  AnthropicStream,
+  GeminiStream,
+  OpenAIChatStream,
+  OpenAIResponsesStream,
+} from "../pkg/_runtime/streams.js";
 import { ToolResult, toolUse, type ToolUse } from "../pkg/_runtime/tool_types.js";
 import { argumentsChecker } from "../pkg/_runtime/validation.js";
 import { pyJsonDumps } from "../pkg/_runtime/pyspell.js";
@@ -106,10 +110,14 @@ function offer(input: Input): unknown {
 }
 
 function stream(input: Input): unknown {
-  const accumulator =
-    input["format"] === "anthropic"
-      ? new AnthropicStream({ maxArgumentChars: input["max"] ?? undefined })
-      : new OpenAIChatStream({ maxArgumentChars: input["max"] ?? undefined });
+  const kinds = {
+    anthropic: AnthropicStream,
+    "openai-chat": OpenAIChatStream,
+    "openai-responses": OpenAIResponsesStream,
+    gemini: GeminiStream,
+  } as const;
+  const kind = kinds[input["format"] as keyof typeof kinds];
+  const accumulator = new kind({ maxArgumentChars: input["max"] ?? undefined });
   const fed = (input["events"] as unknown[]).map((event) => accumulator.feed(event).map(useJson));
   const calls = accumulator.calls.map(useJson);
   const finished = accumulator.finish().map(useJson);

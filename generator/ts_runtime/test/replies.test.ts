@@ -2,8 +2,6 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  AnthropicStream,
-  OpenAIChatStream,
   decodeArguments,
   readCalls,
   resultMessage,
@@ -87,23 +85,4 @@ test("result messages per format", () => {
   ]);
   assert.equal(textResult(use, ToolResult.error("no")), "[read_file] failed:\nno");
   assert.equal(textResult(use, ToolResult.ok("x"), "[read_file for 'a']"), "[read_file for 'a'] returned:\nx");
-});
-
-test("Anthropic stream: partial previews, then the complete call", () => {
-  const stream = new AnthropicStream();
-  stream.feed({ type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "t1", name: "read_file", input: {} } });
-  const seen = ['{"pa', 'th": "src/', 'a.ts"}'].map((piece) =>
-    stream.feed({ type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: piece } }),
-  );
-  assert.deepEqual(seen.map((s) => s[0]?.params), [{}, { path: "src/" }, { path: "src/a.ts" }]);
-  assert.deepEqual(stream.feed({ type: "content_block_stop", index: 1 }), [toolUse("read_file", { path: "src/a.ts" }, false, "t1")]);
-  assert.deepEqual(stream.feed(null), []);
-});
-
-test("OpenAI Chat stream: calls close at finish_reason or finish()", () => {
-  const stream = new OpenAIChatStream();
-  stream.feed({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "c", function: { name: "read_", arguments: '{"path"' } }] } }] });
-  stream.feed({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { name: "file", arguments: ': "x"}' } }] } }] });
-  assert.deepEqual(stream.calls, [toolUse("read_file", { path: "x" }, true, "c")]);
-  assert.deepEqual(stream.finish(), [toolUse("read_file", { path: "x" }, false, "c")]);
 });

@@ -146,8 +146,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     from . import fastpath
 
     early = Diagnostics()
-    extra = targets(args.specs, args)  # the extra targets (the TypeScript package); each is handled like --out
-    outputs = project.resolve(args.specs, project.Overrides(args.out, args.docs, args.no_docs), early, extra)
+    config = project.read_config(args.specs)  # toolgen.yaml's outputs, read once for both below
+    extra = targets(args.specs, args, config.block())  # the extra targets (TypeScript); each handled like --out
+    outputs = project.resolve(args.specs, project.Overrides(args.out, args.docs, args.no_docs), early, extra, config)
     out = outputs.python
     args.extra = {t.key: t.out for t in extra}  # name -> folder
     # The fast path only for a specs folder; anything else goes to the pipeline, which reports it.

@@ -44,19 +44,32 @@ class Overrides:
     no_docs: bool = False
 
 
-def _config(specs: Path) -> tuple[Any, Any]:
-    """toolgen.yaml's ``outputs`` value (None when absent or unreadable) and the loaded file, for
-    locations. Load errors are left to the pipeline, which reports every problem of the file."""
+@dataclass(frozen=True)
+class Config:
+    """toolgen.yaml's ``outputs`` value (None when absent or unreadable) and the loaded file (for
+    locations), read once per run before the pipeline: the output folders must be locked first."""
+
+    value: Any = None
+    source: Any = None
+
+    def block(self) -> dict[str, Any]:
+        """The ``outputs`` mapping, or {} when it is absent or not a mapping (the meta-schema says why)."""
+        return self.value if isinstance(self.value, dict) else {}
+
+
+def read_config(specs: Path) -> Config:
+    """Load toolgen.yaml leniently. Load errors are left to the pipeline, which reports every
+    problem of the file."""
     from .load import load_file
     from .specfiles import display_path
 
     path = specs / PROJECT_FILE
     if not os.path.isfile(path):
-        return None, None
+        return Config()
     source = load_file(path, display_path(specs, path), Diagnostics())
     if not isinstance(source.data, dict):
-        return None, source
-    return source.data.get("outputs"), source
+        return Config(None, source)
+    return Config(source.data.get("outputs"), source)
 
 
 def _from_project(specs: Path, value: str) -> Path:
@@ -64,10 +77,18 @@ def _from_project(specs: Path, value: str) -> Path:
     return Path(os.path.normpath(os.path.join(os.path.abspath(specs), value)))
 
 
-def resolve(specs: Path, overrides: Overrides, diags: Diagnostics, targets: Sequence[Target] = ()) -> Outputs:
+def resolve(
+    specs: Path,
+    overrides: Overrides,
+    diags: Diagnostics,
+    targets: Sequence[Target] = (),
+    loaded: Config | None = None,
+) -> Outputs:
     """The package folder and doc file of this run; overlap problems, the extra ``targets``' (the
-    TypeScript package) included, go to ``diags`` (E110, E111, E130, E132)."""
-    config, source = _config(specs)
+    TypeScript package) included, go to ``diags`` (E110, E111, E130, E132). ``loaded`` is
+    :func:`read_config`'s answer when the caller has it already (toolgen.yaml is read once a run)."""
+    loaded = read_config(specs) if loaded is None else loaded
+    config, source = loaded.value, loaded.source
     usable = _well_formed(config)
     config = config if usable and isinstance(config, dict) else {}
     if overrides.out is not None:

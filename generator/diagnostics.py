@@ -47,13 +47,23 @@ def github_annotation(kind: str, loc: Location, title: str, message: str, where:
     """A GitHub Actions workflow command (``::error file=...::message``), escaped as it requires."""
     if not loc.line:  # a command-line argument: no file to annotate, so the message names it
         message = f"{loc.path}: {message}"
-    text = printable(message, keep="\r\n").replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    text = _command_escape(printable(message, keep="\r\n"))
     if not loc.line:
         return f"::{kind} title={title}::{text}"
     # Workflow-command properties also escape ':' and ',' (they separate the properties).
-    path = printable(where(loc.path)).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    path = path.replace(":", "%3A").replace(",", "%2C")
+    path = _command_escape(printable(where(loc.path))).replace(":", "%3A").replace(",", "%2C")
     return f"::{kind} file={path},line={loc.line},col={loc.col},title={title}::{text}"
+
+
+def _command_escape(text: str) -> str:
+    """Escape what a workflow command's data cannot hold raw: '%' and line breaks."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def as_given(path: str) -> str:
+    """A Location's path for a message when no spec folder maps it: a file's (absolute) relative to
+    the current directory, anything else (an in-run name, an argument) as it is."""
+    return shown(path) if os.path.isabs(path) else path
 
 
 @dataclass(frozen=True)
@@ -67,7 +77,7 @@ class SpecFolder:
     def __call__(self, path: str) -> str:
         if path == self.name or path.startswith(self.name + "/"):
             return shown(os.path.join(self.folder, *path.split("/")[1:]))
-        return shown(path) if os.path.isabs(path) else path
+        return as_given(path)
 
 
 @dataclass(frozen=True, order=True)
@@ -84,6 +94,11 @@ class Location:
     line: int = 1
     col: int = 1
 
+    def place(self, where: Callable[[str], str] = str) -> str:
+        """How a text message names it: ``path:line:col`` (the path through ``where``), or the
+        argument as typed when it is none (line 0); control characters escaped."""
+        return printable(self.path) if not self.line else f"{printable(where(self.path))}:{self.line}:{self.col}"
+
 
 @dataclass(frozen=True)
 class Diagnostic:
@@ -97,9 +112,7 @@ class Diagnostic:
 
     def format_text(self, where: Callable[[str], str] = str) -> str:
         """``path:line:col: severity[CODE]: message`` and a hint line; see :func:`printable`."""
-        loc = self.location
-        place = printable(loc.path) if not loc.line else f"{printable(where(loc.path))}:{loc.line}:{loc.col}"
-        text = f"{place}: {self.severity}[{self.code}]: {printable(self.message)}"
+        text = f"{self.location.place(where)}: {self.severity}[{self.code}]: {printable(self.message)}"
         if self.hint:
             text += f"\n  hint: {printable(self.hint)}"
         return text
@@ -177,9 +190,7 @@ class Diagnostics:
 
     def where(self, path: str) -> str:
         """How ``path`` (a Location's) is printed: relative to the current directory."""
-        if self.specs is not None:
-            return self.specs(path)
-        return shown(path) if os.path.isabs(path) else path
+        return self.specs(path) if self.specs is not None else as_given(path)
 
     def render(self, fmt: str = "text") -> str:
         items = self.sorted()

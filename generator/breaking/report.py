@@ -139,12 +139,9 @@ def render(findings: list[Finding], unused: list[Accepted], against: str, fmt: s
         return "\n".join(lines)
     lines = []
     for f in findings:
-        loc = f.location
-        where = f"{printable(diags.where(loc.path))}:{loc.line}:{loc.col}"
-        lines.append(f"{where}: {_status(f)}[{f.rule}]: {printable(_full_message(f))}")
+        lines.append(f"{f.location.place(diags.where)}: {_status(f)}[{f.rule}]: {printable(_full_message(f))}")
     for e in unused:
-        loc = e.location
-        lines.append(f"{printable(diags.where(loc.path))}:{loc.line}:{loc.col}: note: {printable(_unused(e))}")
+        lines.append(f"{e.location.place(diags.where)}: note: {printable(_unused(e))}")
     summary = ", ".join(f"{n} {name}" for name, n in total.items())
     lines.append(f"toolgen breaking: {summary} (against {printable(against)})")
     return "\n".join(lines)

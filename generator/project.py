@@ -175,23 +175,8 @@ def check_overlaps(
 ) -> bool:
     """The package must not overlap the spec folder (E110), nor hold the docs (E111), and the docs
     must not be a spec file (E132): generate would mix its output into its input."""
-    ok = True
-    if _overlap(python, specs):
-        diags.error(
-            python_at,
-            "E110",
-            "the package folder and the spec folder overlap: generate would mix specs and generated code",
-            "put the package beside the spec folder (outputs.python in toolgen.yaml, or --out)",
-        )
-        ok = False
-    if docs is not None and docs_at is not None and _inside(docs, python):
-        diags.error(
-            docs_at,
-            "E111",
-            "the docs file is inside the package folder, which toolgen replaces as a whole",
-            "put it outside the package (outputs.docs in toolgen.yaml, or --docs), or turn it off (null, --no-docs)",
-        )
-        ok = False
+    where = "outputs.python in toolgen.yaml, or --out"
+    ok = _package_overlaps(specs, python, python_at, "package folder", where, docs, docs_at, diags)
     if docs is not None and docs_at is not None and docs.suffix in (".yaml", ".yml") and _inside(docs, specs):
         diags.error(
             docs_at,
@@ -220,27 +205,46 @@ def _check_targets(
         where = f"outputs.{target.key} in toolgen.yaml, or {target.option}"
         others = [(python, "the Python package folder")]
         others += [(other.out, f"the {other.key} package folder") for other in targets[:index]]
-        if _overlap(target.out, specs):
-            problem = "and the spec folder overlap: generate would mix specs and generated code"
-            diags.error(
-                at, "E110", f"the {target.key} package folder {problem}", f"put it beside the spec folder ({where})"
-            )
-            ok = False
-        for folder, name in others:
+        name = f"{target.key} package folder"
+        ok = _package_overlaps(specs, target.out, at, name, where, docs, docs_at, diags) and ok
+        for folder, other in others:
             if _overlap(target.out, folder):
-                problem = f"and {name} overlap: each package folder is replaced whole, so one would remove the other"
+                problem = f"and {other} overlap: each package folder is replaced whole, so one would remove the other"
                 hint = f"give each package a folder of its own, side by side ({where})"
-                diags.error(at, "E130", f"the {target.key} package folder {problem}", hint)
+                diags.error(at, "E130", f"the {name} {problem}", hint)
                 ok = False
-        if docs is not None and docs_at is not None and _inside(docs, target.out):
-            diags.error(
-                docs_at,
-                "E111",
-                f"the docs file is inside the {target.key} package folder, which toolgen replaces as a whole",
-                "put it outside the package (outputs.docs in toolgen.yaml, or --docs),"
-                " or turn it off (null, --no-docs)",
-            )
-            ok = False
+    return ok
+
+
+def _package_overlaps(
+    specs: Path,
+    folder: Path,
+    at: Location,
+    name: str,
+    where: str,
+    docs: Path | None,
+    docs_at: Location | None,
+    diags: Diagnostics,
+) -> bool:
+    """E110, E111 for one package folder (``name`` in messages, set by ``where``): it must not overlap
+    the spec folder, nor hold the docs file, as toolgen replaces it whole."""
+    ok = True
+    if _overlap(folder, specs):
+        diags.error(
+            at,
+            "E110",
+            f"the {name} and the spec folder overlap: generate would mix specs and generated code",
+            f"put the package beside the spec folder ({where})",
+        )
+        ok = False
+    if docs is not None and docs_at is not None and _inside(docs, folder):
+        diags.error(
+            docs_at,
+            "E111",
+            f"the docs file is inside the {name}, which toolgen replaces as a whole",
+            "put it outside the package (outputs.docs in toolgen.yaml, or --docs), or turn it off (null, --no-docs)",
+        )
+        ok = False
     return ok
 
 

@@ -18,7 +18,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import __version__
-from .specfiles import SpecFileError, is_hidden, read_spec_bytes
+from .specfiles import SpecFileError, input_files, read_spec_bytes
 from .write import interrupted
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -55,7 +55,7 @@ def fingerprint(specs: Path) -> str:
         except metadata.PackageNotFoundError:
             versions.append(f"{dist} ?")
     digest.update(("\0".join(versions) + "\0").encode())
-    for path in sorted(p for p in specs.rglob("*") if p.suffix in (".yaml", ".yml") and not is_hidden(p)):
+    for path in input_files(specs):
         try:
             data = read_spec_bytes(path)
         except SpecFileError:

@@ -128,6 +128,12 @@ def spec_files(folder: Path) -> list[Path]:
     return sorted(path for path in folder.glob("*.yaml") if not is_hidden(path))
 
 
+def input_files(specs: Path) -> list[Path]:
+    """Every file below ``specs`` a run may read (``*.yaml``, and ``*.yml`` to warn about), hidden
+    ones left out, sorted: what the fast path fingerprints and ``generate --watch`` polls."""
+    return sorted(p for p in specs.rglob("*") if p.suffix in (".yaml", ".yml") and not is_hidden(p))
+
+
 def spec_folder_name(specs: Path) -> str:
     """The name the spec folder has in generated headers and Locations (never raises: realpath does not)."""
     return os.path.basename(os.path.realpath(specs)) or "specs"

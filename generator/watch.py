@@ -33,7 +33,7 @@ from pathlib import Path
 from types import FrameType
 
 from .diagnostics import printable
-from .specfiles import is_hidden
+from .specfiles import input_files
 
 INTERVAL = 0.3
 """Seconds between two looks at the spec tree."""
@@ -68,17 +68,15 @@ SYSTEM_CLOCK = Clock()
 def snapshot(specs: Path) -> Snapshot:
     """(mtime, size, inode) of every spec file below ``specs``, by relative path; {} when it is gone.
 
-    The files a run reads (``*.yaml``/``*.yml``, hidden ones left out, as fastpath.fingerprint
-    takes them); the inode catches editors that save by renaming a new file over the old one.
+    The files a run reads (specfiles.input_files, as fastpath.fingerprint takes them); the inode
+    catches editors that save by renaming a new file over the old one.
     """
     found: Snapshot = {}
     try:
-        paths = sorted(specs.rglob("*"))
+        paths = input_files(specs)
     except OSError:  # the folder vanished while it was listed
         return found
     for path in paths:
-        if path.suffix not in (".yaml", ".yml") or is_hidden(path):
-            continue
         try:
             info = path.stat()
             found[path.relative_to(specs).as_posix()] = (info.st_mtime_ns, info.st_size, info.st_ino)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .diagnostics import Diagnostic, Diagnostics, file_location, one_error, printable, shown
+from .diagnostics import Diagnostic, Diagnostics, emit, file_location, one_error, printable, shown
 from .outputs import OUTPUTTERS, add_options, targets
 from .specfiles import file_above, kind_of, not_a_folder
 
@@ -76,9 +76,7 @@ def regenerate_command(args: argparse.Namespace) -> str:
 
 
 def _print_diagnostics(diags: Diagnostics, fmt: str) -> None:
-    text = diags.render(fmt)
-    if text:
-        print(text, file=sys.stderr if fmt == "text" else sys.stdout)
+    emit(diags.render(fmt), fmt)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -375,8 +373,7 @@ def _not_a_file(path: Path) -> str | None:
 def _error(args: argparse.Namespace, path: Path, code: str, message: str, hint: str) -> None:
     """A path-only error (no line exists), printed like a diagnostic with control characters escaped;
     in the github and json formats like every other diagnostic."""
-    text = one_error(Diagnostic(file_location(path), code, message, hint), args.error_format)
-    print(text, file=sys.stderr if args.error_format == "text" else sys.stdout)
+    emit(one_error(Diagnostic(file_location(path), code, message, hint), args.error_format), args.error_format)
 
 
 def _os_reason(exc: OSError) -> str:

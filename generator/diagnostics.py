@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Literal
@@ -140,6 +141,13 @@ def one_error(diagnostic: Diagnostic, fmt: str) -> str:
     if fmt == "text" and diagnostic.location.line:
         return path_error(diagnostic.location.path, diagnostic.code, diagnostic.message, diagnostic.hint)
     return Diagnostics([diagnostic]).render(fmt) if fmt != "text" else diagnostic.format_text()
+
+
+def emit(text: str, fmt: str) -> None:
+    """Print rendered diagnostics where ``fmt`` belongs: text (for people) on stderr, github and
+    json (for tools to read) on stdout. Nothing is printed for empty text."""
+    if text:
+        print(text, file=sys.stderr if fmt == "text" else sys.stdout)
 
 
 def file_location(path: str | os.PathLike[str]) -> Location:

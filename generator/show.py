@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
 
-from .diagnostics import Diagnostic, Location, argument_location, file_location, one_error
+from .diagnostics import Diagnostic, Location, argument_location, emit, file_location, one_error
 from .runtime.context import closest_name
 from .runtime.schema_common import MAX_NESTING, json_text_depth
 
@@ -222,9 +222,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _answer(args)
     except Refused as exc:
-        print(
-            one_error(exc.diagnostic, args.error_format), file=sys.stderr if args.error_format == "text" else sys.stdout
-        )
+        emit(one_error(exc.diagnostic, args.error_format), args.error_format)
         return 2
 
 

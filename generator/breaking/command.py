@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import argparse
 import gc
-import sys
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Diagnostics
+from ..diagnostics import Diagnostics, emit
 
 EXIT_OK, EXIT_BREAKING, EXIT_INVALID = 0, 1, 2
 
@@ -64,9 +63,7 @@ def run(args: argparse.Namespace) -> int:
             print(render([], [], args.against, "json", diags))
             return EXIT_INVALID
     else:
-        text = diags.render(args.error_format)
-        if text:
-            print(text, file=sys.stderr if args.error_format == "text" else sys.stdout)
+        emit(diags.render(args.error_format), args.error_format)
     if invalid:
         return EXIT_INVALID
     findings = compare(*sides) + selection_changes(*sides)

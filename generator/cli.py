@@ -102,7 +102,7 @@ def _guarded(call: Callable[[], int]) -> int:
     try:
         return call()
     except KeyboardInterrupt:
-        print("toolgen: interrupted; generated/ was left as it was", file=sys.stderr)
+        print("toolgen: interrupted; the output folders were left as they were", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return EXIT_OK

@@ -26,7 +26,7 @@ import {
 } from "./replies.js";
 import { MAX_NESTING } from "./schema_common.js";
 import { toolUse, type ToolUse } from "./tool_types.js";
-import { errorText, isDict, pyLen } from "./pyspell.js";
+import { errorText, isDict, pyLen, pyTruthy } from "./pyspell.js";
 
 /**
  * Arguments up to this length are re-read for the preview on every delta; longer ones when they
@@ -326,7 +326,7 @@ export class AnthropicStream extends Stream {
 
 /** `iter(value or ())` in Python: a list's items, a dict's keys, a string's characters. */
 function items(value: unknown): readonly unknown[] {
-  if (value === null || value === undefined || value === false || value === 0 || value === "") return [];
+  if (!pyTruthy(value)) return [];
   if (Array.isArray(value)) return value;
   if (isDict(value)) return Object.keys(value);
   if (typeof value === "string") return [...value];

@@ -416,7 +416,7 @@ export class Block {
  * `lo`: the open-value scan extends them over [lo, hi) only. */
 function extendWs(rope: Rope, lo: number, hi: number, first: number, last: number): [number, number] {
   if (first < 0) first = rope.nonWs(lo, hi);
-  const kept = Math.max(rope.trimEnd(lo, hi) - lo, 0);
+  const kept = rope.trimEnd(lo, hi) - lo; // trimEnd is never below lo, even when hi < lo
   if (kept) last = lo + kept - 1;
   return [first, last];
 }

@@ -23,10 +23,6 @@ export function nonWs(text: string, start: number, end: number = text.length): n
   return m === null || m.index >= end ? -1 : m.index;
 }
 
-export function trim(value: string): string {
-  return value.trim();
-}
-
 export function isBlank(text: string): boolean {
   return text.trim() === "";
 }

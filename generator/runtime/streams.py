@@ -283,6 +283,12 @@ def _is_index(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _text_of(node: Any, key: str) -> str:
+    """``node.key`` when it is text, else "" (a call's id and name as they start)."""
+    value = _field(node, key)
+    return value if isinstance(value, str) else ""
+
+
 class AnthropicStream(_Stream):
     """Accumulates Anthropic Messages stream events into tool calls.
 
@@ -302,12 +308,7 @@ class AnthropicStream(_Stream):
             block = _field(event, "content_block")
             if _field(block, "type") != "tool_use":
                 return []
-            call_id, name = _walk(block, ("id",)), _walk(block, ("name",))
-            started = self._start(
-                index,
-                call_id if isinstance(call_id, str) else "",
-                name if isinstance(name, str) else "",
-            )
+            started = self._start(index, _text_of(block, "id"), _text_of(block, "name"))
             initial = _walk(block, ("input",))
             if isinstance(initial, Mapping):
                 started.initial = dict(initial)
@@ -374,11 +375,6 @@ class OpenAIChatStream(_Stream):
 _RESPONSE_ENDS = frozenset(
     ("response.completed", "response.incomplete", "response.failed")
 )
-
-
-def _text_of(node: Any, key: str) -> str:
-    value = _field(node, key)
-    return value if isinstance(value, str) else ""
 
 
 class OpenAIResponsesStream(_Stream):

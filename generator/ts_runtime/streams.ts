@@ -284,6 +284,12 @@ function isIndex(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value);
 }
 
+/** `node[key]` when it is text, else "" (a call's id and name as they start). */
+function textOf(node: unknown, key: string): string {
+  const value = field(node, key);
+  return typeof value === "string" ? value : "";
+}
+
 /**
  * Accumulates Anthropic Messages stream events into tool calls: `feed` returns a partial
  * ToolUse at `content_block_start` and every `input_json_delta`, and the complete call at
@@ -299,9 +305,7 @@ export class AnthropicStream extends Stream {
     if (kind === "content_block_start") {
       const block = field(event, "content_block");
       if (field(block, "type") !== "tool_use") return [];
-      const callId = walk(block, ["id"]);
-      const name = walk(block, ["name"]);
-      const started = this.start(index, typeof callId === "string" ? callId : "", typeof name === "string" ? name : "");
+      const started = this.start(index, textOf(block, "id"), textOf(block, "name"));
       const initial = walk(block, ["input"]);
       if (isDict(initial)) started.initial = { ...initial };
       return [started.partial()];
@@ -371,11 +375,6 @@ export class OpenAIChatStream extends Stream {
 }
 
 const RESPONSE_ENDS = new Set(["response.completed", "response.incomplete", "response.failed"]);
-
-function textOf(node: unknown, key: string): string {
-  const value = field(node, key);
-  return typeof value === "string" ? value : "";
-}
 
 /**
  * Accumulates OpenAI Responses stream events into tool calls, keyed by `output_index`: `feed`

@@ -354,9 +354,7 @@ class OpenAIChatStream(_Stream):
                 if not _is_index(index) or index in self._done:
                     continue
                 call = self._open.get(index) or self._start(index, "", "")
-                call_id = _walk(delta, ("id",))
-                if isinstance(call_id, str) and call_id and not call.id:
-                    call.id = call_id
+                call.id = call.id or _text_of(delta, "id")
                 name = _walk(delta, ("function", "name"))
                 if isinstance(name, str) and name and name != call.name:
                     call.name += name

@@ -355,8 +355,7 @@ export class OpenAIChatStream extends Stream {
         const index = field(delta, "index");
         if (!isIndex(index) || this.done.has(index)) continue;
         const call = this.open.get(index) ?? this.start(index, "", "");
-        const callId = walk(delta, ["id"]);
-        if (typeof callId === "string" && callId && !call.id) call.id = callId;
+        call.id = call.id || textOf(delta, "id");
         const name = walk(delta, ["function", "name"]);
         if (typeof name === "string" && name && name !== call.name) call.name += name;
         const fragment = walk(delta, ["function", "arguments"]);

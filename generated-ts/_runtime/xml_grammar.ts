@@ -24,10 +24,6 @@ export function nonWs(text: string, start: number, end: number = text.length): n
   return m === null || m.index >= end ? -1 : m.index;
 }
 
-export function trim(value: string): string {
-  return value.trim();
-}
-
 export function isBlank(text: string): boolean {
   return text.trim() === "";
 }
@@ -142,27 +138,27 @@ export function find(parent: number[], j: number): number {
   return root;
 }
 
-/** Sorted-array searches (Python's bisect). */
-export function bisectLeft(list: readonly number[], x: number): number {
+/** Where `x` goes in the sorted `list`: before equal items, or after them with `right`. */
+function bisect(list: readonly number[], x: number, right: boolean): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if ((list[mid] as number) < x) lo = mid + 1;
+    const item = list[mid] as number;
+    if (item < x || (right && item === x)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
+/** Python's `bisect.bisect_left`. */
+export function bisectLeft(list: readonly number[], x: number): number {
+  return bisect(list, x, false);
+}
+
+/** Python's `bisect.bisect_right`. */
 export function bisectRight(list: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (x < (list[mid] as number)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
+  return bisect(list, x, true);
 }
 
 /**

@@ -284,6 +284,12 @@ def _is_index(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _text_of(node: Any, key: str) -> str:
+    """``node.key`` when it is text, else "" (a call's id and name as they start)."""
+    value = _field(node, key)
+    return value if isinstance(value, str) else ""
+
+
 class AnthropicStream(_Stream):
     """Accumulates Anthropic Messages stream events into tool calls.
 
@@ -303,12 +309,7 @@ class AnthropicStream(_Stream):
             block = _field(event, "content_block")
             if _field(block, "type") != "tool_use":
                 return []
-            call_id, name = _walk(block, ("id",)), _walk(block, ("name",))
-            started = self._start(
-                index,
-                call_id if isinstance(call_id, str) else "",
-                name if isinstance(name, str) else "",
-            )
+            started = self._start(index, _text_of(block, "id"), _text_of(block, "name"))
             initial = _walk(block, ("input",))
             if isinstance(initial, Mapping):
                 started.initial = dict(initial)
@@ -354,9 +355,7 @@ class OpenAIChatStream(_Stream):
                 if not _is_index(index) or index in self._done:
                     continue
                 call = self._open.get(index) or self._start(index, "", "")
-                call_id = _walk(delta, ("id",))
-                if isinstance(call_id, str) and call_id and not call.id:
-                    call.id = call_id
+                call.id = call.id or _text_of(delta, "id")
                 name = _walk(delta, ("function", "name"))
                 if isinstance(name, str) and name and name != call.name:
                     call.name += name
@@ -375,11 +374,6 @@ class OpenAIChatStream(_Stream):
 _RESPONSE_ENDS = frozenset(
     ("response.completed", "response.incomplete", "response.failed")
 )
-
-
-def _text_of(node: Any, key: str) -> str:
-    value = _field(node, key)
-    return value if isinstance(value, str) else ""
 
 
 class OpenAIResponsesStream(_Stream):

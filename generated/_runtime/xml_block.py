@@ -365,18 +365,20 @@ class _Block:
         stable = max(done, len(text) - self.tool.max_tag)
         if stable > done:
             self.scanned += stable - done
-            if first < 0:
-                m = _NON_WS.search(text, done, stable)
-                first = -1 if m is None else m.start()
-            kept = len(text[done:stable].rstrip(JS_WHITESPACE))
-            if kept:
-                last = done + kept - 1
+            first, last = _extend_ws(text, done, stable, first, last)
             memo[:] = [stable, first, last]
         self.scanned += max(end - stable, 0)
-        if first < 0:
-            m = _NON_WS.search(text, stable, end)
-            first = -1 if m is None else m.start()
-        kept = len(text[stable:end].rstrip(JS_WHITESPACE))
-        if kept:
-            last = stable + kept - 1
+        first, last = _extend_ws(text, stable, end, first, last)
         return (first, last + 1) if 0 <= first <= last else (s, s)
+
+
+def _extend_ws(text: str, lo: int, hi: int, first: int, last: int) -> tuple[int, int]:
+    """The first and last non-whitespace indexes up to ``hi``, given those (-1: none yet)
+    up to ``lo``: the open-value scan extends them over ``text[lo:hi]`` only."""
+    if first < 0:
+        m = _NON_WS.search(text, lo, hi)
+        first = -1 if m is None else m.start()
+    kept = len(text[lo:hi].rstrip(JS_WHITESPACE))
+    if kept:
+        last = lo + kept - 1
+    return first, last

@@ -25,7 +25,7 @@ import {
 } from "./replies.js";
 import { MAX_NESTING } from "./schema_common.js";
 import { toolUse, type ToolUse } from "./tool_types.js";
-import { errorText, isDict, pyLen } from "./pyspell.js";
+import { errorText, isDict, pyLen, pyTruthy } from "./pyspell.js";
 
 /**
  * Arguments up to this length are re-read for the preview on every delta; longer ones when they
@@ -284,6 +284,12 @@ function isIndex(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value);
 }
 
+/** `node[key]` when it is text, else "" (a call's id and name as they start). */
+function textOf(node: unknown, key: string): string {
+  const value = field(node, key);
+  return typeof value === "string" ? value : "";
+}
+
 /**
  * Accumulates Anthropic Messages stream events into tool calls: `feed` returns a partial
  * ToolUse at `content_block_start` and every `input_json_delta`, and the complete call at
@@ -299,9 +305,7 @@ export class AnthropicStream extends Stream {
     if (kind === "content_block_start") {
       const block = field(event, "content_block");
       if (field(block, "type") !== "tool_use") return [];
-      const callId = walk(block, ["id"]);
-      const name = walk(block, ["name"]);
-      const started = this.start(index, typeof callId === "string" ? callId : "", typeof name === "string" ? name : "");
+      const started = this.start(index, textOf(block, "id"), textOf(block, "name"));
       const initial = walk(block, ["input"]);
       if (isDict(initial)) started.initial = { ...initial };
       return [started.partial()];
@@ -325,7 +329,7 @@ export class AnthropicStream extends Stream {
 
 /** `iter(value or ())` in Python: a list's items, a dict's keys, a string's characters. */
 function items(value: unknown): readonly unknown[] {
-  if (value === null || value === undefined || value === false || value === 0 || value === "") return [];
+  if (!pyTruthy(value)) return [];
   if (Array.isArray(value)) return value;
   if (isDict(value)) return Object.keys(value);
   if (typeof value === "string") return [...value];
@@ -351,8 +355,7 @@ export class OpenAIChatStream extends Stream {
         const index = field(delta, "index");
         if (!isIndex(index) || this.done.has(index)) continue;
         const call = this.open.get(index) ?? this.start(index, "", "");
-        const callId = walk(delta, ["id"]);
-        if (typeof callId === "string" && callId && !call.id) call.id = callId;
+        call.id = call.id || textOf(delta, "id");
         const name = walk(delta, ["function", "name"]);
         if (typeof name === "string" && name && name !== call.name) call.name += name;
         const fragment = walk(delta, ["function", "arguments"]);
@@ -371,11 +374,6 @@ export class OpenAIChatStream extends Stream {
 }
 
 const RESPONSE_ENDS = new Set(["response.completed", "response.incomplete", "response.failed"]);
-
-function textOf(node: unknown, key: string): string {
-  const value = field(node, key);
-  return typeof value === "string" ? value : "";
-}
 
 /**
  * Accumulates OpenAI Responses stream events into tool calls, keyed by `output_index`: `feed`

@@ -284,6 +284,17 @@ function cacheKey(
   return JSON.stringify([dialect, family, cacheControl, values, outcomes]);
 }
 
+/** `fn` with its results kept per argument, for one build (a predicate or text seen again);
+ * `fn` never returns undefined. */
+function memoized<K, V>(fn: (key: K) => V): (key: K) => V {
+  const known = new Map<K, V>();
+  return (key: K): V => {
+    let value = known.get(key);
+    if (value === undefined) known.set(key, (value = fn(key)));
+    return value;
+  };
+}
+
 function build(
   catalog: NativeCatalog,
   dialect: string,
@@ -292,21 +303,11 @@ function build(
   extraVariants: readonly Variant[],
   skipped: SkipRecord[] | undefined,
 ): Schema[] {
-  const checked = new Map<Json, boolean>();
-  const requirement = (predicate: Json): boolean => {
-    let known = checked.get(predicate);
-    if (known === undefined) checked.set(predicate, (known = catalog.holds(predicate, ctx)));
-    return known;
-  };
+  const requirement = memoized((predicate: Json): boolean => catalog.holds(predicate, ctx));
   const text = (pieces: readonly Json[]): string => catalog.resolveText(pieces, ctx);
   // MCP and subagent text comes from servers and users: never fill placeholders in it.
   const serverText = (pieces: readonly Json[]): string => catalog.resolveText(pieces, ctx, false);
-  const filled = new Map<string, string>();
-  const placeholders = (value: string): string => {
-    let done = filled.get(value);
-    if (done === undefined) filled.set(value, (done = catalog.resolvePlaceholders(value, ctx)));
-    return done;
-  };
+  const placeholders = memoized((value: string): string => catalog.resolvePlaceholders(value, ctx));
   const result: Schema[] = [];
   for (const variant of catalog.assemble(family, ctx, extraVariants)) {
     let built: Schema | null = null;

@@ -400,19 +400,24 @@ export class Block {
     const stable = Math.max(done, rope.length - this.tool.maxTag);
     if (stable > done) {
       this.scanned += stable - done;
-      if (first < 0) first = rope.nonWs(done, stable);
-      const kept = rope.trimEnd(done, stable) - done;
-      if (kept) last = done + kept - 1;
+      [first, last] = extendWs(rope, done, stable, first, last);
       memo[0] = stable;
       memo[1] = first;
       memo[2] = last;
     }
     this.scanned += Math.max(end - stable, 0);
-    if (first < 0) first = rope.nonWs(stable, end);
-    const kept = Math.max(rope.trimEnd(stable, end) - stable, 0);
-    if (kept) last = stable + kept - 1;
+    [first, last] = extendWs(rope, stable, end, first, last);
     return 0 <= first && first <= last ? [first, last + 1] : [s, s];
   }
+}
+
+/** The first and last non-whitespace indexes up to `hi`, given those (-1: none yet) up to
+ * `lo`: the open-value scan extends them over [lo, hi) only. */
+function extendWs(rope: Rope, lo: number, hi: number, first: number, last: number): [number, number] {
+  if (first < 0) first = rope.nonWs(lo, hi);
+  const kept = rope.trimEnd(lo, hi) - lo; // trimEnd is never below lo, even when hi < lo
+  if (kept) last = lo + kept - 1;
+  return [first, last];
 }
 
 /** Set a parameter as a Python dict would: a repeated one keeps its first place, takes the new value. */

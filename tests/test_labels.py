@@ -20,7 +20,9 @@ from generated._runtime.labels import (  # noqa: E402
     MAX_VALUE_CHARS,
     MISSING,
     LabelSyntaxError,
+    Optional,
     fill_label,
+    label_names,
     parse_label,
 )
 from generated._runtime.tool_types import ToolUse  # noqa: E402
@@ -46,14 +48,18 @@ def test_every_bundled_tool_has_a_label_naming_it() -> None:
         ("web_fetch", {"url": "https://example.com/a"}, "[web_fetch for 'https://example.com/a']"),
         ("replace_in_file", {"absolutePath": "/w/a.py"}, "[replace_in_file for '/w/a.py']"),
         ("replace_in_file", {"path": "a.py", "absolutePath": "/w/a.py"}, "[replace_in_file for 'a.py']"),
-        ("search_files", {"regex": "TODO", "path": "src"}, "[search_files for 'TODO' in 'src']"),
+        ("search_files", {"regex": "TODO", "path": "src"}, "[search_files for 'TODO']"),
+        ("search_files", {"regex": "TODO", "file_pattern": "*.py"}, "[search_files for 'TODO' in '*.py']"),
+        ("search_files", {"regex": "TODO", "file_pattern": " "}, "[search_files for 'TODO']"),
+        ("attempt_completion", {"result": "done"}, "[attempt_completion]"),
+        ("new_task", {"context": "next steps"}, "[new_task for creating a new task]"),
         ("execute_command", {"command": "npm  test\n--watch"}, "[execute_command for 'npm test --watch']"),
         ("read_file", {}, f"[read_file for '{MISSING}']"),
         ("read_file", {"path": "   "}, f"[read_file for '{MISSING}']"),
         ("read_file", {"path": None}, f"[read_file for '{MISSING}']"),
         ("read_file", {"path": ["a", 1]}, """[read_file for '["a",1]']"""),
-        ("use_mcp_tool", {"server_name": "github", "tool_name": "search"}, "[use_mcp_tool for 'github/search']"),
-        (f"weather{SEP}get_forecast", {"city": "Oslo"}, "[use_mcp_tool for 'weather/get_forecast']"),
+        ("use_mcp_tool", {"server_name": "github", "tool_name": "search"}, "[use_mcp_tool for 'github']"),
+        (f"weather{SEP}get_forecast", {"city": "Oslo"}, "[use_mcp_tool for 'weather']"),
         (f"{PREFIX}reviewer", {"prompt": "check the diff"}, f"[{PREFIX}reviewer for 'check the diff']"),
         ("condense", {}, "[condense]"),
         ("no_such_tool", {"x": 1}, "[no_such_tool]"),
@@ -88,7 +94,15 @@ def test_deeply_nested_value_never_raises() -> None:
 def test_template_syntax() -> None:
     assert parse_label("[a {{b}} {c|d}]") == ("[a {b} ", ("c", "d"), "]")
     assert fill_label("{{{p}}}", {"p": "v"}) == "{v}"
-    for bad, offset in [("[x {p]", 3), ("[x p}]", 4), ("{}", 0), ("{a|}", 0), ("{a b}", 0), ("{a{b}", 0)]:
+    optional = "[s '{r}'{? in '{f|g}'}{{?}}]"
+    assert parse_label(optional) == ("[s '", ("r",), "'", Optional((" in '", ("f", "g"), "'")), "{?}]")
+    assert label_names(optional) == ("r", "f", "g")
+    assert fill_label(optional, {"r": "x"}) == "[s 'x'{?}]"
+    assert fill_label(optional, {"r": "x", "g": 2}) == "[s 'x' in '2'{?}]"
+    assert fill_label(optional, {"g": 2}) == f"[s '{MISSING}' in '2'{{?}}]"
+    bad_cases = [("[x {p]", 3), ("[x p}]", 4), ("{}", 0), ("{a|}", 0), ("{a b}", 0), ("{a{b}", 0)]
+    bad_cases += [("{? no names}", 0), ("a {?{b}", 2), ("{?{a}{?{b}}}", 5), ("{?{a}}}", 0)]
+    for bad, offset in bad_cases:
         with pytest.raises(LabelSyntaxError) as err:
             parse_label(bad)
         assert err.value.offset == offset, bad

@@ -4,8 +4,9 @@
  * (mirrors labels.py).
  *
  * A template names the call's parameters in braces: `{path}` is the value of `path`,
- * `{path|absolutePath}` the first alternative the call gives a value for, `{{` and `}}` are
- * literal braces. Filling never throws: a missing or empty value becomes `MISSING`, a value that
+ * `{path|absolutePath}` the first alternative the call gives a value for, `{? in '{pattern}'}` an
+ * optional part (shown only when the call gives a value for every placeholder inside it; optional
+ * parts do not nest), `{{` and `}}` are literal braces. Filling never throws: a missing or empty value becomes `MISSING`, a value that
  * is not a string is shown as compact JSON, whitespace runs become one space and a long value is
  * cut to `MAX_VALUE_CHARS` ending in an ellipsis.
  */
@@ -18,7 +19,18 @@ export const MAX_VALUE_CHARS = 60;
 export const MISSING = "\u2026";
 
 /** Literal text, or the alternative parameter names of one placeholder. */
-export type Piece = string | readonly string[];
+export type Simple = string | readonly string[];
+
+/** An optional part of a template: shown only when every placeholder in it has a value. */
+export interface Optional {
+  readonly optional: readonly Simple[];
+}
+
+export type Piece = Simple | Optional;
+
+function isOptional(piece: Piece): piece is Optional {
+  return typeof piece === "object" && !Array.isArray(piece);
+}
 
 /** A malformed label template; `offset` is the character where the problem starts. */
 export class LabelSyntaxError extends Error {
@@ -57,33 +69,50 @@ export function parseLabel(template: string): readonly Piece[] {
   const cached = PARSED.get(template);
   if (cached !== undefined) return cached;
   const pieces: Piece[] = [];
+  let part: Simple[] | null = null; // the optional part being read, if any
+  let partStart = 0;
   let text = "";
+  const flush = (): void => {
+    if (text) (part ?? pieces).push(text);
+    text = "";
+  };
   let index = 0;
   while (index < template.length) {
     const ch = template[index] as string;
     if ((ch === "{" || ch === "}") && template.startsWith(ch + ch, index)) {
       text += ch;
       index += 2;
+    } else if (template.startsWith("{?", index)) {
+      if (part !== null) throw new LabelSyntaxError(index, "optional parts '{?...}' do not nest");
+      flush();
+      part = [];
+      partStart = index;
+      index += 2;
     } else if (ch === "}") {
-      throw new LabelSyntaxError(index, "a lone '}' (write '}}' for a literal brace)");
+      if (part === null) throw new LabelSyntaxError(index, "a lone '}' (write '}}' for a literal brace)");
+      flush();
+      if (!part.some((piece) => typeof piece !== "string")) {
+        throw new LabelSyntaxError(partStart, "an optional part names no parameter, so it would always show");
+      }
+      pieces.push({ optional: part });
+      part = null;
+      index += 1;
     } else if (ch === "{") {
       const end = template.indexOf("}", index + 1);
       const opened = template.indexOf("{", index + 1);
       if (end < 0 || (opened >= 0 && opened < end)) {
         throw new LabelSyntaxError(index, "a '{' without its '}' (write '{{' for a literal brace)");
       }
-      if (text) {
-        pieces.push(text);
-        text = "";
-      }
-      pieces.push(names(template.slice(index + 1, end), index));
+      flush();
+      (part ?? pieces).push(names(template.slice(index + 1, end), index));
       index = end + 1;
     } else {
       text += ch;
       index += 1;
     }
   }
-  if (text) pieces.push(text);
+  if (part !== null) throw new LabelSyntaxError(partStart, "an optional part '{?' without its '}'");
+  flush();
   if (PARSED.size >= PARSED_MAX) PARSED.delete(PARSED.keys().next().value as string);
   PARSED.set(template, pieces);
   return pieces;
@@ -93,7 +122,9 @@ export function parseLabel(template: string): readonly Piece[] {
 export function labelNames(template: string): string[] {
   const seen = new Set<string>();
   for (const piece of parseLabel(template)) {
-    if (typeof piece !== "string") piece.forEach((name) => seen.add(name));
+    for (const simple of isOptional(piece) ? piece.optional : [piece]) {
+      if (typeof simple !== "string") simple.forEach((name) => seen.add(name));
+    }
   }
   return [...seen];
 }
@@ -132,16 +163,22 @@ export function fillLabel(template: string, params: unknown): string {
   const values = isDict(params) ? params : {};
   let out = "";
   for (const piece of pieces) {
-    if (typeof piece === "string") {
-      out += piece;
-      continue;
+    if (isOptional(piece)) {
+      const parts = piece.optional.map((simple) => filled(simple, values));
+      if (parts.every((part) => part !== null)) out += parts.join("");
+    } else {
+      out += filled(piece, values) ?? MISSING;
     }
-    let text: string | null = null;
-    for (const name of piece) {
-      text = shown(has(values, name) ? values[name] : undefined);
-      if (text !== null) break;
-    }
-    out += text ?? MISSING;
   }
   return out;
+}
+
+/** Literal text as it is; a placeholder's first given value, or null when none is given. */
+function filled(piece: Simple, values: Readonly<Record<string, unknown>>): string | null {
+  if (typeof piece === "string") return piece;
+  for (const name of piece) {
+    const text = shown(has(values, name) ? values[name] : undefined);
+    if (text !== null) return text;
+  }
+  return null;
 }

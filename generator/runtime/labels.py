@@ -4,6 +4,8 @@ A tool spec may declare ``label:``, a template naming the call's parameters in b
 
 * ``{path}`` is the value of parameter ``path``;
 * ``{path|absolutePath}`` is the first of the alternatives the call gives a value for;
+* ``{? in '{pattern}'}`` is an optional part: shown only when the call gives a value for every
+  placeholder inside it, and left out whole otherwise (optional parts do not nest);
 * ``{{`` and ``}}`` are literal braces; every other character is literal.
 
 The generator checks templates with ``parse_label`` (syntax) and against the declared parameters;
@@ -17,12 +19,14 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
     "MAX_VALUE_CHARS",
     "MISSING",
     "LabelSyntaxError",
+    "Optional",
     "escape_label_text",
     "fill_label",
     "label_names",
@@ -34,8 +38,18 @@ MAX_VALUE_CHARS = 60
 MISSING = "\u2026"
 """Shown for a parameter the call does not give (or gives empty)."""
 
-Piece = str | tuple[str, ...]
+Simple = str | tuple[str, ...]
 """Literal text, or the alternative parameter names of one placeholder."""
+
+
+@dataclass(frozen=True)
+class Optional:
+    """An optional part of a template: shown only when every placeholder in it has a value."""
+
+    pieces: tuple[Simple, ...]
+
+
+Piece = Simple | Optional
 
 
 class LabelSyntaxError(ValueError):
@@ -65,15 +79,41 @@ def _names(body: str, start: int) -> tuple[str, ...]:
 def parse_label(template: str) -> tuple[Piece, ...]:
     """The pieces of ``template``; raises ``LabelSyntaxError`` for a malformed one."""
     pieces: list[Piece] = []
+    part: list[Simple] | None = None  # the optional part being read, if any
+    part_start = 0
     text: list[str] = []
+
+    def flush() -> None:
+        if text:
+            (pieces if part is None else part).append("".join(text))
+            text.clear()
+
     index = 0
     while index < len(template):
         ch = template[index]
         if ch in "{}" and template.startswith(ch * 2, index):
             text.append(ch)
             index += 2
+        elif template.startswith("{?", index):
+            if part is not None:
+                raise LabelSyntaxError(index, "optional parts '{?...}' do not nest")
+            flush()
+            part, part_start = [], index
+            index += 2
         elif ch == "}":
-            raise LabelSyntaxError(index, "a lone '}' (write '}}' for a literal brace)")
+            if part is None:
+                raise LabelSyntaxError(
+                    index, "a lone '}' (write '}}' for a literal brace)"
+                )
+            flush()
+            if not any(isinstance(piece, tuple) for piece in part):
+                raise LabelSyntaxError(
+                    part_start,
+                    "an optional part names no parameter, so it would always show",
+                )
+            pieces.append(Optional(tuple(part)))
+            part = None
+            index += 1
         elif ch == "{":
             end = template.find("}", index + 1)
             opened = template.find("{", index + 1)
@@ -81,16 +121,17 @@ def parse_label(template: str) -> tuple[Piece, ...]:
                 raise LabelSyntaxError(
                     index, "a '{' without its '}' (write '{{' for a literal brace)"
                 )
-            if text:
-                pieces.append("".join(text))
-                text = []
-            pieces.append(_names(template[index + 1 : end], index))
+            flush()
+            (pieces if part is None else part).append(
+                _names(template[index + 1 : end], index)
+            )
             index = end + 1
         else:
             text.append(ch)
             index += 1
-    if text:
-        pieces.append("".join(text))
+    if part is not None:
+        raise LabelSyntaxError(part_start, "an optional part '{?' without its '}'")
+    flush()
     return tuple(pieces)
 
 
@@ -98,8 +139,9 @@ def label_names(template: str) -> tuple[str, ...]:
     """Every parameter name ``template`` mentions, in order, without repeats."""
     seen: dict[str, None] = {}
     for piece in parse_label(template):
-        if isinstance(piece, tuple):
-            seen.update(dict.fromkeys(piece))
+        for simple in piece.pieces if isinstance(piece, Optional) else (piece,):
+            if isinstance(simple, tuple):
+                seen.update(dict.fromkeys(simple))
     return tuple(seen)
 
 
@@ -138,13 +180,21 @@ def fill_label(template: str, params: Any) -> str:
     values = params if isinstance(params, Mapping) else {}
     out: list[str] = []
     for piece in pieces:
-        if isinstance(piece, str):
-            out.append(piece)
-            continue
-        shown = None
-        for name in piece:
-            shown = _shown(values.get(name))
-            if shown is not None:
-                break
-        out.append(MISSING if shown is None else shown)
+        if isinstance(piece, Optional):
+            shown = [_filled(simple, values) for simple in piece.pieces]
+            if all(text is not None for text in shown):
+                out.extend(text for text in shown if text is not None)
+        else:
+            out.append(_filled(piece, values) or MISSING)
     return "".join(out)
+
+
+def _filled(piece: Simple, values: Mapping[Any, Any]) -> str | None:
+    """Literal text as it is; a placeholder's first given value, or None when none is given."""
+    if isinstance(piece, str):
+        return piece
+    for name in piece:
+        shown = _shown(values.get(name))
+        if shown is not None:
+            return shown
+    return None

@@ -17,7 +17,14 @@ test("templates fill from params: alternatives, JSON for non-strings, blanks squ
 test("parseLabel refuses malformed templates with the offset", () => {
   assert.deepEqual(parseLabel("a{b | c}d"), ["a", ["b", "c"], "d"]);
   assert.deepEqual(labelNames("{a}{b|a}"), ["a", "b"]);
-  for (const [template, offset] of [["x}", 1], ["{a", 0], ["{}", 0], ["{a b}", 0]] as const) {
+  const optional = "[s '{r}'{? in '{f|g}'}{{?}}]";
+  assert.deepEqual(parseLabel(optional), ["[s '", ["r"], "'", { optional: [" in '", ["f", "g"], "'"] }, "{?}]"]);
+  assert.deepEqual(labelNames(optional), ["r", "f", "g"]);
+  assert.equal(fillLabel(optional, { r: "x" }), "[s 'x'{?}]");
+  assert.equal(fillLabel(optional, { r: "x", g: 2 }), "[s 'x' in '2'{?}]");
+  assert.equal(fillLabel(optional, { g: 2 }), `[s '${MISSING}' in '2'{?}]`);
+  const bad = [["x}", 1], ["{a", 0], ["{}", 0], ["{a b}", 0], ["{? no names}", 0], ["a {?{b}", 2], ["{?{a}{?{b}}}", 5], ["{?{a}}}", 0]] as const;
+  for (const [template, offset] of bad) {
     assert.throws(() => parseLabel(template), (e: unknown) => e instanceof LabelSyntaxError && e.offset === offset);
   }
 });

@@ -23,8 +23,13 @@ Async handlers: ``Coordinator.execute_async`` awaits handlers whose ``execute`` 
 ``handle_partial_block``) is a coroutine function or returns an awaitable, and runs sync ones in a
 worker thread (``asyncio.to_thread``) so a slow handler cannot stall the event loop; pass
 ``sync_in_thread=False`` to run them in the loop thread instead. A timeout stops waiting for the
-handler (an async one is cancelled; a thread cannot be, it finishes in the background). The sync
-``execute`` refuses an async handler with an error result instead of leaking a coroutine.
+handler (an async one is cancelled; a thread cannot be, it finishes in the background).
+
+An async handler on a sync path is the developer's mistake, not the model's, so it raises
+``AsyncHandlerError`` (a TypeError) and is never answered to the model: ``from_namespace`` and
+``register`` refuse async handlers unless the coordinator is bound with ``asynchronous=True``; a
+coordinator bound so refuses the sync ``execute`` before running anything; and a sync handler
+that returns an awaitable on the sync path raises too (the awaitable is closed, not leaked).
 
 Labels: ``Coordinator.label(use)`` (or ``Bindings.label``) gives a short label for a call from the
 tool's ``label:`` template in the specs; see _runtime/labels.py.
@@ -38,7 +43,7 @@ import inspect
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import (
     Any,
@@ -54,6 +59,7 @@ from .tool_types import ToolResult, ToolUse
 
 __all__ = [
     "MAX_DYNAMIC_HANDLERS",
+    "AsyncHandlerError",
     "Bindings",
     "Coordinator",
     "MissingHandlersError",
@@ -90,6 +96,37 @@ class MissingHandlersError(LookupError):
             f"{len(lines)} handler class(es) missing from the implementation namespace:\n"
             + "\n".join(lines)
         )
+
+
+class AsyncHandlerError(TypeError):
+    """Async handlers where only sync execution is possible: a developer error, never a result.
+
+    ``handlers`` lists each async method found, as ``Class.method (tool)``.
+    """
+
+    def __init__(self, where: str, handlers: Sequence[str], remedy: str) -> None:
+        self.handlers: tuple[str, ...] = tuple(handlers)
+        listed = "; ".join(self.handlers)
+        super().__init__(f"{where}: {listed}. {remedy}")
+
+
+_BIND_ASYNC = (
+    "Bind them with Coordinator.from_namespace(namespace, asynchronous=True) (or "
+    "Coordinator(asynchronous=True) before register) and answer with Offer.answer_async, "
+    "Offer.answer_text_async or Coordinator.execute_async."
+)
+_USE_ASYNC = "Answer with Offer.answer_async, Offer.answer_text_async or Coordinator.execute_async."
+
+
+def _async_methods(handler: Any, tool: str) -> list[str]:
+    """``Class.method (tool)`` for each async method of a handler (or handler class)."""
+    target = handler.inner if isinstance(handler, SharedToolHandler) else handler
+    owner = target if isinstance(target, type) else type(target)
+    return [
+        f"{owner.__name__}.{attr} ({tool})"
+        for attr in ("execute", "handle_partial_block")
+        if _is_async(getattr(target, attr, None))
+    ]
 
 
 class SharedToolHandler:
@@ -212,16 +249,6 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-_ASYNC_REFUSED = (
-    "Error executing tool {name}: its handler is async; run it with "
-    "Coordinator.execute_async"
-)
-
-
-class _AsyncRefused(Exception):
-    """A sync call got an awaitable back from a handler (the awaitable is closed, not leaked)."""
-
-
 class _HandlerRaised(Exception):
     """Carries a handler's own exception past ``asyncio.wait_for`` (so its TimeoutError is not ours)."""
 
@@ -234,13 +261,19 @@ def _is_async(method: Any) -> bool:
     return inspect.iscoroutinefunction(method) or inspect.isasyncgenfunction(method)
 
 
-def _refuse_awaitable(value: Any, name: str) -> None:
-    """Raise ``_AsyncRefused`` when a sync call returned an awaitable, closing a coroutine first."""
+def _refuse_awaitable(value: Any, handler: Any, attr: str, name: str) -> None:
+    """Raise ``AsyncHandlerError`` when a sync call returned an awaitable (closed first)."""
     if inspect.isawaitable(value):
         close = getattr(value, "close", None)
         if callable(close):
             close()
-        raise _AsyncRefused(_ASYNC_REFUSED.format(name=name))
+        target = handler.inner if isinstance(handler, SharedToolHandler) else handler
+        raise AsyncHandlerError(
+            "a handler returned an awaitable on a sync path",
+            [f"{type(target).__name__}.{attr} ({name})"],
+            "Make the method sync, or make it async def and bind it for async "
+            "(asynchronous=True). " + _USE_ASYNC,
+        )
 
 
 async def _call(
@@ -269,22 +302,36 @@ class Coordinator:
 
     bindings: ClassVar[Bindings] = Bindings()
 
-    def __init__(self, *, subagent_factory: Callable[[], Any] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        subagent_factory: Callable[[], Any] | None = None,
+        asynchronous: bool = False,
+    ) -> None:
         self._handlers: dict[str, Any] = {}
         self._subagent_factory = subagent_factory
+        self.asynchronous = asynchronous
+        """Bound for the async paths: async handlers allowed, the sync ``execute`` refused."""
         self._dynamic: OrderedDict[str, SharedToolHandler] = OrderedDict()
         self._lock = threading.Lock()
 
     @classmethod
     def from_namespace(
-        cls, namespace: Any, *, validator: Any = None, lenient: bool = False
+        cls,
+        namespace: Any,
+        *,
+        validator: Any = None,
+        lenient: bool = False,
+        asynchronous: bool = False,
     ) -> Self:
         """Build and register every handler of the bindings from ``namespace``.
 
         A class whose binding takes the validator is called with ``validator``, others with no
         arguments. Tools that share a handler get a ``SharedToolHandler`` around the same instance.
         Missing classes raise one ``MissingHandlersError`` naming all of them, unless ``lenient``,
-        which registers what exists and skips the rest.
+        which registers what exists and skips the rest. Handlers with an ``async def`` method
+        raise one ``AsyncHandlerError`` naming all of them unless ``asynchronous`` (the
+        coordinator is then for ``execute_async`` and the Offer's async answers only).
         """
         bindings = cls.bindings
         missing: dict[str, list[str]] = {}
@@ -319,7 +366,8 @@ class Coordinator:
                     _build, subagent_class, subagent_binding, validator
                 )
 
-        coordinator = cls(subagent_factory=subagent_factory)
+        coordinator = cls(subagent_factory=subagent_factory, asynchronous=asynchronous)
+        found: list[str] = []
         for tool_id, binding in bindings.handlers.items():
             if binding is None:
                 continue
@@ -331,6 +379,15 @@ class Coordinator:
                 handler = None
             if handler is not None:
                 coordinator._handlers[tool_id] = handler
+                found += _async_methods(handler, tool_id)
+        if subagent_binding is not None and subagents_tool not in coordinator._handlers:
+            subagent_class = _lookup(namespace, subagent_binding["class_name"])
+            if subagent_class is not None:  # only the dynamic names use it
+                found += _async_methods(subagent_class, str(subagents_tool))
+        if found and not asynchronous:
+            raise AsyncHandlerError(
+                "async handlers bound for sync execution", found, _BIND_ASYNC
+            )
         return coordinator
 
     def register(self, handler: Any) -> None:
@@ -341,7 +398,25 @@ class Coordinator:
             raise TypeError(
                 f"a handler needs a non-empty string 'name' attribute, got {handler!r}"
             )
+        found = _async_methods(handler, name)
+        if found and not self.asynchronous:
+            raise AsyncHandlerError(
+                "an async handler registered for sync execution", found, _BIND_ASYNC
+            )
         self._handlers[name] = handler
+
+    def check_sync(self, entry: str) -> None:
+        """Raise ``AsyncHandlerError`` when this coordinator is bound for async (a sync ``entry``
+        point such as ``Offer.answer`` calls this before running anything)."""
+        if self.asynchronous:
+            async_names = [
+                m for n, h in self._handlers.items() for m in _async_methods(h, n)
+            ]
+            raise AsyncHandlerError(
+                f"{entry} is sync, and this coordinator was bound with asynchronous=True",
+                async_names or ["(no async handler yet)"],
+                _USE_ASYNC,
+            )
 
     def names(self) -> tuple[str, ...]:
         """The statically registered tool names, in registration order."""
@@ -417,8 +492,10 @@ class Coordinator:
         has one, and the result is None. A complete block returns the handler's result, an error
         result for an unknown name, or an error result naming the tool and the exception it raised.
         A block that could not be read from the reply (``block.error``, see _runtime/replies.py)
-        never reaches a handler: its error is the result.
+        never reaches a handler: its error is the result. Raises ``AsyncHandlerError`` (a
+        developer error) when the coordinator is bound for async or the handler is async.
         """
+        self.check_sync("Coordinator.execute")
         answered, handler = self._route(block)
         if answered:
             return handler  # type: ignore[no-any-return]
@@ -429,25 +506,39 @@ class Coordinator:
                 else None
             )
             if partial is not None:
+                self._refuse_async(handler, "handle_partial_block", block.name)
                 try:
-                    _refuse_awaitable(partial(config, block), block.name)
+                    value = partial(config, block)
                 except Exception:
                     _log.exception("dispatch: partial block of %s failed", block.name)
+                else:
+                    _refuse_awaitable(
+                        value, handler, "handle_partial_block", block.name
+                    )
             return None
         if handler is None:
             return ToolResult.error(f"No handler registered for tool: {block.name}")
+        self._refuse_async(handler, "execute", block.name)
         try:
-            if _is_async(handler.execute):
-                raise _AsyncRefused(_ASYNC_REFUSED.format(name=block.name))
             result: ToolResult = handler.execute(config, block)
-            _refuse_awaitable(result, block.name)
-            return result
-        except _AsyncRefused as exc:
-            return ToolResult.error(str(exc))
         except Exception as exc:
             _log.exception("dispatch: %s raised", block.name)
             return ToolResult.error(
                 f"Error executing tool {block.name}: {_describe(exc)}"
+            )
+        _refuse_awaitable(result, handler, "execute", block.name)
+        return result
+
+    @staticmethod
+    def _refuse_async(handler: Any, attr: str, name: str) -> None:
+        """An async method reached the sync path (made by a subagent factory, or added to the
+        table behind ``register``'s back): raise before calling it."""
+        target = handler.inner if isinstance(handler, SharedToolHandler) else handler
+        if _is_async(getattr(target, attr, None)):
+            raise AsyncHandlerError(
+                "an async handler reached a sync path",
+                [f"{type(target).__name__}.{attr} ({name})"],
+                _BIND_ASYNC,
             )
 
     async def execute_async(

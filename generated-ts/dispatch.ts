@@ -15,7 +15,7 @@ import type { HandlerMap } from "./args.js";
 
 checkVersion(7, "dispatch");
 
-export { Bindings, MissingHandlersError, SharedToolHandler } from "./_runtime/dispatch.js";
+export { AsyncHandlerError, Bindings, MissingHandlersError, SharedToolHandler } from "./_runtime/dispatch.js";
 export type {
   Binding,
   CoordinatorOptions,

@@ -15,9 +15,13 @@
  *    created on first use and cached per name; the cache keeps the `MAX_DYNAMIC_HANDLERS` names
  *    used most recently, because a model can invent any number of names.
  *
- * `execute` is synchronous and refuses a handler that is async (or returns a promise) with an
- * error result; `executeAsync` awaits handlers, with an optional timeout in seconds. Neither
- * throws: a handler's exception becomes an error result naming the tool and the exception.
+ * `execute` is synchronous; `executeAsync` awaits handlers, with an optional timeout in seconds.
+ * Neither throws for a handler's failure: its exception becomes an error result naming the tool.
+ * An async handler on the sync path is the developer's mistake, not the model's, so it throws
+ * `AsyncHandlerError` (a TypeError), never answered to the model: `fromNamespace`, `fromHandlers`
+ * and `register` refuse `async` methods unless the coordinator is bound with `asynchronous: true`;
+ * a coordinator bound so refuses the sync `execute` before running anything; and a sync method
+ * that returns a thenable on the sync path throws too.
  */
 
 import { parseMcpName } from "./dynamic_tools.js";
@@ -64,6 +68,54 @@ export class MissingHandlersError extends Error {
     this.name = "MissingHandlersError";
     this.missing = Object.fromEntries(Object.entries(missing).map(([k, v]) => [k, [...v]]));
   }
+}
+
+/** Async handlers where only sync execution is possible: a developer error, never a result.
+ * `handlers` lists each async method found, as `Class.method (tool)`. */
+export class AsyncHandlerError extends TypeError {
+  readonly handlers: readonly string[];
+
+  constructor(where: string, handlers: readonly string[], remedy: string) {
+    super(`${where}: ${handlers.join("; ")}. ${remedy}`);
+    this.name = "AsyncHandlerError";
+    this.handlers = [...handlers];
+  }
+}
+
+const BIND_ASYNC =
+  "Bind them with Coordinator.fromNamespace(namespace, {asynchronous: true}) (or fromHandlers(map, " +
+  "{asynchronous: true}), or new Coordinator({asynchronous: true}) before register) and answer with " +
+  "Offer.answerAsync, Offer.answerTextAsync or Coordinator.executeAsync.";
+const USE_ASYNC = "Answer with Offer.answerAsync, Offer.answerTextAsync or Coordinator.executeAsync.";
+
+/** The class name of a handler (or handler class) for messages; a plain object: "handler". */
+function ownerName(target: unknown): string {
+  if (typeof target === "function") return (target as { name?: string }).name || "handler";
+  const name = (target as { constructor?: { name?: string } } | null)?.constructor?.name;
+  return name && name !== "Object" ? name : "handler";
+}
+
+/** `Class.method (tool)` for each async method of a handler (or the prototype of a class). */
+function asyncMethods(handler: unknown, tool: string): string[] {
+  const target = handler instanceof SharedToolHandler ? handler.inner : handler;
+  const methods =
+    typeof target === "function" ? (target as { prototype?: unknown }).prototype : (target as unknown);
+  if (typeof methods !== "object" || methods === null) return [];
+  return ["execute", "handlePartialBlock"]
+    .filter((attr) => isAsyncFunction((methods as Record<string, unknown>)[attr]))
+    .map((attr) => `${ownerName(target)}.${attr} (${tool})`);
+}
+
+/** Throws AsyncHandlerError for a thenable a sync call returned (its rejection is dropped first). */
+function refuseThenable(value: unknown, handler: unknown, attr: string, name: string): void {
+  if (!isThenable(value)) return;
+  Promise.resolve(value).catch(() => undefined); // the work started; do not leak a rejection
+  const target = handler instanceof SharedToolHandler ? handler.inner : handler;
+  throw new AsyncHandlerError(
+    "a handler returned an awaitable on a sync path",
+    [`${ownerName(target)}.${attr} (${name})`],
+    "Make the method sync, or make it async and bind it for async (asynchronous: true). " + USE_ASYNC,
+  );
 }
 
 /** Serves a tool under another name with the same handler instance (no copy). */
@@ -203,10 +255,6 @@ function describe(error: unknown): string {
   return text ? errorText(error) : errorName(error);
 }
 
-function asyncRefused(name: string): string {
-  return `Error executing tool ${name}: its handler is async; run it with Coordinator.executeAsync`;
-}
-
 function isAsyncFunction(method: unknown): boolean {
   return typeof method === "function" && method.constructor?.name === "AsyncFunction";
 }
@@ -243,10 +291,12 @@ export interface CoordinatorOptions {
   subagentFactory?: (() => ToolHandler<any, any>) | null;
   /** Receives a line for each handler failure (default: dropped; the result reports it). */
   log?: DispatchLog;
+  /** Bound for the async paths: async handlers allowed, the sync `execute` refused. */
+  asynchronous?: boolean;
 }
 
 /** Options of `fromNamespace`. */
-export interface NamespaceOptions extends Pick<CoordinatorOptions, "log"> {
+export interface NamespaceOptions extends Pick<CoordinatorOptions, "log" | "asynchronous"> {
   /** Handed to the classes whose binding takes the validator. */
   validator?: unknown;
   /** Register what exists and skip missing classes instead of throwing MissingHandlersError. */
@@ -267,10 +317,13 @@ export class Coordinator<Config = unknown> {
   private readonly dynamic = new Map<string, SharedToolHandler<any>>();
   private readonly subagentFactory: (() => ToolHandler<any, any>) | null;
   private readonly log: DispatchLog;
+  /** Bound for the async paths: async handlers allowed, the sync `execute` refused. */
+  readonly asynchronous: boolean;
 
   constructor(options: CoordinatorOptions = {}) {
     this.subagentFactory = options.subagentFactory ?? null;
     this.log = options.log ?? (() => undefined);
+    this.asynchronous = options.asynchronous ?? false;
   }
 
   /** The bindings of this coordinator's class. */
@@ -284,6 +337,8 @@ export class Coordinator<Config = unknown> {
    * A class whose binding takes the validator is built with `validator`, others with no
    * arguments. Tools that share a handler get a `SharedToolHandler` around the same instance.
    * Missing classes throw one `MissingHandlersError` naming all of them, unless `lenient`.
+   * Handlers with an `async` method throw one `AsyncHandlerError` naming all of them unless
+   * `asynchronous` (the coordinator is then for `executeAsync` and the Offer's async answers).
    */
   static fromNamespace<T extends typeof Coordinator<any>>(
     this: T,
@@ -316,13 +371,25 @@ export class Coordinator<Config = unknown> {
       }
     }
 
-    const coordinator = new this({ subagentFactory, log: options.log }) as InstanceType<T>;
+    const asynchronous = options.asynchronous ?? false;
+    const coordinator = new this({ subagentFactory, log: options.log, asynchronous }) as InstanceType<T>;
+    const found: string[] = [];
     for (const [toolId, binding] of Object.entries(bindings.handlers)) {
       if (binding === null) continue;
       let handler: ToolHandler<any, any> | undefined;
       if (binding.shares === null) handler = owners.get(toolId);
       else if (owners.has(binding.shares)) handler = new SharedToolHandler(toolId, owners.get(binding.shares)!);
-      if (handler !== undefined) coordinator.handlers.set(toolId, handler);
+      if (handler !== undefined) {
+        coordinator.handlers.set(toolId, handler);
+        found.push(...asyncMethods(handler, toolId));
+      }
+    }
+    if (subagentBinding !== null && bindings.subagentsTool !== null && !coordinator.handlers.has(bindings.subagentsTool)) {
+      const subagentClass = lookup(namespace, subagentBinding.class_name);
+      if (subagentClass !== null) found.push(...asyncMethods(subagentClass, bindings.subagentsTool)); // dynamic names only
+    }
+    if (found.length > 0 && !asynchronous) {
+      throw new AsyncHandlerError("async handlers bound for sync execution", found, BIND_ASYNC);
     }
     return coordinator;
   }
@@ -338,8 +405,13 @@ export class Coordinator<Config = unknown> {
     options: CoordinatorOptions = {},
   ): InstanceType<T> {
     const coordinator = new this(options) as InstanceType<T>;
+    const found: string[] = [];
     for (const [toolId, handler] of Object.entries(handlers)) {
       coordinator.handlers.set(toolId, handler.name === toolId ? handler : new SharedToolHandler(toolId, handler));
+      found.push(...asyncMethods(handler, toolId));
+    }
+    if (found.length > 0 && !coordinator.asynchronous) {
+      throw new AsyncHandlerError("async handlers bound for sync execution", found, BIND_ASYNC);
     }
     return coordinator;
   }
@@ -350,7 +422,23 @@ export class Coordinator<Config = unknown> {
     if (typeof name !== "string" || !name) {
       throw new TypeError(`a handler needs a non-empty string 'name' attribute, got ${String(handler)}`);
     }
+    const found = asyncMethods(handler, name);
+    if (found.length > 0 && !this.asynchronous) {
+      throw new AsyncHandlerError("an async handler registered for sync execution", found, BIND_ASYNC);
+    }
     this.handlers.set(name, handler);
+  }
+
+  /** Throw `AsyncHandlerError` when this coordinator is bound for async (a sync `entry` point such
+   * as `Offer.answer` calls this before running anything). */
+  checkSync(entry: string): void {
+    if (!this.asynchronous) return;
+    const found = [...this.handlers].flatMap(([name, handler]) => asyncMethods(handler, name));
+    throw new AsyncHandlerError(
+      `${entry} is sync, and this coordinator was bound with asynchronous: true`,
+      found.length > 0 ? found : ["(no async handler yet)"],
+      USE_ASYNC,
+    );
   }
 
   /** The statically registered tool names, in registration order. */
@@ -435,35 +523,45 @@ export class Coordinator<Config = unknown> {
    * A partial (still streaming) block goes to the handler's `handlePartialBlock` when it has
    * one, and the result is null. A complete block returns the handler's result, an error result
    * for an unknown name, or an error result naming the tool and the exception it threw. A block
-   * that could not be read from the reply (`block.error`) never reaches a handler.
+   * that could not be read from the reply (`block.error`) never reaches a handler. Throws
+   * `AsyncHandlerError` (a developer error) when the coordinator is bound for async or the
+   * handler is async.
    */
   execute(config: Config, block: ToolUse): ToolResult | null {
+    this.checkSync("Coordinator.execute");
     const route = this.route(block);
     if (route.answered) return route.answer;
     const handler = route.handler;
     if (block.partial) {
+      this.refuseAsync(handler, "handlePartialBlock", block.name);
+      let value: unknown;
       try {
-        const value = handler.handlePartialBlock!(config, block);
-        if (isThenable(value)) {
-          Promise.resolve(value).catch(() => undefined);
-          throw new Error(asyncRefused(block.name));
-        }
+        value = handler.handlePartialBlock!(config, block);
       } catch (error) {
         this.log("error", `dispatch: partial block of ${block.name} failed`, error);
+        return null;
       }
+      refuseThenable(value, handler, "handlePartialBlock", block.name);
       return null;
     }
-    if (isAsyncFunction(handler.execute)) return ToolResult.error(asyncRefused(block.name));
+    this.refuseAsync(handler, "execute", block.name);
+    let result: ToolResult | Promise<ToolResult>;
     try {
-      const result = handler.execute(config, block);
-      if (isThenable(result)) {
-        Promise.resolve(result).catch(() => undefined); // the work started; do not leak a rejection
-        return ToolResult.error(asyncRefused(block.name));
-      }
-      return result;
+      result = handler.execute(config, block);
     } catch (error) {
       this.log("error", `dispatch: ${block.name} threw`, error);
       return ToolResult.error(`Error executing tool ${block.name}: ${describe(error)}`);
+    }
+    refuseThenable(result, handler, "execute", block.name);
+    return result as ToolResult;
+  }
+
+  /** An async method reached the sync path (made by a subagent factory, or put in the table
+   * behind `register`'s back): throw before calling it. */
+  private refuseAsync(handler: ToolHandler<any, any>, attr: "execute" | "handlePartialBlock", name: string): void {
+    const target = handler instanceof SharedToolHandler ? handler.inner : handler;
+    if (isAsyncFunction(target[attr])) {
+      throw new AsyncHandlerError("an async handler reached a sync path", [`${ownerName(target)}.${attr} (${name})`], BIND_ASYNC);
     }
   }
 

@@ -280,7 +280,7 @@ def test_a_coordinator_bound_for_async_refuses_sync_execute_before_running_anyth
     handler = SyncRead()
     coordinator = Coordinator(asynchronous=True)
     coordinator.register(handler)
-    with pytest.raises(AsyncHandlerError, match="Coordinator.execute is sync"):
+    with pytest.raises(AsyncHandlerError, match=r"Coordinator\.execute is sync"):
         coordinator.execute(CONFIG, READ)
     assert handler.threads == []
     assert asyncio.run(coordinator.execute_async(CONFIG, READ)) == ToolResult.ok("sync")

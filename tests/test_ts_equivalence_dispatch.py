@@ -720,8 +720,10 @@ def cut_replies(fmt: str) -> Iterator[dict[str, Any]]:
     elif fmt == "bedrock-converse":
         text_after["output"]["message"]["content"].append({"text": "and then"})
     elif fmt == "openai-responses":
-        text_after["output"].append({"type": "message", "id": "m2", "role": "assistant", "status": "incomplete",
-                                     "content": [{"type": "output_text", "text": "and then", "annotations": []}]})
+        content = [{"type": "output_text", "text": "and then", "annotations": []}]
+        text_after["output"].append(
+            {"type": "message", "id": "m2", "role": "assistant", "status": "incomplete", "content": content}
+        )
     yield text_after
     if fmt == "openai-responses":
         yield cut_off(fmt, reply(fmt), "status")
@@ -775,7 +777,11 @@ REPLY_TEXTS = [
 
 
 def test_finished_replies_are_parsed_alike() -> None:
-    tools = {"read_file": ["path", "start_line"], "list_files": ["path", "recursive"], "write_to_file": ["path", "content"]}
+    tools = {
+        "read_file": ["path", "start_line"],
+        "list_files": ["path", "recursive"],
+        "write_to_file": ["path", "content"],
+    }
     inputs = [{"text": text, "tools": tools} for text in REPLY_TEXTS]
 
     def py_parse(given: dict[str, Any]) -> Any:
@@ -793,7 +799,8 @@ def answer_inputs() -> Iterator[dict[str, Any]]:
         yield {"family": "native-next-gen", "context": NATIVE, "format": fmt, "replies": responses}
     yield {"family": "generic", "context": None, "format": None, "replies": REPLY_TEXTS}
     yield {"family": "generic", "context": None, "format": "anthropic", "replies": ["x"]}  # a native offer: refused
-    yield {"family": "native-next-gen", "context": NATIVE, "format": None, "replies": ["<read_file><path>a</path></read_file>"]}
+    text = "<read_file><path>a</path></read_file>"
+    yield {"family": "native-next-gen", "context": NATIVE, "format": None, "replies": [text]}
 
 
 def py_answer(given: dict[str, Any]) -> Any:

@@ -27,7 +27,20 @@
 
 import { parseMcpName } from "./dynamic_tools.js";
 import { escapeLabelText, fillLabel } from "./labels.js";
+import {
+  AsyncHandlerError,
+  asyncMethods,
+  BIND_ASYNC,
+  refuseAsync,
+  refuseThenable,
+  SharedToolHandler,
+  TimedOut,
+  USE_ASYNC,
+  within,
+} from "./handler_calls.js";
 import { ToolResult, type ToolUse } from "./tool_types.js";
+
+export { AsyncHandlerError, SharedToolHandler };
 import { errorName, errorText, has, isDict, pyGeneral, pyLen } from "./pyspell.js";
 
 /** How many subagent tool names a Coordinator keeps a handler for (least recently used go). */
@@ -68,75 +81,6 @@ export class MissingHandlersError extends Error {
     );
     this.name = "MissingHandlersError";
     this.missing = Object.fromEntries(Object.entries(missing).map(([k, v]) => [k, [...v]]));
-  }
-}
-
-/** Async handlers where only sync execution is possible: a developer error, never a result.
- * `handlers` lists each async method found, as `Class.method (tool)`. */
-export class AsyncHandlerError extends TypeError {
-  readonly handlers: readonly string[];
-
-  constructor(where: string, handlers: readonly string[], remedy: string) {
-    super(`${where}: ${handlers.join("; ")}. ${remedy}`);
-    this.name = "AsyncHandlerError";
-    this.handlers = [...handlers];
-  }
-}
-
-const BIND_ASYNC =
-  "Bind them with Coordinator.fromNamespace(namespace, {asynchronous: true}) (or fromHandlers(map, " +
-  "{asynchronous: true}), or new Coordinator({asynchronous: true}) before register) and answer with " +
-  "Offer.answerAsync, Offer.answerTextAsync or Coordinator.executeAsync.";
-const USE_ASYNC = "Answer with Offer.answerAsync, Offer.answerTextAsync or Coordinator.executeAsync.";
-
-/** The class name of a handler (or handler class) for messages; a plain object: "handler". */
-function ownerName(target: unknown): string {
-  if (typeof target === "function") return (target as { name?: string }).name || "handler";
-  const name = (target as { constructor?: { name?: string } } | null)?.constructor?.name;
-  return name && name !== "Object" ? name : "handler";
-}
-
-/** `Class.method (tool)` for each async method of a handler (or the prototype of a class). */
-function asyncMethods(handler: unknown, tool: string): string[] {
-  const target = handler instanceof SharedToolHandler ? handler.inner : handler;
-  const methods =
-    typeof target === "function" ? (target as { prototype?: unknown }).prototype : (target as unknown);
-  if (typeof methods !== "object" || methods === null) return [];
-  return ["execute", "handlePartialBlock"]
-    .filter((attr) => isAsyncFunction((methods as Record<string, unknown>)[attr]))
-    .map((attr) => `${ownerName(target)}.${attr} (${tool})`);
-}
-
-/** Throws AsyncHandlerError for a thenable a sync call returned (its rejection is dropped first). */
-function refuseThenable(value: unknown, handler: unknown, attr: string, name: string): void {
-  if (!isThenable(value)) return;
-  Promise.resolve(value).catch(() => undefined); // the work started; do not leak a rejection
-  const target = handler instanceof SharedToolHandler ? handler.inner : handler;
-  throw new AsyncHandlerError(
-    "a handler returned an awaitable on a sync path",
-    [`${ownerName(target)}.${attr} (${name})`],
-    "Make the method sync, or make it async and bind it for async (asynchronous: true). " + USE_ASYNC,
-  );
-}
-
-/** Serves a tool under another name with the same handler instance (no copy). */
-export class SharedToolHandler<Config = unknown> implements ToolHandler<Config> {
-  readonly name: string;
-  readonly inner: ToolHandler<Config, any>;
-
-  constructor(name: string, inner: ToolHandler<Config, any>) {
-    this.name = name;
-    this.inner = inner;
-  }
-
-  execute(config: Config, block: ToolUse): ToolResult | Promise<ToolResult> {
-    return this.inner.execute(config, block);
-  }
-
-  /** Passes on what the inner handler returns (a promise, for an async one). */
-  handlePartialBlock(config: Config, block: ToolUse): unknown {
-    const partial = this.inner.handlePartialBlock;
-    return partial === undefined ? undefined : partial.call(this.inner, config, block);
   }
 }
 
@@ -254,36 +198,6 @@ function build(factory: HandlerClass, binding: Binding, validator: unknown): Too
 function describe(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text ? errorText(error) : errorName(error);
-}
-
-function isAsyncFunction(method: unknown): boolean {
-  return typeof method === "function" && method.constructor?.name === "AsyncFunction";
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === "object" || typeof value === "function") &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === "function"
-  );
-}
-
-class TimedOut extends Error {}
-
-/** The host's timer functions (every JS runtime has them; the ES library types do not declare them). */
-const timers = globalThis as unknown as {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-};
-
-/** `promise`, or a TimedOut rejection after `timeout` seconds (null: no limit). */
-function within<T>(promise: Promise<T>, timeout: number | null): Promise<T> {
-  if (timeout === null) return promise;
-  let timer: unknown;
-  const limit = new Promise<never>((_, reject) => {
-    timer = timers.setTimeout(() => reject(new TimedOut()), Math.max(timeout, 0) * 1000);
-  });
-  return Promise.race([promise, limit]).finally(() => timers.clearTimeout(timer));
 }
 
 /** Options of a Coordinator. */
@@ -534,7 +448,7 @@ export class Coordinator<Config = unknown> {
     if (route.answered) return route.answer;
     const handler = route.handler;
     if (block.partial) {
-      this.refuseAsync(handler, "handlePartialBlock", block.name);
+      refuseAsync(handler, "handlePartialBlock", block.name);
       let value: unknown;
       try {
         value = handler.handlePartialBlock!(config, block);
@@ -545,7 +459,7 @@ export class Coordinator<Config = unknown> {
       refuseThenable(value, handler, "handlePartialBlock", block.name);
       return null;
     }
-    this.refuseAsync(handler, "execute", block.name);
+    refuseAsync(handler, "execute", block.name);
     let result: ToolResult | Promise<ToolResult>;
     try {
       result = handler.execute(config, block);
@@ -555,15 +469,6 @@ export class Coordinator<Config = unknown> {
     }
     refuseThenable(result, handler, "execute", block.name);
     return result as ToolResult;
-  }
-
-  /** An async method reached the sync path (made by a subagent factory, or put in the table
-   * behind `register`'s back): throw before calling it. */
-  private refuseAsync(handler: ToolHandler<any, any>, attr: "execute" | "handlePartialBlock", name: string): void {
-    const target = handler instanceof SharedToolHandler ? handler.inner : handler;
-    if (isAsyncFunction(target[attr])) {
-      throw new AsyncHandlerError("an async handler reached a sync path", [`${ownerName(target)}.${attr} (${name})`], BIND_ASYNC);
-    }
   }
 
   /**

@@ -24,6 +24,9 @@ worker thread (``asyncio.to_thread``) so a slow handler cannot stall the event l
 ``sync_in_thread=False`` to run them in the loop thread instead. A timeout stops waiting for the
 handler (an async one is cancelled; a thread cannot be, it finishes in the background).
 
+How a handler method is called (a shared handler, a worker thread, an awaitable) and the
+developer error below live in handler_calls.py.
+
 An async handler on a sync path is the developer's mistake, not the model's, so it raises
 ``AsyncHandlerError`` (a TypeError) and is never answered to the model: ``from_namespace`` and
 ``register`` refuse async handlers unless the coordinator is bound with ``asynchronous=True``; a
@@ -38,11 +41,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import inspect
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import (
     Any,
@@ -53,6 +55,17 @@ from typing import (
 )
 
 from .dynamic_tools import parse_mcp_name
+from .handler_calls import (
+    BIND_ASYNC,
+    USE_ASYNC,
+    AsyncHandlerError,
+    HandlerRaised,
+    SharedToolHandler,
+    async_methods,
+    call_method,
+    refuse_async,
+    refuse_awaitable,
+)
 from .labels import escape_label_text, fill_label
 from .tool_types import ToolResult, ToolUse
 
@@ -95,67 +108,6 @@ class MissingHandlersError(LookupError):
             f"{len(lines)} handler class(es) missing from the implementation namespace:\n"
             + "\n".join(lines)
         )
-
-
-class AsyncHandlerError(TypeError):
-    """Async handlers where only sync execution is possible: a developer error, never a result.
-
-    ``handlers`` lists each async method found, as ``Class.method (tool)``.
-    """
-
-    def __init__(self, where: str, handlers: Sequence[str], remedy: str) -> None:
-        self.handlers: tuple[str, ...] = tuple(handlers)
-        listed = "; ".join(self.handlers)
-        super().__init__(f"{where}: {listed}. {remedy}")
-
-
-_BIND_ASYNC = (
-    "Bind them with Coordinator.from_namespace(namespace, asynchronous=True) (or "
-    "Coordinator(asynchronous=True) before register) and answer with Offer.answer_async, "
-    "Offer.answer_text_async or Coordinator.execute_async."
-)
-_USE_ASYNC = "Answer with Offer.answer_async, Offer.answer_text_async or Coordinator.execute_async."
-
-
-def _async_methods(handler: Any, tool: str) -> list[str]:
-    """``Class.method (tool)`` for each async method of a handler (or handler class)."""
-    target = handler.inner if isinstance(handler, SharedToolHandler) else handler
-    owner = target if isinstance(target, type) else type(target)
-    return [
-        f"{owner.__name__}.{attr} ({tool})"
-        for attr in ("execute", "handle_partial_block")
-        if _is_async(getattr(target, attr, None))
-    ]
-
-
-class SharedToolHandler:
-    """Serves a tool under another name with the same handler instance (no copy).
-
-    ``name`` is the alias; ``inner`` is the wrapped handler. Other attributes are read from ``inner``.
-    """
-
-    __slots__ = ("inner", "name")
-
-    def __init__(self, name: str, inner: Any) -> None:
-        self.name = name
-        self.inner = inner
-
-    def execute(self, config: Any, block: ToolUse) -> ToolResult:
-        result: ToolResult = self.inner.execute(config, block)
-        return result
-
-    def handle_partial_block(self, config: Any, block: ToolUse) -> Any:
-        """Passes on what the inner handler returns (an awaitable, for an async one)."""
-        partial = getattr(self.inner, "handle_partial_block", None)
-        return None if partial is None else partial(config, block)
-
-    def __getattr__(self, attr: str) -> Any:
-        if attr in SharedToolHandler.__slots__ or attr.startswith("__"):
-            raise AttributeError(attr)
-        return getattr(self.inner, attr)
-
-    def __repr__(self) -> str:
-        return f"SharedToolHandler({self.name!r}, {self.inner!r})"
 
 
 @dataclass(frozen=True)
@@ -248,50 +200,6 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-class _HandlerRaised(Exception):
-    """Carries a handler's own exception past ``asyncio.wait_for`` (so its TimeoutError is not ours)."""
-
-    def __init__(self, exc: Exception) -> None:
-        super().__init__(exc)
-        self.exc = exc
-
-
-def _is_async(method: Any) -> bool:
-    return inspect.iscoroutinefunction(method) or inspect.isasyncgenfunction(method)
-
-
-def _refuse_awaitable(value: Any, handler: Any, attr: str, name: str) -> None:
-    """Raise ``AsyncHandlerError`` when a sync call returned an awaitable (closed first)."""
-    if inspect.isawaitable(value):
-        close = getattr(value, "close", None)
-        if callable(close):
-            close()
-        target = handler.inner if isinstance(handler, SharedToolHandler) else handler
-        raise AsyncHandlerError(
-            "a handler returned an awaitable on a sync path",
-            [f"{type(target).__name__}.{attr} ({name})"],
-            "Make the method sync, or make it async def and bind it for async "
-            "(asynchronous=True). " + _USE_ASYNC,
-        )
-
-
-async def _call(
-    handler: Any, attr: str, config: Any, block: ToolUse, in_thread: bool
-) -> Any:
-    """Run a handler method, awaiting what it returns; its exceptions come wrapped."""
-    try:
-        method = getattr(handler, attr)
-        if in_thread and not _is_async(method):
-            value = await asyncio.to_thread(method, config, block)
-        else:
-            value = method(config, block)
-        if inspect.isawaitable(value):
-            value = await value
-        return value
-    except Exception as exc:
-        raise _HandlerRaised(exc) from exc
-
-
 class Coordinator:
     """Routes tool calls to registered handlers; see the module docstring for the routing order.
 
@@ -378,14 +286,14 @@ class Coordinator:
                 handler = None
             if handler is not None:
                 coordinator._handlers[tool_id] = handler
-                found += _async_methods(handler, tool_id)
+                found += async_methods(handler, tool_id)
         if subagent_binding is not None and subagents_tool not in coordinator._handlers:
             subagent_class = _lookup(namespace, subagent_binding["class_name"])
             if subagent_class is not None:  # only the dynamic names use it
-                found += _async_methods(subagent_class, str(subagents_tool))
+                found += async_methods(subagent_class, str(subagents_tool))
         if found and not asynchronous:
             raise AsyncHandlerError(
-                "async handlers bound for sync execution", found, _BIND_ASYNC
+                "async handlers bound for sync execution", found, BIND_ASYNC
             )
         return coordinator
 
@@ -397,10 +305,10 @@ class Coordinator:
             raise TypeError(
                 f"a handler needs a non-empty string 'name' attribute, got {handler!r}"
             )
-        found = _async_methods(handler, name)
+        found = async_methods(handler, name)
         if found and not self.asynchronous:
             raise AsyncHandlerError(
-                "an async handler registered for sync execution", found, _BIND_ASYNC
+                "an async handler registered for sync execution", found, BIND_ASYNC
             )
         self._handlers[name] = handler
 
@@ -409,12 +317,12 @@ class Coordinator:
         point such as ``Offer.answer`` calls this before running anything)."""
         if self.asynchronous:
             async_names = [
-                m for n, h in self._handlers.items() for m in _async_methods(h, n)
+                m for n, h in self._handlers.items() for m in async_methods(h, n)
             ]
             raise AsyncHandlerError(
                 f"{entry} is sync, and this coordinator was bound with asynchronous=True",
                 async_names or ["(no async handler yet)"],
-                _USE_ASYNC,
+                USE_ASYNC,
             )
 
     def names(self) -> tuple[str, ...]:
@@ -505,19 +413,17 @@ class Coordinator:
                 else None
             )
             if partial is not None:
-                self._refuse_async(handler, "handle_partial_block", block.name)
+                refuse_async(handler, "handle_partial_block", block.name)
                 try:
                     value = partial(config, block)
                 except Exception:
                     _log.exception("dispatch: partial block of %s failed", block.name)
                 else:
-                    _refuse_awaitable(
-                        value, handler, "handle_partial_block", block.name
-                    )
+                    refuse_awaitable(value, handler, "handle_partial_block", block.name)
             return None
         if handler is None:
             return ToolResult.error(f"No handler registered for tool: {block.name}")
-        self._refuse_async(handler, "execute", block.name)
+        refuse_async(handler, "execute", block.name)
         try:
             result: ToolResult = handler.execute(config, block)
         except Exception as exc:
@@ -525,20 +431,8 @@ class Coordinator:
             return ToolResult.error(
                 f"Error executing tool {block.name}: {_describe(exc)}"
             )
-        _refuse_awaitable(result, handler, "execute", block.name)
+        refuse_awaitable(result, handler, "execute", block.name)
         return result
-
-    @staticmethod
-    def _refuse_async(handler: Any, attr: str, name: str) -> None:
-        """An async method reached the sync path (made by a subagent factory, or added to the
-        table behind ``register``'s back): raise before calling it."""
-        target = handler.inner if isinstance(handler, SharedToolHandler) else handler
-        if _is_async(getattr(target, attr, None)):
-            raise AsyncHandlerError(
-                "an async handler reached a sync path",
-                [f"{type(target).__name__}.{attr} ({name})"],
-                _BIND_ASYNC,
-            )
 
     async def execute_async(
         self,
@@ -563,7 +457,7 @@ class Coordinator:
             if partial is not None:
                 try:
                     await asyncio.wait_for(
-                        _call(
+                        call_method(
                             handler,
                             "handle_partial_block",
                             config,
@@ -572,17 +466,17 @@ class Coordinator:
                         ),
                         timeout,
                     )
-                except (_HandlerRaised, TimeoutError):
+                except (HandlerRaised, TimeoutError):
                     _log.exception("dispatch: partial block of %s failed", block.name)
             return None
         if handler is None:
             return ToolResult.error(f"No handler registered for tool: {block.name}")
         try:
             result: ToolResult = await asyncio.wait_for(
-                _call(handler, "execute", config, block, sync_in_thread), timeout
+                call_method(handler, "execute", config, block, sync_in_thread), timeout
             )
             return result
-        except _HandlerRaised as raised:
+        except HandlerRaised as raised:
             _log.error("dispatch: %s raised", block.name, exc_info=raised.exc)
             return ToolResult.error(
                 f"Error executing tool {block.name}: {_describe(raised.exc)}"

@@ -212,7 +212,8 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
   /**
    * Answer one call: refuse it, report its argument problems, or run its handler. A partial
    * block of an offered tool goes to the handler's preview unchecked (its values are still
-   * growing); a partial block of any other tool is dropped. Never throws.
+   * growing); a partial block of any other tool is dropped. Throws nothing but AsyncHandlerError
+   * (an async handler on this sync path: the developer's mistake).
    */
   execute<Config>(coordinator: Dispatcher<Config>, config: Config, use: ToolUse): ToolResult | null {
     const screened = this.screen(use);

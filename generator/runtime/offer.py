@@ -192,7 +192,8 @@ class Offer:
         """Answer one call: refuse it, report its argument problems, or run its handler.
 
         A partial block of an offered tool goes to the handler's preview unchecked (its values
-        are still growing); a partial block of any other tool is dropped. Never raises.
+        are still growing); a partial block of any other tool is dropped. Raises nothing but
+        ``AsyncHandlerError`` (an async handler on this sync path: the developer's mistake).
         """
         answered, answer, run = self._screen(use)
         if answered:

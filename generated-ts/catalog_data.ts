@@ -5,7 +5,7 @@
 import { checkVersion } from "./_runtime/index.js";
 import type { CatalogData, FamilyData, McpData, ParameterData, PlaceholderData, Predicate, RoutingData, RuleData, SelectionData, SpecData, SubagentsData } from "./_runtime/data.js";
 
-checkVersion(6, "catalog_data");
+checkVersion(7, "catalog_data");
 
 const _PARAMS: readonly (readonly ParameterData[])[] = [
   [

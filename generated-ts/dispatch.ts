@@ -13,9 +13,9 @@ import type { Binding, CoordinatorOptions } from "./_runtime/dispatch.js";
 import type { ToolUse } from "./_runtime/tool_types.js";
 import type { HandlerMap } from "./args.js";
 
-checkVersion(6, "dispatch");
+checkVersion(7, "dispatch");
 
-export { Bindings, MissingHandlersError, SharedToolHandler } from "./_runtime/dispatch.js";
+export { AsyncHandlerError, Bindings, MissingHandlersError, SharedToolHandler } from "./_runtime/dispatch.js";
 export type {
   Binding,
   CoordinatorOptions,

@@ -15,7 +15,14 @@ export * from "./providers.js";
 export { StreamingParser, parsePartialJsonArray } from "./_runtime/xml_calls.js";
 export { ToolResult, toolUse } from "./_runtime/tool_types.js";
 export type { ToolUse } from "./_runtime/tool_types.js";
-export { MAX_ARGUMENT_CHARS, readCalls, resultMessage, resultMessages, textResult } from "./_runtime/replies.js";
+export {
+  MAX_ARGUMENT_CHARS,
+  cutOffError,
+  readCalls,
+  resultMessage,
+  resultMessages,
+  textResult,
+} from "./_runtime/replies.js";
 export {
   AnthropicStream,
   GeminiStream,

@@ -14,7 +14,7 @@ import type { Context } from "./context.js";
 import type { PromptFamily } from "./ids.js";
 import { TEXT_PATH } from "./prompt.js";
 
-checkVersion(6, "offer");
+checkVersion(7, "offer");
 
 export type { Dispatcher, OfferOptions };
 

@@ -14,7 +14,7 @@ import { CATALOG } from "./catalog.js";
 import type { Context } from "./context.js";
 import type { PromptFamily } from "./ids.js";
 
-checkVersion(6, "providers");
+checkVersion(7, "providers");
 
 export { NativeToolsUnavailable, loadServersJson };
 export type { DynamicOptions, NativeToolsOptions, SkipRecord };

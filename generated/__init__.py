@@ -14,7 +14,7 @@ from typing import Any
 
 from . import _runtime
 
-_runtime.check_version(6, __name__)
+_runtime.check_version(7, __name__)
 
 from ._runtime.tool_types import ToolResult, ToolUse
 from .catalog import enabled_tools, enabled_variants, resolve_text, route, select_family
@@ -23,6 +23,7 @@ from .ids import TOOL_USE_NAMES, Family, PromptFamily, ToolId
 
 # Public names served lazily: name -> submodule that defines it.
 _LAZY = {
+    "AsyncHandlerError": "dispatch",
     "Coordinator": "dispatch",
     "MissingHandlersError": "dispatch",
     "SharedToolHandler": "dispatch",
@@ -35,6 +36,7 @@ _LAZY = {
     "result_message": "_runtime.replies",
     "result_messages": "_runtime.replies",
     "text_result": "_runtime.replies",
+    "cut_off_error": "_runtime.replies",
     "native_tools": "providers",
     "Offer": "offer",
     "parse_calls": "prompt",
@@ -44,6 +46,7 @@ _LAZY = {
 
 __all__ = [
     "AnthropicStream",
+    "AsyncHandlerError",
     "Context",
     "ContextError",
     "Coordinator",
@@ -61,6 +64,7 @@ __all__ = [
     "ToolId",
     "ToolResult",
     "ToolUse",
+    "cut_off_error",
     "enabled_tools",
     "enabled_variants",
     "native_tools",

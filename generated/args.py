@@ -4,17 +4,25 @@
 ``ARGS`` maps a spec key (``"family/tool_id"``, as in catalog.SPECS) to its TypedDict and
 ``ARGS_BY_TOOL`` a tool id to the one most families share; docs/handlers.md gives the naming rule.
 The classes are for type checkers: at run time a call's arguments are a plain dict.
+
+Typed handlers: ``ReadFileCall`` is ``ToolUse[ReadFileArgs]``, the call an ``Offer`` hands
+read_file's handler once it has checked the arguments against the schema it sent, and
+``HandlesReadFile`` the Protocol of such a handler (subclass it, or let a type checker match it).
 """
 
-from typing import Any, Literal, NotRequired, TypedDict
+from collections.abc import Awaitable
+from typing import Any, Literal, NotRequired, Protocol, TypedDict
 
 from . import _runtime
 
-_runtime.check_version(6, __name__)
+_runtime.check_version(7, __name__)
+
+from ._runtime.tool_types import ToolResult, ToolUse
 
 __all__ = [
     "ARGS",
     "ARGS_BY_TOOL",
+    "HandlerResult",
     "args_type",
     "AskFollowupQuestionArgs",
     "AskFollowupQuestionGenericArgs",
@@ -44,7 +52,56 @@ __all__ = [
     "GenerateExplanationArgs",
     "UseSkillArgs",
     "UseSubagentsArgs",
+    "AskFollowupQuestionCall",
+    "HandlesAskFollowupQuestion",
+    "AttemptCompletionCall",
+    "HandlesAttemptCompletion",
+    "ExecuteCommandCall",
+    "HandlesExecuteCommand",
+    "ReplaceInFileCall",
+    "HandlesReplaceInFile",
+    "ReadFileCall",
+    "HandlesReadFile",
+    "WriteToFileCall",
+    "HandlesWriteToFile",
+    "SearchFilesCall",
+    "HandlesSearchFiles",
+    "ListFilesCall",
+    "HandlesListFiles",
+    "ListCodeDefinitionNamesCall",
+    "HandlesListCodeDefinitionNames",
+    "BrowserActionCall",
+    "HandlesBrowserAction",
+    "UseMcpToolCall",
+    "HandlesUseMcpTool",
+    "AccessMcpResourceCall",
+    "HandlesAccessMcpResource",
+    "LoadMcpDocumentationCall",
+    "HandlesLoadMcpDocumentation",
+    "NewTaskCall",
+    "HandlesNewTask",
+    "PlanModeRespondCall",
+    "HandlesPlanModeRespond",
+    "ActModeRespondCall",
+    "HandlesActModeRespond",
+    "FocusChainCall",
+    "HandlesFocusChain",
+    "WebFetchCall",
+    "HandlesWebFetch",
+    "WebSearchCall",
+    "HandlesWebSearch",
+    "ApplyPatchCall",
+    "HandlesApplyPatch",
+    "GenerateExplanationCall",
+    "HandlesGenerateExplanation",
+    "UseSkillCall",
+    "HandlesUseSkill",
+    "UseSubagentsCall",
+    "HandlesUseSubagents",
 ]
+
+HandlerResult = ToolResult | Awaitable[ToolResult]
+"""What a handler's ``execute`` returns: a ToolResult, or an awaitable of one (async def)."""
 
 
 class AskFollowupQuestionArgs(TypedDict):
@@ -385,6 +442,250 @@ class UseSubagentsArgs(TypedDict):
 
     prompt_5: NotRequired[str]
     """Optional task for subagent five."""
+
+
+AskFollowupQuestionCall = ToolUse[
+    AskFollowupQuestionArgs | AskFollowupQuestionGenericArgs
+]
+"""A call of ask_followup_question, its arguments checked by an Offer."""
+
+
+class HandlesAskFollowupQuestion(Protocol):
+    """A handler of ask_followup_question: ``execute`` gets its calls with typed arguments."""
+
+    def execute(
+        self, config: Any, block: AskFollowupQuestionCall, /
+    ) -> HandlerResult: ...
+
+
+AttemptCompletionCall = ToolUse[AttemptCompletionArgs]
+"""A call of attempt_completion, its arguments checked by an Offer."""
+
+
+class HandlesAttemptCompletion(Protocol):
+    """A handler of attempt_completion: ``execute`` gets its calls with typed arguments."""
+
+    def execute(
+        self, config: Any, block: AttemptCompletionCall, /
+    ) -> HandlerResult: ...
+
+
+ExecuteCommandCall = ToolUse[ExecuteCommandArgs | ExecuteCommandGenericArgs]
+"""A call of execute_command, its arguments checked by an Offer."""
+
+
+class HandlesExecuteCommand(Protocol):
+    """A handler of execute_command: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: ExecuteCommandCall, /) -> HandlerResult: ...
+
+
+ReplaceInFileCall = ToolUse[ReplaceInFileArgs | ReplaceInFileGenericArgs]
+"""A call of replace_in_file, its arguments checked by an Offer."""
+
+
+class HandlesReplaceInFile(Protocol):
+    """A handler of replace_in_file: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: ReplaceInFileCall, /) -> HandlerResult: ...
+
+
+ReadFileCall = ToolUse[ReadFileArgs]
+"""A call of read_file, its arguments checked by an Offer."""
+
+
+class HandlesReadFile(Protocol):
+    """A handler of read_file: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: ReadFileCall, /) -> HandlerResult: ...
+
+
+WriteToFileCall = ToolUse[WriteToFileArgs | WriteToFileGenericArgs]
+"""A call of write_to_file, its arguments checked by an Offer."""
+
+
+class HandlesWriteToFile(Protocol):
+    """A handler of write_to_file: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: WriteToFileCall, /) -> HandlerResult: ...
+
+
+SearchFilesCall = ToolUse[SearchFilesArgs]
+"""A call of search_files, its arguments checked by an Offer."""
+
+
+class HandlesSearchFiles(Protocol):
+    """A handler of search_files: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: SearchFilesCall, /) -> HandlerResult: ...
+
+
+ListFilesCall = ToolUse[ListFilesArgs]
+"""A call of list_files, its arguments checked by an Offer."""
+
+
+class HandlesListFiles(Protocol):
+    """A handler of list_files: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: ListFilesCall, /) -> HandlerResult: ...
+
+
+ListCodeDefinitionNamesCall = ToolUse[ListCodeDefinitionNamesArgs]
+"""A call of list_code_definition_names, its arguments checked by an Offer."""
+
+
+class HandlesListCodeDefinitionNames(Protocol):
+    """A handler of list_code_definition_names: ``execute`` gets its calls with typed arguments."""
+
+    def execute(
+        self, config: Any, block: ListCodeDefinitionNamesCall, /
+    ) -> HandlerResult: ...
+
+
+BrowserActionCall = ToolUse[BrowserActionArgs]
+"""A call of browser_action, its arguments checked by an Offer."""
+
+
+class HandlesBrowserAction(Protocol):
+    """A handler of browser_action: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: BrowserActionCall, /) -> HandlerResult: ...
+
+
+UseMcpToolCall = ToolUse[UseMcpToolArgs]
+"""A call of use_mcp_tool, its arguments checked by an Offer."""
+
+
+class HandlesUseMcpTool(Protocol):
+    """A handler of use_mcp_tool: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: UseMcpToolCall, /) -> HandlerResult: ...
+
+
+AccessMcpResourceCall = ToolUse[AccessMcpResourceArgs]
+"""A call of access_mcp_resource, its arguments checked by an Offer."""
+
+
+class HandlesAccessMcpResource(Protocol):
+    """A handler of access_mcp_resource: ``execute`` gets its calls with typed arguments."""
+
+    def execute(
+        self, config: Any, block: AccessMcpResourceCall, /
+    ) -> HandlerResult: ...
+
+
+LoadMcpDocumentationCall = ToolUse[LoadMcpDocumentationArgs]
+"""A call of load_mcp_documentation, its arguments checked by an Offer."""
+
+
+class HandlesLoadMcpDocumentation(Protocol):
+    """A handler of load_mcp_documentation: ``execute`` gets its calls with typed arguments."""
+
+    def execute(
+        self, config: Any, block: LoadMcpDocumentationCall, /
+    ) -> HandlerResult: ...
+
+
+NewTaskCall = ToolUse[NewTaskArgs]
+"""A call of new_task, its arguments checked by an Offer."""
+
+
+class HandlesNewTask(Protocol):
+    """A handler of new_task: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: NewTaskCall, /) -> HandlerResult: ...
+
+
+PlanModeRespondCall = ToolUse[PlanModeRespondArgs | PlanModeRespondGpt5NativeArgs]
+"""A call of plan_mode_respond, its arguments checked by an Offer."""
+
+
+class HandlesPlanModeRespond(Protocol):
+    """A handler of plan_mode_respond: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: PlanModeRespondCall, /) -> HandlerResult: ...
+
+
+ActModeRespondCall = ToolUse[ActModeRespondArgs]
+"""A call of act_mode_respond, its arguments checked by an Offer."""
+
+
+class HandlesActModeRespond(Protocol):
+    """A handler of act_mode_respond: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: ActModeRespondCall, /) -> HandlerResult: ...
+
+
+FocusChainCall = ToolUse[FocusChainArgs]
+"""A call of focus_chain, its arguments checked by an Offer."""
+
+
+class HandlesFocusChain(Protocol):
+    """A handler of focus_chain: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: FocusChainCall, /) -> HandlerResult: ...
+
+
+WebFetchCall = ToolUse[WebFetchArgs]
+"""A call of web_fetch, its arguments checked by an Offer."""
+
+
+class HandlesWebFetch(Protocol):
+    """A handler of web_fetch: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: WebFetchCall, /) -> HandlerResult: ...
+
+
+WebSearchCall = ToolUse[WebSearchArgs]
+"""A call of web_search, its arguments checked by an Offer."""
+
+
+class HandlesWebSearch(Protocol):
+    """A handler of web_search: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: WebSearchCall, /) -> HandlerResult: ...
+
+
+ApplyPatchCall = ToolUse[ApplyPatchArgs]
+"""A call of apply_patch, its arguments checked by an Offer."""
+
+
+class HandlesApplyPatch(Protocol):
+    """A handler of apply_patch: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: ApplyPatchCall, /) -> HandlerResult: ...
+
+
+GenerateExplanationCall = ToolUse[GenerateExplanationArgs]
+"""A call of generate_explanation, its arguments checked by an Offer."""
+
+
+class HandlesGenerateExplanation(Protocol):
+    """A handler of generate_explanation: ``execute`` gets its calls with typed arguments."""
+
+    def execute(
+        self, config: Any, block: GenerateExplanationCall, /
+    ) -> HandlerResult: ...
+
+
+UseSkillCall = ToolUse[UseSkillArgs]
+"""A call of use_skill, its arguments checked by an Offer."""
+
+
+class HandlesUseSkill(Protocol):
+    """A handler of use_skill: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: UseSkillCall, /) -> HandlerResult: ...
+
+
+UseSubagentsCall = ToolUse[UseSubagentsArgs]
+"""A call of use_subagents, its arguments checked by an Offer."""
+
+
+class HandlesUseSubagents(Protocol):
+    """A handler of use_subagents: ``execute`` gets its calls with typed arguments."""
+
+    def execute(self, config: Any, block: UseSubagentsCall, /) -> HandlerResult: ...
 
 
 ARGS: dict[str, Any] = {

@@ -10,9 +10,14 @@ from __future__ import annotations
 
 from . import _runtime
 
-_runtime.check_version(6, __name__)
+_runtime.check_version(7, __name__)
 
-from ._runtime.dispatch import Bindings, MissingHandlersError, SharedToolHandler
+from ._runtime.dispatch import (
+    AsyncHandlerError,
+    Bindings,
+    MissingHandlersError,
+    SharedToolHandler,
+)
 from ._runtime.dispatch import Coordinator as _Coordinator
 from ._runtime.dispatch import ToolHandler
 from .bindings import (
@@ -36,6 +41,7 @@ __all__ = [
     "SUBAGENT_PREFIX",
     "SUBAGENTS_TOOL",
     "TOOL_USE_NAMES",
+    "AsyncHandlerError",
     "Coordinator",
     "MissingHandlersError",
     "SharedToolHandler",

@@ -118,6 +118,11 @@ def field(key: str, node: Annotation) -> str:
     return "\n".join(_statement(1, f"{key}: ", node))
 
 
+def assignment(target: str, node: Annotation) -> str:
+    """``target = <annotation>`` at module level (a type alias)."""
+    return "\n".join(_statement(0, f"{target} = ", node))
+
+
 def functional(target: str, args: tuple[str, ...], entries: tuple[tuple[str, Annotation], ...], keyword: str) -> str:
     """``target = TypedDict(args..., {key: annotation, ...}, keyword)`` at module level.
 

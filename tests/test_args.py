@@ -172,14 +172,32 @@ def _doc_example() -> str:
 
 
 def test_doc_example_passes_mypy_strict(tmp_path: Path, odd_output: Path) -> None:
-    """One mypy run: the doc example must pass; a misuse and the odd package's types must not."""
+    """One mypy run: the doc example must pass; misuses must not, and the typed calls and the
+    odd package's types are what the specs say."""
+    example = _doc_example()
+    assert not re.search(r"\bcast\b|\bAny\b", example), "typed handlers need no cast and no Any"
     shutil.copytree(FRESH_BUNDLED_OUT, tmp_path / "generated")
     shutil.copytree(odd_output, tmp_path / "odd")
-    (tmp_path / "example_handler.py").write_text(_doc_example(), "utf-8")
+    (tmp_path / "example_handler.py").write_text(example, "utf-8")
     (tmp_path / "misuse.py").write_text(
         "from generated.args import ReadFileArgs\n\n\n"
         "def show(args: ReadFileArgs) -> None:\n"
         '    print(args["pathh"])\n',
+        "utf-8",
+    )
+    (tmp_path / "typed_calls.py").write_text(
+        "from typing import assert_type\n"
+        "from generated import ToolResult, ToolUse\n"
+        "from generated.args import HandlesReadFile, ReadFileCall, WriteToFileCall\n\n\n"
+        "def check(block: ReadFileCall, write: WriteToFileCall, plain: ToolUse) -> None:\n"
+        '    assert_type(block.params["path"], str)\n'
+        '    assert_type(block.params.get("start_line", 1), int)\n'
+        '    assert_type(write.params["content"], str)\n'
+        "    anything: ToolUse = block  # a typed call is a ToolUse\n"
+        "    print(anything, plain.params)\n\n\n"
+        "class Wrong(HandlesReadFile):\n"
+        "    def execute(self, config: object, block: WriteToFileCall) -> ToolResult:\n"
+        "        return ToolResult.ok(block.name)\n",
         "utf-8",
     )
     (tmp_path / "odd_types.py").write_text(
@@ -204,6 +222,7 @@ def test_doc_example_passes_mypy_strict(tmp_path: Path, odd_output: Path) -> Non
             str(tmp_path / ".cache"),
             "example_handler.py",
             "misuse.py",
+            "typed_calls.py",
             "odd_types.py",
         ],
         cwd=tmp_path,
@@ -212,5 +231,7 @@ def test_doc_example_passes_mypy_strict(tmp_path: Path, odd_output: Path) -> Non
         timeout=300,
     )
     errors = [line for line in proc.stdout.splitlines() if ": error:" in line]
-    assert len(errors) == 1, proc.stdout + proc.stderr
+    errors.sort()
+    assert len(errors) == 2, proc.stdout + proc.stderr
     assert errors[0].startswith("misuse.py:5:") and '"pathh"' in errors[0], proc.stdout
+    assert errors[1].startswith("typed_calls.py:15:") and "incompatible with supertype" in errors[1], proc.stdout

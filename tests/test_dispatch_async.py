@@ -1,5 +1,6 @@
-"""Coordinator.execute_async (async and sync handlers, timeouts, cancellation) and the sync
-``execute`` refusing async handlers. Plain ``asyncio.run``: no pytest plugin needed."""
+"""Coordinator.execute_async (async and sync handlers, timeouts, cancellation), and async
+handlers on the sync path raising AsyncHandlerError (a developer error, never a result for the
+model). Plain ``asyncio.run``: no pytest plugin needed."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ if _REPO_ROOT not in sys.path:
 
 from generated._runtime.tool_types import ToolResult, ToolUse  # noqa: E402
 from generated.catalog import SUBAGENTS  # noqa: E402
-from generated.dispatch import Coordinator, SharedToolHandler  # noqa: E402
+from generated.dispatch import AsyncHandlerError, Coordinator, SharedToolHandler  # noqa: E402
 
 CONFIG = object()
 
@@ -92,7 +93,7 @@ class Waits:
 
 
 def _coordinator(handler: Any) -> Coordinator:
-    coordinator = Coordinator()
+    coordinator = Coordinator(asynchronous=True)
     coordinator.register(handler)
     return coordinator
 
@@ -125,7 +126,7 @@ def test_an_awaitable_returned_by_a_sync_method_is_awaited() -> None:
 
 
 def test_a_shared_alias_of_an_async_handler_is_awaited() -> None:
-    coordinator = Coordinator()
+    coordinator = Coordinator(asynchronous=True)
     coordinator.register(SharedToolHandler("read_file", AsyncRead()))
     assert asyncio.run(coordinator.execute_async(CONFIG, READ)) == ToolResult.ok("read a.txt")
 
@@ -202,22 +203,118 @@ def test_dynamic_subagent_names_reach_an_async_handler() -> None:
     assert result == ToolResult.ok(f"{name}: go")
 
 
-# ---- the sync path refuses async handlers ------------------------------------------------
+# ---- async handlers on the sync path: AsyncHandlerError, raised to the developer -----------
 
 
-REFUSED = "Error executing tool read_file: its handler is async; run it with Coordinator.execute_async"
+def _sync(handler: Any) -> Coordinator:
+    """A coordinator for the sync path, the handler put in its table behind register's back
+    (as a subagent factory or a later swap could): the run-time checks must still hold."""
+    coordinator = Coordinator()
+    coordinator._handlers[handler.name] = handler
+    return coordinator
+
+
+def test_the_error_is_a_type_error_exported_by_the_package() -> None:
+    import generated
+
+    assert issubclass(AsyncHandlerError, TypeError) and generated.AsyncHandlerError is AsyncHandlerError
+
+
+@pytest.mark.parametrize("handler", [AsyncRead(), SharedToolHandler("read_file", AsyncRead())])
+def test_register_refuses_an_async_handler_on_a_sync_coordinator(handler: Any) -> None:
+    with pytest.raises(AsyncHandlerError) as caught:
+        Coordinator().register(handler)
+    assert caught.value.handlers == (
+        "AsyncRead.execute (read_file)",
+        "AsyncRead.handle_partial_block (read_file)",
+    )
+    assert "asynchronous=True" in str(caught.value)
+
+
+def test_from_namespace_names_every_async_handler_and_how_to_bind_for_async() -> None:
+    class ReadFileToolHandler(AsyncRead):
+        def __init__(self, validator: Any = None) -> None:
+            super().__init__()
+
+    class WriteToFileToolHandler:
+        name = "write_to_file"
+
+        def __init__(self, validator: Any = None) -> None:
+            pass
+
+        async def execute(self, config: Any, block: ToolUse) -> ToolResult:
+            return ToolResult.ok("written")
+
+    namespace = {"ReadFileToolHandler": ReadFileToolHandler, "WriteToFileToolHandler": WriteToFileToolHandler}
+    with pytest.raises(AsyncHandlerError) as caught:
+        Coordinator.from_namespace(namespace, lenient=True)
+    found = caught.value.handlers
+    assert "ReadFileToolHandler.execute (read_file)" in found
+    assert "ReadFileToolHandler.handle_partial_block (read_file)" in found
+    # the shared tools are named too, each with the owner's class
+    assert {f for f in found if f.startswith("WriteToFileToolHandler.execute")} == {
+        "WriteToFileToolHandler.execute (replace_in_file)",
+        "WriteToFileToolHandler.execute (write_to_file)",
+        "WriteToFileToolHandler.execute (new_rule)",
+    }
+    assert "from_namespace(namespace, asynchronous=True)" in str(caught.value)
+    coordinator = Coordinator.from_namespace(namespace, lenient=True, asynchronous=True)
+    assert asyncio.run(coordinator.execute_async(CONFIG, ToolUse("new_rule", {}))) == ToolResult.ok("written")
+
+
+def test_from_namespace_checks_the_subagents_class_too() -> None:
+    class UseSubagentsToolHandler:
+        name = "use_subagents"
+
+        def __init__(self, validator: Any = None) -> None:
+            pass
+
+        async def execute(self, config: Any, block: ToolUse) -> ToolResult:
+            return ToolResult.ok("sub")
+
+    with pytest.raises(AsyncHandlerError, match=r"UseSubagentsToolHandler\.execute \(use_subagents\)"):
+        Coordinator.from_namespace({"UseSubagentsToolHandler": UseSubagentsToolHandler}, lenient=True)
+
+
+def test_a_coordinator_bound_for_async_refuses_sync_execute_before_running_anything() -> None:
+    handler = SyncRead()
+    coordinator = Coordinator(asynchronous=True)
+    coordinator.register(handler)
+    with pytest.raises(AsyncHandlerError, match=r"Coordinator\.execute is sync"):
+        coordinator.execute(CONFIG, READ)
+    assert handler.threads == []
+    assert asyncio.run(coordinator.execute_async(CONFIG, READ)) == ToolResult.ok("sync")
 
 
 @pytest.mark.parametrize("handler", [AsyncRead(), ReturnsAwaitable(), SharedToolHandler("read_file", AsyncRead())])
-def test_sync_execute_refuses_async_handlers(handler: Any, recwarn: pytest.WarningsRecorder) -> None:
-    assert _coordinator(handler).execute(CONFIG, READ) == ToolResult.error(REFUSED)
-    assert not [w for w in recwarn if "never awaited" in str(w.message)]
+def test_sync_execute_raises_for_an_async_handler(handler: Any, recwarn: pytest.WarningsRecorder) -> None:
+    with pytest.raises(AsyncHandlerError, match=r"\.execute \(read_file\)"):
+        _sync(handler).execute(CONFIG, READ)
+    assert not [w for w in recwarn if "never awaited" in str(w.message)], "the awaitable is closed, not leaked"
 
 
-def test_sync_execute_drops_an_async_partial_preview_without_raising(recwarn: pytest.WarningsRecorder) -> None:
+def test_sync_execute_raises_for_an_async_partial_preview(recwarn: pytest.WarningsRecorder) -> None:
+    class ReturnsAwaitablePreview(SyncRead):
+        def handle_partial_block(self, config: Any, block: ToolUse) -> Awaitable[None]:
+            return asyncio.sleep(0)
+
     partial = ToolUse("read_file", {"path": "a"}, partial=True)
-    assert _coordinator(AsyncRead()).execute(CONFIG, partial) is None
+    for handler in (AsyncRead(), ReturnsAwaitablePreview()):
+        with pytest.raises(AsyncHandlerError, match=r"handle_partial_block \(read_file\)"):
+            _sync(handler).execute(CONFIG, partial)
     assert not [w for w in recwarn if "never awaited" in str(w.message)]
+
+
+def test_a_subagent_factory_making_async_handlers_raises_on_the_sync_path() -> None:
+    class Subagent:
+        name = "use_subagents"
+
+        async def execute(self, config: Any, block: ToolUse) -> ToolResult:
+            return ToolResult.ok("sub")
+
+    name = f"{SUBAGENTS['name_prefix']}reviewer"
+    with pytest.raises(AsyncHandlerError, match=r"Subagent\.execute"):
+        Coordinator(subagent_factory=Subagent).execute(CONFIG, ToolUse(name, {"prompt": "go"}))
 
 
 def test_an_offer_checks_calls_before_execute_async() -> None:

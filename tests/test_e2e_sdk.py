@@ -15,7 +15,9 @@ It runs for the bundled catalog and for the small user spec set in tests/data/e2
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -540,3 +542,208 @@ def test_refused_calls(
     (use,) = pkg.read_calls(DRIVERS[fmt].send(loopback.url, [], "system", DRIVERS[fmt].first("Go.")), fmt)
     result = run_call(loop, use)
     assert loop.handler_calls == [] and result.is_error and use.id == call[0]
+
+
+# ---- the README's loops, run as written ------------------------------------------------------
+
+README = ROOT / "README.md"
+FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+
+
+def readme_block(first_line: str) -> str:
+    """The README's python block that starts with ``first_line`` (a prefix of its first line)."""
+    found = [b for b in FENCE.findall(README.read_text("utf-8")) if b.startswith(first_line)]
+    assert len(found) == 1, f"README.md has {len(found)} python blocks starting {first_line!r}"
+    return found[0]
+
+
+SETUP = "from generated import Context, Coordinator, Offer, select_family\n"
+README_BLOCKS = {
+    "anthropic": "# Anthropic:",
+    "openai-chat": "# OpenAI Chat:",
+    "openai-responses": "# OpenAI Responses:",
+    "gemini": "# Gemini (google-genai):",
+    "bedrock-converse": "# Bedrock Converse",
+}
+
+
+def first_turn(fmt: str) -> dict[str, Any]:
+    """The README names for the SDK's conversation, each holding the first user turn."""
+    history = DRIVERS[fmt].first("Go.")
+    name = {"openai-responses": "items", "gemini": "contents"}.get(fmt, "messages")
+    return {name: history}
+
+
+def sdk_client(fmt: str, url: str) -> dict[str, Any]:
+    """The README's client name bound to the format's SDK client, talking to ``url``."""
+    if fmt == "anthropic":
+        import anthropic
+
+        return {"client": anthropic.Anthropic(api_key="test", base_url=url, max_retries=0, timeout=TIMEOUT)}
+    if fmt.startswith("openai"):
+        return {"client": _openai(url)}
+    if fmt == "gemini":
+        from google import genai
+        from google.genai import types
+
+        options = types.HttpOptions(base_url=f"{url}/", timeout=int(TIMEOUT * 1000))
+        return {"client": genai.Client(api_key="test", http_options=options)}
+    import botocore.session
+    from botocore.config import Config
+
+    bedrock = botocore.session.get_session().create_client(
+        "bedrock-runtime",
+        region_name="us-east-1",
+        endpoint_url=url,
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+        config=Config(retries={"max_attempts": 1}, connect_timeout=TIMEOUT, read_timeout=TIMEOUT, proxies={}),
+    )
+    return {"bedrock": bedrock}
+
+
+def stopped_at_limit(fmt: str, response: dict[str, Any]) -> dict[str, Any]:
+    """``response`` as the provider sends it when the output limit cut it off."""
+    if fmt == "anthropic":
+        response["stop_reason"] = "max_tokens"
+    elif fmt == "openai-chat":
+        response["choices"][0]["finish_reason"] = "length"
+    elif fmt == "openai-responses":
+        response.update(status="incomplete", incomplete_details={"reason": "max_output_tokens"})
+        response["output"][-1]["status"] = "incomplete"
+    elif fmt == "gemini":
+        response["candidates"][0]["finishReason"] = "MAX_TOKENS"
+    else:
+        response["stopReason"] = "max_tokens"
+    return response
+
+
+def run_readme(block: str, names: dict[str, Any], *, asynchronous: bool = False) -> dict[str, Any]:
+    """The README's setup block, then ``block``, in a namespace holding ``names`` (the clients,
+    the handlers, the conversation); an async block runs as the body of a coroutine."""
+    namespace = {"MODEL": "model-e2e", "base_prompt": "You are a test.", **names}
+    exec(compile(readme_block(SETUP), "README.md (setup)", "exec"), namespace)
+    if asynchronous:
+        assigned = sorted(set(re.findall(r"^\s*(\w+) \+?=", block, re.M)) | {"results"})
+        body = "".join(f"    {line}\n" for line in block.splitlines())
+        block = f"async def readme_block():\n    global {', '.join(assigned)}\n{body}"
+        exec(compile(block, "README.md", "exec"), namespace)
+        asyncio.run(namespace["readme_block"]())
+    else:
+        exec(compile(block, "README.md", "exec"), namespace)
+    return namespace
+
+
+ROUND_ONE = [  # parallel calls, the second id reused
+    ("c1", "read_file", {"path": "a.py"}),
+    ("c2", "list_files", {"path": "src", "recursive": True}),
+    ("c2", "search_files", {"path": ".", "regex": "x"}),
+]
+
+
+def round_two(fmt: str) -> list[tuple[str, str, Any]]:
+    """A complete call, then one the output limit cut (its arguments cut too where they are text)."""
+    cut = '{"path": "b' if fmt.startswith("openai") else {"path": "b"}
+    return [("c4", "read_file", {"path": "c.py"}), ("c5", "write_to_file", cut)]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_readme_loop_runs_as_written(fmt: str, loopback: Loopback) -> None:
+    import generated
+
+    ran: list[tuple[str, dict[str, Any]]] = []
+    loopback.replies += [
+        reply(fmt, ROUND_ONE),
+        stopped_at_limit(fmt, reply(fmt, round_two(fmt))),
+        reply(fmt, [], text="Done."),
+    ]
+    names = {**sdk_client(fmt, loopback.url), **first_turn(fmt), "my_handlers": fake_handlers(generated, ran)}
+    done = run_readme(readme_block(README_BLOCKS[fmt]), names)
+
+    assert done["results"] is None and len(loopback.requests) == 3, "the loop ends at the reply without calls"
+    assert ran == [
+        ("read_file", {"path": "a.py"}),
+        ("list_files", {"path": "src", "recursive": True}),
+        ("read_file", {"path": "c.py"}),
+    ], "the reused id and the cut-off call never run"
+    second, third = (r.body for r in loopback.requests[1:])
+    flag = None if fmt.startswith("openai") else False
+    first_results = received_results(fmt, second)
+    assert [(i, c, e) for i, c, e in first_results[:2]] == [
+        ("c1", expected_text("read_file", {"path": "a.py"}), flag),
+        ("c2", expected_text("list_files", {"path": "src", "recursive": True}), flag),
+    ]
+    assert first_results[2][0] == "c2" and "already has the id 'c2'" in first_results[2][1]
+    later = received_results(fmt, third)[-2:]  # the OpenAI formats resend the whole history
+    assert later[0] == ("c4", expected_text("read_file", {"path": "c.py"}), flag)
+    assert later[1][0] == "c5" and later[1][1].startswith("The call to tool write_to_file was not run: the reply")
+    assert "cut off by the output limit" in later[1][1] and later[1][2] in (None, True)
+
+
+def test_the_readme_text_loop_runs_as_written(loopback: Loopback) -> None:
+    import generated
+
+    ran: list[tuple[str, dict[str, Any]]] = []
+    loopback.replies += [
+        reply("openai-chat", [], text="Looking.\n<read_file>\n<path>src/app.ts</path>\n</read_file>\n"
+              "<search_web>\n<query>rate limits</query>\n</search_web>"),
+        stopped_at_limit("openai-chat", reply("openai-chat", [], text="<list_files>\n<path>src</path>\n<recur")),
+        reply("openai-chat", [], text="Done."),
+    ]
+    names = {**sdk_client("openai-chat", loopback.url), **first_turn("openai-chat")}
+    names["my_handlers"] = fake_handlers(generated, ran)
+    done = run_readme(readme_block("# The text path"), names)
+
+    assert done["turn"] is None and done["text"] == "Done." and len(loopback.requests) == 3
+    assert ran == [("read_file", {"path": "src/app.ts"})]
+    system = loopback.requests[0].body["messages"][0]
+    assert system["role"] == "system" and done["offer"].prompt_section() in system["content"]
+    second = loopback.requests[1].body["messages"][-1]
+    third = loopback.requests[2].body["messages"][-1]
+    first, unknown = second["content"].split("\n\n")
+    assert first == "[read_file for 'src/app.ts'] returned:\n" + expected_text("read_file", {"path": "src/app.ts"})
+    assert unknown.startswith("[search_web] failed:\nTool search_web is not available in this request: no tool")
+    assert "Use one of the offered tools: " in unknown and "read_file" in unknown
+    assert third["content"].startswith("[list_files for '…'] failed:\nThe call to tool list_files was not run")
+    assert "no closing tag </list_files>" in third["content"]
+
+
+def async_handlers(package: ModuleType, ran: list[tuple[str, dict[str, Any]]]) -> dict[str, type]:
+    """``fake_handlers`` with ``async def execute``: each call yields to the loop before it answers."""
+
+    class AsyncRecording:
+        def __init__(self, validator: Any = None) -> None:
+            self.validator = validator
+
+        async def execute(self, config: Any, block: Any) -> Any:
+            await asyncio.sleep(0)
+            ran.append((block.name, dict(block.params)))
+            return package.ToolResult.ok(f"{block.name} ran with {json.dumps(block.params, sort_keys=True)}")
+
+    return {name: type(name, (AsyncRecording,), {}) for name in fake_handlers(package, [])}
+
+
+def test_the_readme_async_loop_runs_as_written(loopback: Loopback) -> None:
+    import anthropic
+
+    import generated
+
+    ran: list[tuple[str, dict[str, Any]]] = []
+    loopback.replies += [reply("anthropic", ROUND_ONE), reply("anthropic", [], text="Done.")]
+    names = {
+        "client": anthropic.AsyncAnthropic(api_key="test", base_url=loopback.url, max_retries=0, timeout=TIMEOUT),
+        **first_turn("anthropic"),
+        "my_handlers": fake_handlers(generated, []),
+        "my_async_handlers": async_handlers(generated, ran),
+    }
+    done = run_readme(readme_block("# Async handlers"), names, asynchronous=True)
+
+    assert done["results"] is None and len(loopback.requests) == 2
+    assert sorted(ran) == sorted(
+        [("read_file", {"path": "a.py"}), ("list_files", {"path": "src", "recursive": True})]
+    ), "both calls ran (concurrently); the reused id did not"
+    results = received_results("anthropic", loopback.requests[1].body)
+    assert [r[0] for r in results] == ["c1", "c2", "c2"], "in call order"
+    assert results[0][1] == expected_text("read_file", {"path": "a.py"}) and results[2][2] is True
+    with pytest.raises(generated.AsyncHandlerError, match="asynchronous=True"):
+        generated.Coordinator.from_namespace(names["my_async_handlers"])

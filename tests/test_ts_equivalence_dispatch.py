@@ -680,3 +680,154 @@ def py_offer(given: dict[str, Any]) -> Any:
 
 def test_offers_answer_alike() -> None:
     compare("offer", list(offer_inputs()), py_offer)
+
+
+# ---- answering a whole turn: cut-off calls, unknown tool tags, Offer.answer and answer_text ----
+
+
+def cut_off(fmt: str, response: dict[str, Any], how: str = "stop") -> dict[str, Any]:
+    """``response`` marked as stopped at the output limit (``how``: "stop" the response's stop
+    value; "status" the last Responses item's own status; "context" the context window)."""
+    out = json.loads(json.dumps(response))
+    if how == "status":
+        out["output"][-1]["status"] = "incomplete"
+    elif fmt == "anthropic":
+        out["stop_reason"] = "model_context_window_exceeded" if how == "context" else "max_tokens"
+    elif fmt == "openai-chat":
+        out["choices"][0]["finish_reason"] = "length"
+    elif fmt == "openai-responses":
+        out.update(status="incomplete", incomplete_details={"reason": "max_output_tokens"})
+    elif fmt == "gemini":
+        out["candidates"][0]["finishReason"] = "MAX_TOKENS"
+    else:
+        out["stopReason"] = "model_context_window_exceeded" if how == "context" else "max_tokens"
+    return out
+
+
+def cut_replies(fmt: str) -> Iterator[dict[str, Any]]:
+    """Replies cut off by the output limit, and replies that only look so."""
+    yield cut_off(fmt, reply(fmt))
+    yield cut_off(fmt, reply(fmt, [("c1", "read_file", '{"path": "a')]))  # the arguments cut too
+    yield cut_off(fmt, reply(fmt, [("c1", "read_file", {"path": "a"}), ("c1", "list_files", {})]))  # + a reused id
+    yield cut_off(fmt, reply(fmt, []))  # cut in the text: no call
+    if fmt in ("anthropic", "bedrock-converse"):
+        yield cut_off(fmt, reply(fmt), "context")
+    text_after = cut_off(fmt, reply(fmt))  # the reply went on after its last call: complete
+    if fmt == "anthropic":
+        text_after["content"].append({"type": "text", "text": "and then"})
+    elif fmt == "gemini":
+        text_after["candidates"][0]["content"]["parts"].append({"text": "and then"})
+    elif fmt == "bedrock-converse":
+        text_after["output"]["message"]["content"].append({"text": "and then"})
+    elif fmt == "openai-responses":
+        content = [{"type": "output_text", "text": "and then", "annotations": []}]
+        text_after["output"].append(
+            {"type": "message", "id": "m2", "role": "assistant", "status": "incomplete", "content": content}
+        )
+    yield text_after
+    if fmt == "openai-responses":
+        yield cut_off(fmt, reply(fmt), "status")
+    other = json.loads(json.dumps(reply(fmt)))  # a stop value that is not the output limit
+    if fmt == "anthropic":
+        other["stop_reason"] = "refusal"
+    elif fmt == "openai-chat":
+        other["choices"][0]["finish_reason"] = "content_filter"
+    yield other
+
+
+def test_cut_off_replies_are_read_alike() -> None:
+    inputs = [{"format": fmt, "response": r} for fmt in FORMATS for r in cut_replies(fmt)]
+    for fmt in FORMATS:  # entered at the choice / candidate: the stop value is still seen
+        response = cut_off(fmt, reply(fmt))
+        if fmt == "openai-chat":
+            inputs.append({"format": fmt, "response": response["choices"][0]})
+        if fmt == "gemini":
+            inputs.append({"format": fmt, "response": response["candidates"][0]})
+    compare("readCalls", inputs, py_read)
+
+
+#: Finished text-path replies: calls, cut-off calls, unknown tools, and prose that is not a call.
+REPLY_TEXTS = [
+    "",
+    "Just prose, no call.",
+    "I'll read it.\n<read_file>\n<path>a.py</path>\n</read_file>",
+    "<read_file>\n<path>a.py</path>\n</read_file>\n<list_files>\n<path>src</path>\n<recursive>true</recursive>\n",
+    "<search_web>\n<query>rate limits</query>\n</search_web>",
+    "First <grep_all><pattern>x</pattern></grep_all> then <read_file><path>b</path></read_file>.",
+    "<read_file>\n<path>a</path>\n</read_file><run_tests>\n<target>all</target>\n</run_tests>",
+    "<ul>\n<li>one</li>\n<li>two</li>\n</ul>",
+    "<table><tr><td>1</td></tr></table>",
+    "```xml\n<app_config>\n<log_level>debug</log_level>\n</app_config>\n```",
+    "   ~~~\n<app_config><a>1</a></app_config>\n   ~~~\n<app_config><a>1</a></app_config>",
+    "Use `<my_tool><a>1</a></my_tool>` in docs.",
+    "<thinking_hard>I should look first.</thinking_hard>",
+    "<my_tool attr='1'><a>1</a></my_tool>",
+    "<my_tool>\n<a>1</a>\nprose\n</my_tool>",
+    "<my_tool></my_tool>",
+    "<my_tool>\n<a>1</a>\n",
+    "<my_tool>\n<a> 1 </a>\n<b>x<y>z</b>\n<a>2</a>\n</my_tool>",
+    "<my_tool>\n<a>1</a>\n<read_file><path>x</path></read_file></my_tool>",
+    "<outer_tool><inner_tool><a>1</a></inner_tool></outer_tool>",
+    "<write_to_file>\n<path>a.md</path>\n<content>\n<my_tool><a>1</a></my_tool>\n</content>\n</write_to_file>",
+    "Éé 😀 <my_tool>\n<a>😀 ü</a>\n</my_tool> ok",
+    "<use_mcp_tool>\n<server_name>wx</server_name>\n<tool_name>get</tool_name>\n<arguments>{}</arguments>\n</use_mcp_tool>",
+    "<read_file>\n<path>src/very/long",
+    "<web_fetch>\n<url>https://example.com</url>\n</web_fetch>",
+]
+
+
+def test_finished_replies_are_parsed_alike() -> None:
+    tools = {
+        "read_file": ["path", "start_line"],
+        "list_files": ["path", "recursive"],
+        "write_to_file": ["path", "content"],
+    }
+    inputs = [{"text": text, "tools": tools} for text in REPLY_TEXTS]
+
+    def py_parse(given: dict[str, Any]) -> Any:
+        from generated._runtime.xml_calls import parse_reply
+
+        return [use_json(u) for u in parse_reply(given["text"], given["tools"])]
+
+    compare("parseReply", inputs, py_parse)
+
+
+def answer_inputs() -> Iterator[dict[str, Any]]:
+    for fmt in FORMATS:
+        responses = [reply(fmt), reply(fmt, []), *cut_replies(fmt)]
+        responses.append(reply(fmt, [("c1", "read_file", {"path": 3}), ("c2", "made_up", {}), ("c2", "read_file", {})]))
+        yield {"family": "native-next-gen", "context": NATIVE, "format": fmt, "replies": responses}
+    yield {"family": "generic", "context": None, "format": None, "replies": REPLY_TEXTS}
+    yield {"family": "generic", "context": None, "format": "anthropic", "replies": ["x"]}  # a native offer: refused
+    text = "<read_file><path>a</path></read_file>"
+    yield {"family": "native-next-gen", "context": NATIVE, "format": None, "replies": [text]}
+
+
+def py_answer(given: dict[str, Any]) -> Any:
+    import asyncio
+
+    try:
+        offer = generated.Offer(given["family"], given["context"], format=given["format"])
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    coordinator = Coordinator.from_namespace(namespace([]))
+    out = []
+    for response in given["replies"]:
+        try:
+            if given["format"] is None:
+                uses = [use_json(u) for u in offer.read_reply(response)]
+                sync: Any = offer.answer_text(coordinator, None, response)
+                awaited: Any = asyncio.run(offer.answer_text_async(coordinator, None, response, timeout=5))
+            else:
+                uses = []
+                sync = offer.answer(coordinator, None, response)
+                awaited = asyncio.run(offer.answer_async(coordinator, None, response, timeout=5))
+        except ValueError as exc:
+            out.append({"error": f"{type(exc).__name__}: {exc}"})
+            continue
+        out.append({"uses": uses, "answer": sync, "awaited": awaited})
+    return out
+
+
+def test_offers_answer_whole_turns_alike() -> None:
+    compare("answer", list(answer_inputs()), py_answer)

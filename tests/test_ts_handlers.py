@@ -9,6 +9,7 @@ tests then read the diagnostics per file.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -103,6 +104,8 @@ def diagnostics() -> dict[str, str]:
 def test_the_example_handler_module_type_checks(diagnostics: dict[str, str]) -> None:
     others = {path: text for path, text in diagnostics.items() if path not in VARIANTS}
     assert others == {}, others
+    source = EXAMPLE.read_text("utf-8")
+    assert not re.search(r"\bas\s+(?!const\b)[A-Za-z{(\[]|<\w+>\s*\w", source), "the handlers need no cast"
 
 
 def test_the_root_exports_what_the_python_root_exports(diagnostics: dict[str, str]) -> None:

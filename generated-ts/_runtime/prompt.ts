@@ -14,7 +14,7 @@ import type { PromptParam } from "./prompt_blocks.js";
 import type { ToolUse } from "./tool_types.js";
 import { skipRecord } from "./variants.js";
 import type { SkipRecord, Variant } from "./variants.js";
-import { parseToolCalls } from "./xml_calls.js";
+import { parseReply, parseToolCalls } from "./xml_calls.js";
 import type { KnownTools } from "./xml_calls.js";
 import { pyRepr } from "./pyspell.js";
 
@@ -95,6 +95,11 @@ export class TextPath<C extends object> {
   /** Tool calls in a (possibly still streaming) reply, for a family's tools. */
   parseCalls(text: string, family: string, extraVariants: readonly Variant[] = []): ToolUse[] {
     return parseToolCalls(text, this.knownTools(family, extraVariants));
+  }
+
+  /** Every call of a finished reply, unknown tools' calls included (xml_calls.ts parseReply). */
+  parseReply(text: string, family: string, extraVariants: readonly Variant[] = []): ToolUse[] {
+    return parseReply(text, this.knownTools(family, extraVariants));
   }
 }
 

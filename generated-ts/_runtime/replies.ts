@@ -14,6 +14,9 @@
  * MAX_NESTING or exceed `maxArgumentChars` comes back with `error` set and empty `params`, as
  * does a call without a tool name and a second call reusing an id. A call without an id gets
  * `toolgen-call-<n>` (an error too, except for Gemini, whose older responses carry no ids).
+ * A call cut off by the output limit (`FormatRecord.cutOff`: the reply's last call when the
+ * response says it stopped at the limit and nothing follows the call, or a call whose own status
+ * says it is incomplete) comes back with `error` set (`cutOffError`) and is never run.
  * Nothing throws; a response of an unknown shape gives no calls and a line in `problems`.
  */
 
@@ -30,6 +33,7 @@ import {
   Slot,
   record,
   type CallFields,
+  type CutOff,
   type Envelope,
   type FormatRecord,
 } from "./formats.js";
@@ -208,6 +212,39 @@ export function refusal(name: string, reason: string): string {
   return `The call to ${who} was not run: ${reason}. Send it again, corrected.`;
 }
 
+/**
+ * The error text for the model about a call the output limit cut off (`detail`: how the reply
+ * showed it); the call was not run, so it must come again, whole.
+ */
+export function cutOffError(name: string, detail: string): string {
+  const who = name ? `tool ${name}` : "a tool without a name";
+  return (
+    `The call to ${who} was not run: the reply was cut off by the output limit ` +
+    `(${detail}) before the call was complete. Send it again in full; if it is long, ` +
+    "split the work into smaller calls."
+  );
+}
+
+/** The response's stop value when it is one of `cut.values` (the output limit), else null. */
+function stopValue(response: unknown, cut: CutOff): string | null {
+  if (Array.isArray(response)) return null;
+  const start = cut.path.findIndex((key) => typeof key === "string" && field(response, key) !== MISSING);
+  if (start < 0) return null;
+  const value = walk(response, cut.path.slice(start));
+  return cut.values.find((v) => value === v) ?? null;
+}
+
+/** How the reply shows that the call in `item` was cut off, or "" when it was not. */
+function cutDetail(item: unknown, cut: CutOff | null, stop: string | null, last: boolean): string {
+  if (cut === null) return "";
+  if (cut.callStatus.length > 0) {
+    const status = walk(item, cut.callStatus);
+    const found = cut.callStatusValues.find((v) => status === v);
+    if (found !== undefined) return `the call's status is ${found}`;
+  }
+  return stop !== null && last ? stop : "";
+}
+
 // ---- reading calls ---------------------------------------------------------------------------
 
 export function callsRecord(format: string): [FormatRecord, CallFields] {
@@ -301,17 +338,29 @@ export function readCalls(response: unknown, format: string, options: ReadOption
     found.push(`the response could not be read: ${errorText(error)}`);
     items = [];
   }
+  let stop: string | null = null;
+  try {
+    stop = rec.cutOff === null ? null : stopValue(response, rec.cutOff);
+  } catch (error) {
+    found.push(`the stop reason could not be read: ${errorText(error)}`);
+  }
   const uses: ToolUse[] = [];
   const seen = new Set<string>();
   items.forEach((item, number) => {
     let use: ToolUse | null;
+    let cut: string;
     try {
       use = readCall(item, fields, uses.length, maxChars);
+      cut = use === null ? "" : cutDetail(item, rec.cutOff, stop, number === items.length - 1);
     } catch (error) {
       found.push(`element ${number} not read: ${errorText(error)}`); // one hostile element only
       return;
     }
-    if (use !== null) uses.push(markDuplicate(use, seen));
+    if (use !== null) {
+      use = markDuplicate(use, seen);
+      if (cut) use = toolUse(use.name, {}, false, use.id, cutOffError(use.name, cut));
+      uses.push(use);
+    }
   });
   options.problems?.push(...found);
   return uses;

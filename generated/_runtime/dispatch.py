@@ -23,8 +23,16 @@ Async handlers: ``Coordinator.execute_async`` awaits handlers whose ``execute`` 
 ``handle_partial_block``) is a coroutine function or returns an awaitable, and runs sync ones in a
 worker thread (``asyncio.to_thread``) so a slow handler cannot stall the event loop; pass
 ``sync_in_thread=False`` to run them in the loop thread instead. A timeout stops waiting for the
-handler (an async one is cancelled; a thread cannot be, it finishes in the background). The sync
-``execute`` refuses an async handler with an error result instead of leaking a coroutine.
+handler (an async one is cancelled; a thread cannot be, it finishes in the background).
+
+How a handler method is called (a shared handler, a worker thread, an awaitable) and the
+developer error below live in handler_calls.py.
+
+An async handler on a sync path is the developer's mistake, not the model's, so it raises
+``AsyncHandlerError`` (a TypeError) and is never answered to the model: ``from_namespace`` and
+``register`` refuse async handlers unless the coordinator is bound with ``asynchronous=True``; a
+coordinator bound so refuses the sync ``execute`` before running anything; and a sync handler
+that returns an awaitable on the sync path raises too (the awaitable is closed, not leaked).
 
 Labels: ``Coordinator.label(use)`` (or ``Bindings.label``) gives a short label for a call from the
 tool's ``label:`` template in the specs; see _runtime/labels.py.
@@ -34,7 +42,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import inspect
 import logging
 import threading
 from collections import OrderedDict
@@ -49,11 +56,23 @@ from typing import (
 )
 
 from .dynamic_tools import parse_mcp_name
+from .handler_calls import (
+    BIND_ASYNC,
+    USE_ASYNC,
+    AsyncHandlerError,
+    HandlerRaised,
+    SharedToolHandler,
+    async_methods,
+    call_method,
+    refuse_async,
+    refuse_awaitable,
+)
 from .labels import escape_label_text, fill_label
 from .tool_types import ToolResult, ToolUse
 
 __all__ = [
     "MAX_DYNAMIC_HANDLERS",
+    "AsyncHandlerError",
     "Bindings",
     "Coordinator",
     "MissingHandlersError",
@@ -90,36 +109,6 @@ class MissingHandlersError(LookupError):
             f"{len(lines)} handler class(es) missing from the implementation namespace:\n"
             + "\n".join(lines)
         )
-
-
-class SharedToolHandler:
-    """Serves a tool under another name with the same handler instance (no copy).
-
-    ``name`` is the alias; ``inner`` is the wrapped handler. Other attributes are read from ``inner``.
-    """
-
-    __slots__ = ("inner", "name")
-
-    def __init__(self, name: str, inner: Any) -> None:
-        self.name = name
-        self.inner = inner
-
-    def execute(self, config: Any, block: ToolUse) -> ToolResult:
-        result: ToolResult = self.inner.execute(config, block)
-        return result
-
-    def handle_partial_block(self, config: Any, block: ToolUse) -> Any:
-        """Passes on what the inner handler returns (an awaitable, for an async one)."""
-        partial = getattr(self.inner, "handle_partial_block", None)
-        return None if partial is None else partial(config, block)
-
-    def __getattr__(self, attr: str) -> Any:
-        if attr in SharedToolHandler.__slots__ or attr.startswith("__"):
-            raise AttributeError(attr)
-        return getattr(self.inner, attr)
-
-    def __repr__(self) -> str:
-        return f"SharedToolHandler({self.name!r}, {self.inner!r})"
 
 
 @dataclass(frozen=True)
@@ -212,54 +201,6 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-_ASYNC_REFUSED = (
-    "Error executing tool {name}: its handler is async; run it with "
-    "Coordinator.execute_async"
-)
-
-
-class _AsyncRefused(Exception):
-    """A sync call got an awaitable back from a handler (the awaitable is closed, not leaked)."""
-
-
-class _HandlerRaised(Exception):
-    """Carries a handler's own exception past ``asyncio.wait_for`` (so its TimeoutError is not ours)."""
-
-    def __init__(self, exc: Exception) -> None:
-        super().__init__(exc)
-        self.exc = exc
-
-
-def _is_async(method: Any) -> bool:
-    return inspect.iscoroutinefunction(method) or inspect.isasyncgenfunction(method)
-
-
-def _refuse_awaitable(value: Any, name: str) -> None:
-    """Raise ``_AsyncRefused`` when a sync call returned an awaitable, closing a coroutine first."""
-    if inspect.isawaitable(value):
-        close = getattr(value, "close", None)
-        if callable(close):
-            close()
-        raise _AsyncRefused(_ASYNC_REFUSED.format(name=name))
-
-
-async def _call(
-    handler: Any, attr: str, config: Any, block: ToolUse, in_thread: bool
-) -> Any:
-    """Run a handler method, awaiting what it returns; its exceptions come wrapped."""
-    try:
-        method = getattr(handler, attr)
-        if in_thread and not _is_async(method):
-            value = await asyncio.to_thread(method, config, block)
-        else:
-            value = method(config, block)
-        if inspect.isawaitable(value):
-            value = await value
-        return value
-    except Exception as exc:
-        raise _HandlerRaised(exc) from exc
-
-
 class Coordinator:
     """Routes tool calls to registered handlers; see the module docstring for the routing order.
 
@@ -269,22 +210,36 @@ class Coordinator:
 
     bindings: ClassVar[Bindings] = Bindings()
 
-    def __init__(self, *, subagent_factory: Callable[[], Any] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        subagent_factory: Callable[[], Any] | None = None,
+        asynchronous: bool = False,
+    ) -> None:
         self._handlers: dict[str, Any] = {}
         self._subagent_factory = subagent_factory
+        self.asynchronous = asynchronous
+        """Bound for the async paths: async handlers allowed, the sync ``execute`` refused."""
         self._dynamic: OrderedDict[str, SharedToolHandler] = OrderedDict()
         self._lock = threading.Lock()
 
     @classmethod
     def from_namespace(
-        cls, namespace: Any, *, validator: Any = None, lenient: bool = False
+        cls,
+        namespace: Any,
+        *,
+        validator: Any = None,
+        lenient: bool = False,
+        asynchronous: bool = False,
     ) -> Self:
         """Build and register every handler of the bindings from ``namespace``.
 
         A class whose binding takes the validator is called with ``validator``, others with no
         arguments. Tools that share a handler get a ``SharedToolHandler`` around the same instance.
         Missing classes raise one ``MissingHandlersError`` naming all of them, unless ``lenient``,
-        which registers what exists and skips the rest.
+        which registers what exists and skips the rest. Handlers with an ``async def`` method
+        raise one ``AsyncHandlerError`` naming all of them unless ``asynchronous`` (the
+        coordinator is then for ``execute_async`` and the Offer's async answers only).
         """
         bindings = cls.bindings
         missing: dict[str, list[str]] = {}
@@ -319,7 +274,8 @@ class Coordinator:
                     _build, subagent_class, subagent_binding, validator
                 )
 
-        coordinator = cls(subagent_factory=subagent_factory)
+        coordinator = cls(subagent_factory=subagent_factory, asynchronous=asynchronous)
+        found: list[str] = []
         for tool_id, binding in bindings.handlers.items():
             if binding is None:
                 continue
@@ -331,6 +287,15 @@ class Coordinator:
                 handler = None
             if handler is not None:
                 coordinator._handlers[tool_id] = handler
+                found += async_methods(handler, tool_id)
+        if subagent_binding is not None and subagents_tool not in coordinator._handlers:
+            subagent_class = _lookup(namespace, subagent_binding["class_name"])
+            if subagent_class is not None:  # only the dynamic names use it
+                found += async_methods(subagent_class, str(subagents_tool))
+        if found and not asynchronous:
+            raise AsyncHandlerError(
+                "async handlers bound for sync execution", found, BIND_ASYNC
+            )
         return coordinator
 
     def register(self, handler: Any) -> None:
@@ -341,7 +306,25 @@ class Coordinator:
             raise TypeError(
                 f"a handler needs a non-empty string 'name' attribute, got {handler!r}"
             )
+        found = async_methods(handler, name)
+        if found and not self.asynchronous:
+            raise AsyncHandlerError(
+                "an async handler registered for sync execution", found, BIND_ASYNC
+            )
         self._handlers[name] = handler
+
+    def check_sync(self, entry: str) -> None:
+        """Raise ``AsyncHandlerError`` when this coordinator is bound for async (a sync ``entry``
+        point such as ``Offer.answer`` calls this before running anything)."""
+        if self.asynchronous:
+            async_names = [
+                m for n, h in self._handlers.items() for m in async_methods(h, n)
+            ]
+            raise AsyncHandlerError(
+                f"{entry} is sync, and this coordinator was bound with asynchronous=True",
+                async_names or ["(no async handler yet)"],
+                USE_ASYNC,
+            )
 
     def names(self) -> tuple[str, ...]:
         """The statically registered tool names, in registration order."""
@@ -417,8 +400,10 @@ class Coordinator:
         has one, and the result is None. A complete block returns the handler's result, an error
         result for an unknown name, or an error result naming the tool and the exception it raised.
         A block that could not be read from the reply (``block.error``, see _runtime/replies.py)
-        never reaches a handler: its error is the result.
+        never reaches a handler: its error is the result. Raises ``AsyncHandlerError`` (a
+        developer error) when the coordinator is bound for async or the handler is async.
         """
+        self.check_sync("Coordinator.execute")
         answered, handler = self._route(block)
         if answered:
             return handler  # type: ignore[no-any-return]
@@ -429,26 +414,26 @@ class Coordinator:
                 else None
             )
             if partial is not None:
+                refuse_async(handler, "handle_partial_block", block.name)
                 try:
-                    _refuse_awaitable(partial(config, block), block.name)
+                    value = partial(config, block)
                 except Exception:
                     _log.exception("dispatch: partial block of %s failed", block.name)
+                else:
+                    refuse_awaitable(value, handler, "handle_partial_block", block.name)
             return None
         if handler is None:
             return ToolResult.error(f"No handler registered for tool: {block.name}")
+        refuse_async(handler, "execute", block.name)
         try:
-            if _is_async(handler.execute):
-                raise _AsyncRefused(_ASYNC_REFUSED.format(name=block.name))
             result: ToolResult = handler.execute(config, block)
-            _refuse_awaitable(result, block.name)
-            return result
-        except _AsyncRefused as exc:
-            return ToolResult.error(str(exc))
         except Exception as exc:
             _log.exception("dispatch: %s raised", block.name)
             return ToolResult.error(
                 f"Error executing tool {block.name}: {_describe(exc)}"
             )
+        refuse_awaitable(result, handler, "execute", block.name)
+        return result
 
     async def execute_async(
         self,
@@ -473,7 +458,7 @@ class Coordinator:
             if partial is not None:
                 try:
                     await asyncio.wait_for(
-                        _call(
+                        call_method(
                             handler,
                             "handle_partial_block",
                             config,
@@ -482,17 +467,17 @@ class Coordinator:
                         ),
                         timeout,
                     )
-                except (_HandlerRaised, TimeoutError):
+                except (HandlerRaised, TimeoutError):
                     _log.exception("dispatch: partial block of %s failed", block.name)
             return None
         if handler is None:
             return ToolResult.error(f"No handler registered for tool: {block.name}")
         try:
             result: ToolResult = await asyncio.wait_for(
-                _call(handler, "execute", config, block, sync_in_thread), timeout
+                call_method(handler, "execute", config, block, sync_in_thread), timeout
             )
             return result
-        except _HandlerRaised as raised:
+        except HandlerRaised as raised:
             _log.error("dispatch: %s raised", block.name, exc_info=raised.exc)
             return ToolResult.error(
                 f"Error executing tool {block.name}: {_describe(raised.exc)}"

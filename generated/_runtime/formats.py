@@ -45,6 +45,7 @@ __all__ = [
     "STATUS",
     "STRICT",
     "CallFields",
+    "CutOff",
     "FormatRecord",
     "Items",
     "SchemaPolicy",
@@ -198,6 +199,24 @@ class CallFields:
 
 
 @dataclass(frozen=True)
+class CutOff:
+    """How a response says that the output limit cut it off (``FormatRecord.cut_off``).
+
+    When the value at ``path`` is one of ``values``, the reply's last call is cut off if it is
+    the last element of the call list (nothing of the reply came after it). A call whose own
+    status (``call_status`` from the call element) is one of ``call_status_values`` is cut off
+    wherever it stands. A cut-off call is never run.
+    """
+
+    path: tuple[str | int, ...]
+    """Keys from a response to its stop value; entered anywhere along it, as ``call_path``."""
+    values: tuple[str, ...]
+    """Stop values meaning the output stopped at a limit, not at the end of the turn."""
+    call_status: tuple[str, ...] = ()
+    call_status_values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class FormatRecord:
     """Everything toolgen knows about one provider's native tool format."""
 
@@ -243,6 +262,8 @@ class FormatRecord:
     result_group: Envelope | None = None
     """Layout of the one message carrying every result of a reply (``RESULTS``); None: each
     result element is itself a message of the conversation."""
+    cut_off: CutOff | None = None
+    """How a response says that it stopped at the output limit (calls cut off there are not run)."""
 
     def path_to(self, slot: Slot) -> tuple[str, ...]:
         """Keys from the entry's top to ``slot`` (KeyError if the envelope lacks it)."""
@@ -388,6 +409,9 @@ _RECORDS = (
             ("is_error", IS_ERROR),
         ),
         result_group=(("role", "user"), ("content", RESULTS)),
+        cut_off=CutOff(
+            ("stop_reason",), ("max_tokens", "model_context_window_exceeded")
+        ),
     ),
     FormatRecord(
         name="openai-chat",
@@ -423,6 +447,7 @@ _RECORDS = (
             ("tool_call_id", CALL_ID),
             ("content", CONTENT),
         ),
+        cut_off=CutOff(("choices", 0, "finish_reason"), ("length",)),
     ),
     FormatRecord(
         name="openai-responses",
@@ -451,6 +476,12 @@ _RECORDS = (
             ("type", "function_call_output"),
             ("call_id", CALL_ID),
             ("output", CONTENT),
+        ),
+        cut_off=CutOff(
+            ("incomplete_details", "reason"),
+            ("max_output_tokens",),
+            call_status=("status",),
+            call_status_values=("incomplete",),
         ),
     ),
     FormatRecord(
@@ -490,6 +521,7 @@ _RECORDS = (
             ),
         ),
         result_group=(("role", "user"), ("parts", RESULTS)),
+        cut_off=CutOff(("candidates", 0, "finishReason"), ("MAX_TOKENS",)),
     ),
     FormatRecord(
         name="bedrock-converse",
@@ -524,6 +556,9 @@ _RECORDS = (
             ),
         ),
         result_group=(("role", "user"), ("content", RESULTS)),
+        cut_off=CutOff(
+            ("stopReason",), ("max_tokens", "model_context_window_exceeded")
+        ),
     ),
 )
 

@@ -16,7 +16,7 @@ from .predicates import family_name
 from .prompt_blocks import PromptParam, tool_block, tools_section
 from .tool_types import ToolUse
 from .variants import skip_record
-from .xml_calls import parse_tool_calls
+from .xml_calls import parse_reply, parse_tool_calls
 
 __all__ = ["TextPath"]
 
@@ -120,3 +120,9 @@ class TextPath:
     ) -> list[ToolUse]:
         """Tool calls in a (possibly still streaming) reply, for a family's tools."""
         return parse_tool_calls(text, self.known_tools(family, extra_variants))
+
+    def parse_reply(
+        self, text: str, family: Any, extra_variants: Sequence[Variant] = ()
+    ) -> list[ToolUse]:
+        """Every call of a finished reply, unknown tools' calls included (xml_calls.parse_reply)."""
+        return parse_reply(text, self.known_tools(family, extra_variants))

@@ -18,6 +18,10 @@ Naming rule (docs/handlers.md repeats it for users):
   handed out in enum order, so the result depends only on the specs.
 * A key is required when its parameter is required and shown in every context (always_given).
 
+Typed handlers: per tool, ``<Tool>Call`` is ``ToolUse[<its TypedDict>]`` (the union of the
+tool's TypedDicts when its variants differ) and ``Handles<Tool>`` a Protocol whose ``execute``
+takes that call; both names are claimed after every TypedDict's, by the same rule.
+
 Every name is checked with ``str.isidentifier`` and against keywords before it names anything.
 Keys that are not usable as class attributes (``-`` in a name, a keyword, or a name the module
 binds itself) are emitted with the functional ``TypedDict("Name", {...})`` syntax instead.
@@ -33,13 +37,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Catalog, Parameter, plain
-from ..pyfmt import INDENT, Code, flat, string
+from ..pyfmt import INDENT, LINE_LENGTH, Code, flat, string
 from ..render import header, render_python
-from ..typelayout import Annotation, Sub, Union, class_header, field, functional
+from ..typelayout import Annotation, Sub, Union, assignment, class_header, field, functional
 
 # Names args.py binds itself besides the TypedDicts: a key spelled like one cannot be a class
 # attribute (its annotation would shadow the import inside the class body for type checkers).
-MODULE_NAMES = frozenset({"Any", "Literal", "NotRequired", "TypedDict", "ARGS", "ARGS_BY_TOOL", "args_type"})
+MODULE_NAMES = frozenset(
+    {
+        "Any",
+        "Literal",
+        "NotRequired",
+        "TypedDict",
+        "ARGS",
+        "ARGS_BY_TOOL",
+        "args_type",
+        "Awaitable",
+        "Protocol",
+        "ToolResult",
+        "ToolUse",
+        "HandlerResult",
+    }
+)
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # Where the TypedDicts go in the rendered skeleton.
 MARKER = "# toolgen: the TypedDicts go here"
@@ -97,6 +116,16 @@ class TypedDictDef:
 
 
 @dataclass(frozen=True)
+class HandlerDef:
+    """One tool's typed-handler names: the call alias, the Protocol, the TypedDicts it takes."""
+
+    tool: str
+    call: str
+    protocol: str
+    args: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ArgsPlan:
     """Every TypedDict in definition order (nested ones first), and which one each variant uses."""
 
@@ -105,6 +134,8 @@ class ArgsPlan:
     """Spec key (``family/tool_id``) -> TypedDict name."""
     by_tool: dict[str, str]
     """Tool id -> the TypedDict most of its variants share."""
+    handlers: tuple[HandlerDef, ...] = ()
+    """Per tool with variants, in enum order: its typed-handler names."""
 
 
 def camel(name: str) -> str:
@@ -226,6 +257,7 @@ def plan(catalog: Catalog) -> ArgsPlan:
     builder = _Builder()
     by_key: dict[str, str] = {}
     by_tool: dict[str, str] = {}
+    takes: dict[str, list[str]] = {}
     for tool in catalog.tools:
         if not tool.variants:
             continue
@@ -246,7 +278,17 @@ def plan(catalog: Catalog) -> ArgsPlan:
         for variant in tool.variants:
             by_key[variant.key] = names[signature(variant.parameters)]
         by_tool[tool.id] = names[primary]
-    return ArgsPlan(tuple(builder.defs), by_key, by_tool)
+        takes[tool.id] = list(names.values())
+    handlers = tuple(
+        HandlerDef(
+            tool_id,
+            builder.names.claim(camel(tool_id), "Call"),
+            builder.names.claim("Handles" + camel(tool_id)),
+            tuple(args),
+        )
+        for tool_id, args in takes.items()
+    )
+    return ArgsPlan(tuple(builder.defs), by_key, by_tool, handlers)
 
 
 def emit(catalog: Catalog) -> dict[str, str]:
@@ -256,13 +298,15 @@ def emit(catalog: Catalog) -> dict[str, str]:
     skeleton = render_python(
         "args.py.j2",
         header((f"{root}/tools/*.yaml", f"{root}/variants/*.yaml", f"{root}/parameters.yaml")),
-        names=[d.name for d in planned.defs],
+        names=[d.name for d in planned.defs]
+        + [name for h in planned.handlers for name in (h.call, h.protocol)],
         marker=MARKER,
         by_key={key: Code(by_key[key]) for key in sorted(by_key)},
         by_tool={t: Code(by_tool[t]) for t in catalog.project.tool_order if t in by_tool},
     )
     before, after = re.split(rf"\n+{re.escape(MARKER)}\n+", skeleton)
-    parts = [before, *(definition_source(d) for d in planned.defs), after]
+    handlers = (handler_source(h) for h in planned.handlers)
+    parts = [before, *(definition_source(d) for d in planned.defs), *handlers, after]
     return {"args.py": "\n\n\n".join(parts)}
 
 
@@ -283,3 +327,25 @@ def definition_source(definition: TypedDictDef) -> str:
         if each.doc:
             lines.append(INDENT + each.doc)
     return "\n".join(lines)
+
+
+def handler_source(handler: HandlerDef) -> str:
+    """A tool's call alias and handler Protocol, laid out as black would."""
+    taken: Annotation = handler.args[0] if len(handler.args) == 1 else Union(handler.args)
+    alias = assignment(handler.call, Sub("ToolUse", (taken,)))
+    doc = docstring(f"A call of {handler.tool}, its arguments checked by an Offer.")
+    head = f"{INDENT}def execute("
+    params = f"self, config: Any, block: {handler.call}, /"
+    tail = ") -> HandlerResult: ..."
+    if len(head + params + tail) <= LINE_LENGTH:
+        method = head + params + tail
+    elif len(INDENT * 2 + params) <= LINE_LENGTH:
+        method = f"{head}\n{INDENT * 2}{params}\n{INDENT}{tail}"
+    else:
+        each = "".join(f"{INDENT * 2}{p},\n" for p in params.split(", "))
+        method = f"{head}\n{each}{INDENT}{tail}"
+    text = f"A handler of {handler.tool}: ``execute`` gets its calls with typed arguments."
+    protocol = "\n".join(
+        [class_header(handler.protocol, "Protocol"), INDENT + docstring(text), "", method]
+    )
+    return f"{alias}\n{doc}\n\n\n{protocol}"

@@ -226,7 +226,8 @@ def emit_dispatch(catalog: Catalog) -> str:
         f'import type {{ ToolUse }} from "./{RUNTIME_FOLDER}/tool_types.js";\n',
         'import type { HandlerMap } from "./args.js";\n\n',
         f'checkVersion({RUNTIME_VERSION}, "dispatch");\n\n',
-        f'export {{ Bindings, MissingHandlersError, SharedToolHandler }} from "./{RUNTIME_FOLDER}/dispatch.js";\n',
+        "export { AsyncHandlerError, Bindings, MissingHandlersError, SharedToolHandler }"
+        f' from "./{RUNTIME_FOLDER}/dispatch.js";\n',
         "export type {\n"
         f"{_INDENT}Binding,\n{_INDENT}CoordinatorOptions,\n{_INDENT}HandlerNamespace,\n"
         f"{_INDENT}NamespaceOptions,\n{_INDENT}ToolHandler,\n"

@@ -8,12 +8,20 @@ and remembers the names that went out, so dispatch cannot disagree with it:
 tool turned off by its requirements, an MCP tool of a disabled or unknown server, a subagent
 that is not configured, a name the model made up) with one tool-error result, then checks the
 arguments against the schema of the variant that was sent (validation.py) and hands the
-handler typed values. Nothing raises. ``Coordinator.execute`` called directly stays unchecked,
-for hosts that need the old behaviour.
+handler typed values. Nothing raises for the model's mistakes. ``Coordinator.execute`` called
+directly stays unchecked, for hosts that need the old behaviour.
+
+One call answers a whole turn: ``answer(coordinator, config, response)`` (native formats: the
+response as the SDK returns it) and ``answer_text(coordinator, config, text)`` (the text path:
+the reply's text) read every call, answer each as ``execute`` does, and return what goes into
+the next request (see their docstrings); ``answer_async`` and ``answer_text_async`` run the
+calls concurrently, async handlers awaited. A call the output limit cut off, and on the text
+path a tag calling a tool that does not exist, are answered with an error and never run.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -23,6 +31,7 @@ from .dynamic_tools import parse_mcp_name
 from .formats import FORMATS, NAME
 from .native import parameters_schema
 from .prompt import TextPath
+from .replies import cut_off_error, read_calls, result_messages, text_result
 from .tool_types import ToolResult, ToolUse
 from .validation import arguments_checker
 
@@ -183,7 +192,8 @@ class Offer:
         """Answer one call: refuse it, report its argument problems, or run its handler.
 
         A partial block of an offered tool goes to the handler's preview unchecked (its values
-        are still growing); a partial block of any other tool is dropped. Never raises.
+        are still growing); a partial block of any other tool is dropped. Raises nothing but
+        ``AsyncHandlerError`` (an async handler on this sync path: the developer's mistake).
         """
         answered, answer, run = self._screen(use)
         if answered:
@@ -207,6 +217,127 @@ class Offer:
             config, run, timeout=timeout
         )
         return result
+
+    # ---- answering a whole turn ----------------------------------------------------------
+
+    def read_reply(self, text: str) -> list[ToolUse]:
+        """The calls of a finished text-path reply, in order, as ``answer_text`` answers them.
+
+        A call whose closing tag never came (the reply was cut off inside it) has ``error`` set
+        and is never run; a tag that calls a tool that does not exist (see _runtime/xml_calls.py
+        for the precise rule) is returned by its name and refused by ``execute``.
+        """
+        uses = self.text_path.parse_reply(text, self.family, self.extra_variants)
+        return [
+            (
+                ToolUse(
+                    use.name,
+                    {},
+                    error=cut_off_error(use.name, f"no closing tag </{use.name}>"),
+                )
+                if use.partial
+                else use
+            )
+            for use in uses
+        ]
+
+    def answer(
+        self, coordinator: Any, config: Any, response: Any
+    ) -> list[dict[str, Any]] | None:
+        """Answer every call of a native ``response``; None when the reply has no call.
+
+        ``response`` is the provider's response as the SDK returns it (or its parsed JSON
+        body). The result is ``result_messages`` of the format, in call order: append it to the
+        conversation after the assistant's turn. Each call is answered as ``execute`` does, in
+        order; a call cut off by the output limit, a reused id or unreadable arguments get an
+        error (see _runtime/replies.py). Raises ``AsyncHandlerError`` before running anything
+        when ``coordinator`` is bound for async (use ``answer_async``).
+        """
+        fmt = self._native("answer")
+        _check_sync(coordinator, "Offer.answer")
+        uses = read_calls(response, fmt)
+        if not uses:
+            return None
+        answers = [(u, _given(u, self.execute(coordinator, config, u))) for u in uses]
+        return result_messages(answers, fmt)
+
+    async def answer_async(
+        self,
+        coordinator: Any,
+        config: Any,
+        response: Any,
+        *,
+        timeout: float | None = None,
+    ) -> list[dict[str, Any]] | None:
+        """``answer`` with the calls run concurrently (results still in call order) through
+        ``coordinator.execute_async``: async handlers awaited, ``timeout`` seconds per call.
+        """
+        fmt = self._native("answer_async")
+        uses = read_calls(response, fmt)
+        if not uses:
+            return None
+        results = await self._gather(coordinator, config, uses, timeout)
+        return result_messages(list(zip(uses, results, strict=True)), fmt)
+
+    def answer_text(self, coordinator: Any, config: Any, text: str) -> str | None:
+        """Answer every call of a finished text-path reply; None when it has no call.
+
+        The result is the text of the next user turn: one block per call in call order
+        (``text_result``: the call's label, whether it returned, failed or was refused, then the
+        output), separated by a blank line. A string fits every SDK: wrap it as that SDK's user
+        message. A cut-off call and a call of a tool that does not exist are answered with an
+        error (``read_reply``). Raises ``AsyncHandlerError`` as ``answer`` does.
+        """
+        self._text_path("answer_text")
+        _check_sync(coordinator, "Offer.answer_text")
+        uses = self.read_reply(text)
+        if not uses:
+            return None
+        results = [_given(u, self.execute(coordinator, config, u)) for u in uses]
+        return _text_turn(coordinator, uses, results)
+
+    async def answer_text_async(
+        self,
+        coordinator: Any,
+        config: Any,
+        text: str,
+        *,
+        timeout: float | None = None,
+    ) -> str | None:
+        """``answer_text`` with the calls run concurrently, as ``answer_async`` runs them."""
+        self._text_path("answer_text_async")
+        uses = self.read_reply(text)
+        if not uses:
+            return None
+        results = await self._gather(coordinator, config, uses, timeout)
+        return _text_turn(coordinator, uses, results)
+
+    async def _gather(
+        self,
+        coordinator: Any,
+        config: Any,
+        uses: Sequence[ToolUse],
+        timeout: float | None,
+    ) -> list[ToolResult]:
+        results = await asyncio.gather(
+            *(self.execute_async(coordinator, config, u, timeout=timeout) for u in uses)
+        )
+        return [_given(u, r) for u, r in zip(uses, results, strict=True)]
+
+    def _native(self, method: str) -> str:
+        if self.format is None:
+            raise ValueError(
+                f"Offer.{method} answers a native format's response; this offer is for the "
+                "text path (format=None): use answer_text"
+            )
+        return self.format
+
+    def _text_path(self, method: str) -> None:
+        if self.format is not None:
+            raise ValueError(
+                f"Offer.{method} answers a text-path reply; this offer is for the native "
+                f"format {self.format!r}: use answer"
+            )
 
     def _screen(self, use: ToolUse) -> tuple[bool, ToolResult | None, ToolUse]:
         """``(True, answer, use)`` for a call answered here, else ``(False, None, call to run)``."""
@@ -260,3 +391,31 @@ class Offer:
             found = cached[1]
         self._checkers[name] = found
         return found
+
+
+def _check_sync(coordinator: Any, entry: str) -> None:
+    """A coordinator bound for async refuses a sync entry point before anything runs."""
+    check = getattr(coordinator, "check_sync", None)
+    if callable(check):
+        check(entry)
+
+
+def _given(use: ToolUse, result: Any) -> ToolResult:
+    """``result``, or an error result when a handler returned something else (None, ...)."""
+    if isinstance(result, ToolResult):
+        return result
+    return ToolResult.error(
+        f"Error executing tool {use.name}: its handler returned "
+        f"{type(result).__name__}, not a ToolResult"
+    )
+
+
+def _text_turn(
+    coordinator: Any, uses: Sequence[ToolUse], results: Sequence[ToolResult]
+) -> str:
+    label = getattr(coordinator, "label", None)
+    blocks = [
+        text_result(u, r, label(u) if callable(label) else None)
+        for u, r in zip(uses, results, strict=True)
+    ]
+    return "\n\n".join(blocks)

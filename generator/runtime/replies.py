@@ -23,6 +23,13 @@ Rules of :func:`read_calls`:
   stable for the same reply and unique within it. Gemini's older responses carry no ids, so
   there this is normal; the result message then leaves ``id`` out and Gemini pairs results
   by name and order. For the other formats a missing id is also an error on that call;
+* a call cut off by the output limit is returned with ``error`` set (:func:`cut_off_error`),
+  whatever its arguments hold, so it is never half run: the reply's last call when the response
+  says it stopped at the limit (``FormatRecord.cut_off``: Anthropic and Bedrock ``max_tokens``
+  or ``model_context_window_exceeded``, OpenAI Chat ``length``, Responses ``max_output_tokens``,
+  Gemini ``MAX_TOKENS``) and nothing of the reply follows it, and a call whose own status says it
+  is incomplete (Responses). The stop value is only seen when the whole response (or an OpenAI
+  choice, a Gemini candidate) is given;
 * a response of an unknown shape gives no calls and a line in ``problems``.
 """
 
@@ -45,6 +52,7 @@ from .formats import (
     RESULTS,
     STATUS,
     CallFields,
+    CutOff,
     Envelope,
     FormatRecord,
     Items,
@@ -57,6 +65,7 @@ from .tool_types import ToolResult, ToolUse
 __all__ = [
     "MAX_ARGUMENT_CHARS",
     "SYNTHETIC_ID_PREFIX",
+    "cut_off_error",
     "decode_arguments",
     "read_calls",
     "result_message",
@@ -244,6 +253,49 @@ def _refusal(name: str, reason: str) -> str:
     return f"The call to {who} was not run: {reason}. Send it again, corrected."
 
 
+def cut_off_error(name: str, detail: str) -> str:
+    """The error text for the model about a call the output limit cut off (``detail``: how the
+    reply showed it); the call was not run, so it must come again, whole."""
+    who = f"tool {name}" if name else "a tool without a name"
+    return (
+        f"The call to {who} was not run: the reply was cut off by the output limit "
+        f"({detail}) before the call was complete. Send it again in full; if it is long, "
+        "split the work into smaller calls."
+    )
+
+
+def _stop_value(response: Any, cut: CutOff) -> str | None:
+    """The response's stop value when it is one of ``cut.values`` (the output limit), else None."""
+    node = _plain(response)
+    if isinstance(node, (list, tuple)):
+        return None
+    start = next(
+        (
+            i
+            for i, key in enumerate(cut.path)
+            if isinstance(key, str) and _field(node, key) is not _MISSING
+        ),
+        None,
+    )
+    if start is None:
+        return None
+    value = _walk(node, cut.path[start:])
+    # a str-valued enum (an SDK's) compares equal; the record's own spelling is reported
+    return next((v for v in cut.values if value == v), None)
+
+
+def _cut_detail(item: Any, cut: CutOff | None, stop: str | None, last: bool) -> str:
+    """How the reply shows that the call in ``item`` was cut off, or "" when it was not."""
+    if cut is None:
+        return ""
+    if cut.call_status:
+        status = _walk(item, cut.call_status)
+        found = next((v for v in cut.call_status_values if status == v), None)
+        if found is not None:
+            return f"the call's status is {found}"
+    return stop if stop is not None and last else ""
+
+
 # ---- reading calls ------------------------------------------------------------------------
 
 
@@ -342,16 +394,28 @@ def read_calls(
     except Exception as exc:
         found.append(f"the response could not be read: {type(exc).__name__}: {exc}")
         items = ()
+    try:
+        stop = None if rec.cut_off is None else _stop_value(response, rec.cut_off)
+    except Exception as exc:
+        found.append(f"the stop reason could not be read: {type(exc).__name__}: {exc}")
+        stop = None
     uses: list[ToolUse] = []
     seen: set[str] = set()
     for number, item in enumerate(items):
         try:
             use = _read_call(item, fields, len(uses), max_argument_chars)
+            last = number == len(items) - 1
+            cut = "" if use is None else _cut_detail(item, rec.cut_off, stop, last)
         except Exception as exc:  # one hostile element costs that element only
             found.append(f"element {number} not read: {type(exc).__name__}: {exc}")
             continue
         if use is not None:
-            uses.append(_mark_duplicate(use, seen))
+            use = _mark_duplicate(use, seen)
+            if cut:
+                use = ToolUse(
+                    use.name, {}, id=use.id, error=cut_off_error(use.name, cut)
+                )
+            uses.append(use)
     for line in found:
         _log.warning("read_calls(%s): %s", format, line)
     if problems is not None:

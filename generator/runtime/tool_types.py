@@ -8,27 +8,47 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic
 
-__all__ = ["ToolResult", "ToolUse"]
+# Type checkers only: TypeVar defaults (PEP 696) need Python 3.13 at run time.
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
+    ParamsT = TypeVar(
+        "ParamsT",
+        bound=Mapping[str, Any],
+        default=Mapping[str, Any],
+        covariant=True,
+    )
+else:
+    from typing import TypeVar
+
+    ParamsT = TypeVar("ParamsT", bound=Mapping[str, Any], covariant=True)
+
+__all__ = ["ParamsT", "ToolResult", "ToolUse"]
 
 
 @dataclass(frozen=True)
-class ToolUse:
+class ToolUse(Generic[ParamsT]):
     """One tool call read from a model's reply (text path) or built from a native call.
+
+    Generic in its ``params`` for typed handlers: ``ToolUse[ReadFileArgs]`` (the generated args
+    module) is a call whose arguments an ``Offer`` has checked against read_file's schema; a bare
+    ``ToolUse`` is ``ToolUse[Mapping[str, Any]]``.
 
     ``partial`` is true while the call is still streaming: its closing tag (or the end of its
     native content block) has not arrived, so parameter values may still grow.
 
     Native calls (``_runtime.replies.read_calls``) also carry ``id``, the provider's call id that
     the tool-result message must quote, and JSON values in ``params``; text-path values are
-    strings. ``error`` is set when the call could not be read (its arguments are not a JSON
-    object, are too large, or it has no name): ``params`` is then empty, no handler must run,
-    and the caller answers the call id with ``ToolResult.error(use.error)``.
+    strings until an ``Offer`` types them. ``error`` is set when the call cannot be run (its
+    arguments are not a JSON object, are too large, it has no name, or the reply was cut off
+    inside it): ``params`` is then empty, no handler must run, and the caller answers the call
+    id with ``ToolResult.error(use.error)``.
     """
 
     name: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: ParamsT = field(default_factory=dict)  # type: ignore[assignment]
     partial: bool = False
     id: str = ""
     error: str | None = None

@@ -44,21 +44,41 @@ Rules (they model Cline's ``parseAssistantMessageV2``):
   call, and a call is complete (``partial=False``) only once its full closing tag is present.
   Complete blocks of a prefix are exactly the first complete blocks of any longer text.
 * Parameters are reported in the order first seen; a repeated parameter keeps the last value.
+
+A finished reply (``parse_reply``) is read with the same rules, plus tags that look like a call
+of a tool that does not exist, so the model can be told so instead of its call passing as prose.
+Such a call, outside the known calls and outside markdown code (fenced blocks, which a line
+starting with three backticks or tildes opens and the next such line closes, and inline code
+between backticks on one line), is exactly:
+
+* an opening tag ``<name>`` whose name is snake_case with at least one underscore
+  (``[a-z][a-z0-9]*(_[a-z0-9]+)+``, the shape of the catalog's tool names; no HTML element
+  name has an underscore), not a tool the family knows;
+* then one or more parameters ``<param>value</param>`` (``param`` is ``[a-z][a-z0-9_]*``; the
+  value runs to the first ``</param>`` and is trimmed as above), separated only by whitespace;
+* then the closing tag ``</name>``, before any known call starts.
+
+Anything else (a tag with attributes, prose or a bare value inside, no parameter, no closing
+tag) is prose. Unknown calls are read from finished replies only: while a reply streams, a
+later closing tag could still turn a reported call into the parameter of an enclosing one.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
+import re
 from collections.abc import Collection, Mapping, Sequence
 
 from .tool_types import ToolUse
 from .xml_block import _Block
-from .xml_grammar import _Buffer, _Grammar
+from .xml_grammar import _NON_WS, _Buffer, _Grammar, _trim
 
 __all__ = [
     "DEFAULT_CONTENT_PARAMS",
     "StreamingParser",
     "parse_partial_json_array",
+    "parse_reply",
     "parse_tool_calls",
 ]
 
@@ -71,11 +91,13 @@ DEFAULT_CONTENT_PARAMS: frozenset[str] = frozenset({"content", "diff", "input"})
 class _Reader:
     """Blocks of a growing text; complete blocks are final, the open one is kept."""
 
-    __slots__ = ("block", "current", "done", "grammar", "open_scan")
+    __slots__ = ("block", "current", "done", "ends", "grammar", "open_scan", "starts")
 
     def __init__(self, grammar: _Grammar):
         self.grammar = grammar
         self.done: list[ToolUse] = []
+        self.starts: list[int] = []  # where each block's opening tag starts
+        self.ends: list[int] = []  # where each complete block ends
         self.open_scan = 0  # no tool opening tag starts before this offset
         self.block: _Block | None = None
         self.current: ToolUse | None = None  # the open block as of the last read
@@ -98,11 +120,13 @@ class _Reader:
                     self.current = None
                     return
                 block = self.block = _Block(grammar.tool(m.group(1)), m.end())
+                self.starts.append(m.start())
             block.advance(text)
             if block.end is None:
                 self.current = block.partial(text, buffer)
                 return
             self.done.append(block.complete(text))
+            self.ends.append(block.end)
             self.open_scan = block.end
             self.block = None
 
@@ -124,6 +148,134 @@ def parse_tool_calls(
     reader = _Reader(_Grammar(tools, content_params))
     reader.read(text)
     return reader.blocks()
+
+
+_UNKNOWN_OPEN = re.compile(r"<([a-z][a-z0-9]*(?:_[a-z0-9]+)+)>")
+_PARAM_OPEN = re.compile(r"<([a-z][a-z0-9_]*)>")
+_ANY_CLOSE = re.compile(r"</([a-z][a-z0-9_]*)>")
+_INLINE_CODE = re.compile(r"`[^`\n]+`")
+
+
+def _inside(spans: Sequence[tuple[int, int]], offset: int) -> bool:
+    """Whether ``offset`` lies in one of ``spans`` (sorted, not overlapping)."""
+    k = bisect.bisect_right(spans, (offset, float("inf"))) - 1
+    return k >= 0 and spans[k][0] <= offset < spans[k][1]
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """Markdown code in ``text``, sorted: fenced blocks (an open fence runs to the end of the
+    text) and inline code on one line outside them."""
+    fences: list[tuple[int, int]] = []
+    opened = -1
+    line = 0
+    while line <= len(text):
+        end = text.find("\n", line)
+        end = len(text) if end < 0 else end
+        first = line
+        while first < end and first - line < 4 and text[first] == " ":
+            first += 1
+        if first - line <= 3 and text.startswith(("```", "~~~"), first):
+            if opened < 0:
+                opened = line
+            else:
+                fences.append((opened, end))
+                opened = -1
+        line = end + 1
+    if opened >= 0:
+        fences.append((opened, len(text)))
+    spans = list(fences)
+    for m in _INLINE_CODE.finditer(text):
+        if not _inside(fences, m.start()):
+            spans.append((m.start(), m.end()))
+    spans.sort()
+    return spans
+
+
+class _Closes:
+    """Offsets of every closing tag ``</name>`` of the text, by name (found in one pass)."""
+
+    def __init__(self, text: str) -> None:
+        self.at: dict[str, list[int]] = {}
+        for m in _ANY_CLOSE.finditer(text):
+            self.at.setdefault(m.group(1), []).append(m.start())
+
+    def next(self, name: str, offset: int) -> int:
+        """The first ``</name>`` at or after ``offset``, or -1."""
+        found = self.at.get(name, ())
+        k = bisect.bisect_left(found, offset)
+        return found[k] if k < len(found) else -1
+
+
+def _unknown_call(
+    text: str, start: int, name: str, limit: int, closes: _Closes
+) -> tuple[ToolUse, int] | None:
+    """The unknown call whose opening tag ends at ``start`` (see the module docstring) and
+    the offset after its closing tag, or None; the call must end by ``limit``."""
+    values: list[tuple[str, int, int]] = []  # sliced only once the call is whole
+    pos = start
+    while True:
+        m = _NON_WS.search(text, pos, limit)
+        if m is None or text[m.start()] != "<":
+            return None
+        tag = m.start()
+        if text.startswith(f"</{name}>", tag):
+            if not values:
+                return None
+            params = {p: _trim(text[a:b]) for p, a, b in values}
+            return ToolUse(name, params), tag + len(name) + 3
+        param = _PARAM_OPEN.match(text, tag)
+        if param is None:
+            return None
+        close = closes.next(param.group(1), param.end())
+        if close < 0 or close >= limit:
+            return None
+        values.append((param.group(1), param.end(), close))
+        pos = close + len(param.group(1)) + 3
+
+
+def _unknown_calls(
+    text: str, known: Collection[str], taken: Sequence[tuple[int, int]]
+) -> list[tuple[int, ToolUse]]:
+    """Calls of unknown tools with their offsets, outside the ``taken`` spans (the known
+    calls, in order) and outside markdown code."""
+    code = _code_spans(text)
+    closes = _Closes(text)
+    found: list[tuple[int, ToolUse]] = []
+    starts = [0, *(b for _, b in taken)]
+    ends = [*(a for a, _ in taken), len(text)]
+    for lo, hi in zip(starts, ends, strict=True):
+        scan = lo
+        while True:
+            m = _UNKNOWN_OPEN.search(text, scan, hi)
+            if m is None:
+                break
+            scan = m.end()
+            if m.group(1) in known or _inside(code, m.start()):
+                continue
+            call = _unknown_call(text, m.end(), m.group(1), hi, closes)
+            if call is not None:
+                found.append((m.start(), call[0]))
+                scan = call[1]
+    return found
+
+
+def parse_reply(
+    text: str,
+    tools: Mapping[str, Sequence[str]],
+    *,
+    content_params: Collection[str] = DEFAULT_CONTENT_PARAMS,
+) -> list[ToolUse]:
+    """Every call of a finished reply, in text order: the known tools' calls (the last one
+    ``partial=True`` when its closing tag never came: the reply was cut off inside it) and the
+    calls of unknown tools (see the module docstring), which the caller must refuse."""
+    reader = _Reader(_Grammar(tools, content_params))
+    reader.read(text)
+    ends = [*reader.ends, len(text)][: len(reader.starts)]  # an open call: to the end
+    taken = list(zip(reader.starts, ends, strict=True))
+    found = list(zip(reader.starts, reader.blocks(), strict=True))
+    found += _unknown_calls(text, tools, taken)
+    found.sort(key=lambda pair: pair[0])
+    return [use for _, use in found]
 
 
 class StreamingParser:

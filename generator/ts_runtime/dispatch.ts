@@ -15,14 +15,31 @@
  *    created on first use and cached per name; the cache keeps the `MAX_DYNAMIC_HANDLERS` names
  *    used most recently, because a model can invent any number of names.
  *
- * `execute` is synchronous and refuses a handler that is async (or returns a promise) with an
- * error result; `executeAsync` awaits handlers, with an optional timeout in seconds. Neither
- * throws: a handler's exception becomes an error result naming the tool and the exception.
+ * `execute` is synchronous; `executeAsync` awaits handlers, with an optional timeout in seconds.
+ * Neither throws for a handler's failure: its exception becomes an error result naming the tool.
+ * An async handler on the sync path is the developer's mistake, not the model's, so it throws
+ * `AsyncHandlerError` (a TypeError), never answered to the model: `fromNamespace`, `fromHandlers`
+ * and `register` refuse `async` methods unless the coordinator is bound with `asynchronous: true`;
+ * a coordinator bound so refuses the sync `execute` before running anything; and a sync method
+ * that returns a thenable on the sync path throws too.
  */
 
 import { parseMcpName } from "./dynamic_tools.js";
 import { escapeLabelText, fillLabel } from "./labels.js";
+import {
+  AsyncHandlerError,
+  asyncMethods,
+  BIND_ASYNC,
+  refuseAsync,
+  refuseThenable,
+  SharedToolHandler,
+  TimedOut,
+  USE_ASYNC,
+  within,
+} from "./handler_calls.js";
 import { ToolResult, type ToolUse } from "./tool_types.js";
+
+export { AsyncHandlerError, SharedToolHandler };
 import { errorName, errorText, has, isDict, pyGeneral, pyLen } from "./pyspell.js";
 
 /** How many subagent tool names a Coordinator keeps a handler for (least recently used go). */
@@ -63,27 +80,6 @@ export class MissingHandlersError extends Error {
     );
     this.name = "MissingHandlersError";
     this.missing = Object.fromEntries(Object.entries(missing).map(([k, v]) => [k, [...v]]));
-  }
-}
-
-/** Serves a tool under another name with the same handler instance (no copy). */
-export class SharedToolHandler<Config = unknown> implements ToolHandler<Config> {
-  readonly name: string;
-  readonly inner: ToolHandler<Config, any>;
-
-  constructor(name: string, inner: ToolHandler<Config, any>) {
-    this.name = name;
-    this.inner = inner;
-  }
-
-  execute(config: Config, block: ToolUse): ToolResult | Promise<ToolResult> {
-    return this.inner.execute(config, block);
-  }
-
-  /** Passes on what the inner handler returns (a promise, for an async one). */
-  handlePartialBlock(config: Config, block: ToolUse): unknown {
-    const partial = this.inner.handlePartialBlock;
-    return partial === undefined ? undefined : partial.call(this.inner, config, block);
   }
 }
 
@@ -203,50 +199,18 @@ function describe(error: unknown): string {
   return text ? errorText(error) : errorName(error);
 }
 
-function asyncRefused(name: string): string {
-  return `Error executing tool ${name}: its handler is async; run it with Coordinator.executeAsync`;
-}
-
-function isAsyncFunction(method: unknown): boolean {
-  return typeof method === "function" && method.constructor?.name === "AsyncFunction";
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === "object" || typeof value === "function") &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === "function"
-  );
-}
-
-class TimedOut extends Error {}
-
-/** The host's timer functions (every JS runtime has them; the ES library types do not declare them). */
-const timers = globalThis as unknown as {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-};
-
-/** `promise`, or a TimedOut rejection after `timeout` seconds (null: no limit). */
-function within<T>(promise: Promise<T>, timeout: number | null): Promise<T> {
-  if (timeout === null) return promise;
-  let timer: unknown;
-  const limit = new Promise<never>((_, reject) => {
-    timer = timers.setTimeout(() => reject(new TimedOut()), Math.max(timeout, 0) * 1000);
-  });
-  return Promise.race([promise, limit]).finally(() => timers.clearTimeout(timer));
-}
-
 /** Options of a Coordinator. */
 export interface CoordinatorOptions {
   /** Makes the handler behind each dynamic subagent tool name; without it the subagents tool's handler is shared. */
   subagentFactory?: (() => ToolHandler<any, any>) | null;
   /** Receives a line for each handler failure (default: dropped; the result reports it). */
   log?: DispatchLog;
+  /** Bound for the async paths: async handlers allowed, the sync `execute` refused. */
+  asynchronous?: boolean;
 }
 
 /** Options of `fromNamespace`. */
-export interface NamespaceOptions extends Pick<CoordinatorOptions, "log"> {
+export interface NamespaceOptions extends Pick<CoordinatorOptions, "log" | "asynchronous"> {
   /** Handed to the classes whose binding takes the validator. */
   validator?: unknown;
   /** Register what exists and skip missing classes instead of throwing MissingHandlersError. */
@@ -267,10 +231,13 @@ export class Coordinator<Config = unknown> {
   private readonly dynamic = new Map<string, SharedToolHandler<any>>();
   private readonly subagentFactory: (() => ToolHandler<any, any>) | null;
   private readonly log: DispatchLog;
+  /** Bound for the async paths: async handlers allowed, the sync `execute` refused. */
+  readonly asynchronous: boolean;
 
   constructor(options: CoordinatorOptions = {}) {
     this.subagentFactory = options.subagentFactory ?? null;
     this.log = options.log ?? (() => undefined);
+    this.asynchronous = options.asynchronous ?? false;
   }
 
   /** The bindings of this coordinator's class. */
@@ -284,6 +251,8 @@ export class Coordinator<Config = unknown> {
    * A class whose binding takes the validator is built with `validator`, others with no
    * arguments. Tools that share a handler get a `SharedToolHandler` around the same instance.
    * Missing classes throw one `MissingHandlersError` naming all of them, unless `lenient`.
+   * Handlers with an `async` method throw one `AsyncHandlerError` naming all of them unless
+   * `asynchronous` (the coordinator is then for `executeAsync` and the Offer's async answers).
    */
   static fromNamespace<T extends typeof Coordinator<any>>(
     this: T,
@@ -316,13 +285,25 @@ export class Coordinator<Config = unknown> {
       }
     }
 
-    const coordinator = new this({ subagentFactory, log: options.log }) as InstanceType<T>;
+    const asynchronous = options.asynchronous ?? false;
+    const coordinator = new this({ subagentFactory, log: options.log, asynchronous }) as InstanceType<T>;
+    const found: string[] = [];
     for (const [toolId, binding] of Object.entries(bindings.handlers)) {
       if (binding === null) continue;
       let handler: ToolHandler<any, any> | undefined;
       if (binding.shares === null) handler = owners.get(toolId);
       else if (owners.has(binding.shares)) handler = new SharedToolHandler(toolId, owners.get(binding.shares)!);
-      if (handler !== undefined) coordinator.handlers.set(toolId, handler);
+      if (handler !== undefined) {
+        coordinator.handlers.set(toolId, handler);
+        found.push(...asyncMethods(handler, toolId));
+      }
+    }
+    if (subagentBinding !== null && bindings.subagentsTool !== null && !coordinator.handlers.has(bindings.subagentsTool)) {
+      const subagentClass = lookup(namespace, subagentBinding.class_name);
+      if (subagentClass !== null) found.push(...asyncMethods(subagentClass, bindings.subagentsTool)); // dynamic names only
+    }
+    if (found.length > 0 && !asynchronous) {
+      throw new AsyncHandlerError("async handlers bound for sync execution", found, BIND_ASYNC);
     }
     return coordinator;
   }
@@ -338,8 +319,13 @@ export class Coordinator<Config = unknown> {
     options: CoordinatorOptions = {},
   ): InstanceType<T> {
     const coordinator = new this(options) as InstanceType<T>;
+    const found: string[] = [];
     for (const [toolId, handler] of Object.entries(handlers)) {
       coordinator.handlers.set(toolId, handler.name === toolId ? handler : new SharedToolHandler(toolId, handler));
+      found.push(...asyncMethods(handler, toolId));
+    }
+    if (found.length > 0 && !coordinator.asynchronous) {
+      throw new AsyncHandlerError("async handlers bound for sync execution", found, BIND_ASYNC);
     }
     return coordinator;
   }
@@ -350,7 +336,23 @@ export class Coordinator<Config = unknown> {
     if (typeof name !== "string" || !name) {
       throw new TypeError(`a handler needs a non-empty string 'name' attribute, got ${String(handler)}`);
     }
+    const found = asyncMethods(handler, name);
+    if (found.length > 0 && !this.asynchronous) {
+      throw new AsyncHandlerError("an async handler registered for sync execution", found, BIND_ASYNC);
+    }
     this.handlers.set(name, handler);
+  }
+
+  /** Throw `AsyncHandlerError` when this coordinator is bound for async (a sync `entry` point such
+   * as `Offer.answer` calls this before running anything). */
+  checkSync(entry: string): void {
+    if (!this.asynchronous) return;
+    const found = [...this.handlers].flatMap(([name, handler]) => asyncMethods(handler, name));
+    throw new AsyncHandlerError(
+      `${entry} is sync, and this coordinator was bound with asynchronous: true`,
+      found.length > 0 ? found : ["(no async handler yet)"],
+      USE_ASYNC,
+    );
   }
 
   /** The statically registered tool names, in registration order. */
@@ -435,36 +437,37 @@ export class Coordinator<Config = unknown> {
    * A partial (still streaming) block goes to the handler's `handlePartialBlock` when it has
    * one, and the result is null. A complete block returns the handler's result, an error result
    * for an unknown name, or an error result naming the tool and the exception it threw. A block
-   * that could not be read from the reply (`block.error`) never reaches a handler.
+   * that could not be read from the reply (`block.error`) never reaches a handler. Throws
+   * `AsyncHandlerError` (a developer error) when the coordinator is bound for async or the
+   * handler is async.
    */
   execute(config: Config, block: ToolUse): ToolResult | null {
+    this.checkSync("Coordinator.execute");
     const route = this.route(block);
     if (route.answered) return route.answer;
     const handler = route.handler;
     if (block.partial) {
+      refuseAsync(handler, "handlePartialBlock", block.name);
+      let value: unknown;
       try {
-        const value = handler.handlePartialBlock!(config, block);
-        if (isThenable(value)) {
-          Promise.resolve(value).catch(() => undefined);
-          throw new Error(asyncRefused(block.name));
-        }
+        value = handler.handlePartialBlock!(config, block);
       } catch (error) {
         this.log("error", `dispatch: partial block of ${block.name} failed`, error);
+        return null;
       }
+      refuseThenable(value, handler, "handlePartialBlock", block.name);
       return null;
     }
-    if (isAsyncFunction(handler.execute)) return ToolResult.error(asyncRefused(block.name));
+    refuseAsync(handler, "execute", block.name);
+    let result: ToolResult | Promise<ToolResult>;
     try {
-      const result = handler.execute(config, block);
-      if (isThenable(result)) {
-        Promise.resolve(result).catch(() => undefined); // the work started; do not leak a rejection
-        return ToolResult.error(asyncRefused(block.name));
-      }
-      return result;
+      result = handler.execute(config, block);
     } catch (error) {
       this.log("error", `dispatch: ${block.name} threw`, error);
       return ToolResult.error(`Error executing tool ${block.name}: ${describe(error)}`);
     }
+    refuseThenable(result, handler, "execute", block.name);
+    return result as ToolResult;
   }
 
   /**

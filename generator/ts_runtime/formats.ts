@@ -181,6 +181,31 @@ export interface FormatRecord {
   readonly callFields: CallFields | null;
   readonly resultEnvelope: Envelope | null;
   readonly resultGroup: Envelope | null;
+  /** How a response says that it stopped at the output limit (calls cut off there are not run). */
+  readonly cutOff: CutOff | null;
+}
+
+/**
+ * How a response says that the output limit cut it off (`FormatRecord.cutOff`).
+ *
+ * When the value at `path` is one of `values`, the reply's last call is cut off if it is the last
+ * element of the call list. A call whose own status (`callStatus` from the call element) is one of
+ * `callStatusValues` is cut off wherever it stands. A cut-off call is never run.
+ */
+export interface CutOff {
+  readonly path: readonly (string | number)[];
+  readonly values: readonly string[];
+  readonly callStatus: readonly string[];
+  readonly callStatusValues: readonly string[];
+}
+
+function cutOff(
+  path: readonly (string | number)[],
+  values: readonly string[],
+  callStatus: readonly string[] = [],
+  callStatusValues: readonly string[] = [],
+): CutOff {
+  return { path, values, callStatus, callStatusValues };
 }
 
 type RecordFields = Pick<FormatRecord, "name" | "module" | "envelope" | "schema"> &
@@ -205,6 +230,7 @@ function formatRecord(fields: RecordFields): FormatRecord {
     callFields: null,
     resultEnvelope: null,
     resultGroup: null,
+    cutOff: null,
     ...fields,
   };
 }
@@ -333,6 +359,7 @@ const RECORDS: readonly FormatRecord[] = [
       ["role", "user"],
       ["content", RESULTS],
     ],
+    cutOff: cutOff(["stop_reason"], ["max_tokens", "model_context_window_exceeded"]),
   }),
   formatRecord({
     name: "openai-chat",
@@ -366,6 +393,7 @@ const RECORDS: readonly FormatRecord[] = [
       ["tool_call_id", CALL_ID],
       ["content", CONTENT],
     ],
+    cutOff: cutOff(["choices", 0, "finish_reason"], ["length"]),
   }),
   formatRecord({
     name: "openai-responses",
@@ -395,6 +423,7 @@ const RECORDS: readonly FormatRecord[] = [
       ["call_id", CALL_ID],
       ["output", CONTENT],
     ],
+    cutOff: cutOff(["incomplete_details", "reason"], ["max_output_tokens"], ["status"], ["incomplete"]),
   }),
   formatRecord({
     name: "gemini",
@@ -435,6 +464,7 @@ const RECORDS: readonly FormatRecord[] = [
       ["role", "user"],
       ["parts", RESULTS],
     ],
+    cutOff: cutOff(["candidates", 0, "finishReason"], ["MAX_TOKENS"]),
   }),
   formatRecord({
     name: "bedrock-converse",
@@ -472,6 +502,7 @@ const RECORDS: readonly FormatRecord[] = [
       ["role", "user"],
       ["content", RESULTS],
     ],
+    cutOff: cutOff(["stopReason"], ["max_tokens", "model_context_window_exceeded"]),
   }),
 ];
 

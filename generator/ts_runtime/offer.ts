@@ -9,7 +9,15 @@
  * a call to any tool that was not sent (a static tool turned off by its requirements, an MCP tool
  * of a disabled or unknown server, a subagent that is not configured, a name the model made up)
  * with one tool-error result, then checks the arguments against the schema of the variant that
- * was sent (validation.ts) and hands the handler typed values. Nothing throws.
+ * was sent (validation.ts) and hands the handler typed values. Nothing throws for the model's
+ * mistakes.
+ *
+ * One call answers a whole turn: `answer(coordinator, config, response)` (native formats: the
+ * response as the SDK returns it) and `answerText(coordinator, config, text)` (the text path)
+ * read every call, answer each as `execute` does and return what goes into the next request;
+ * `answerAsync` and `answerTextAsync` run the calls concurrently, async handlers awaited. A call
+ * the output limit cut off, and on the text path a tag calling a tool that does not exist, are
+ * answered with an error and never run.
  */
 
 import type { Catalog } from "./catalog.js";
@@ -19,6 +27,7 @@ import { parametersSchema } from "./native.js";
 import type { TextPath } from "./prompt.js";
 import { type Json } from "./schema_common.js";
 import { dynamicVariants, nativeTools } from "./tool_lists.js";
+import { cutOffError, readCalls, resultMessages, textResult } from "./replies.js";
 import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
 import { argumentsChecker, type ArgumentsChecker } from "./validation.js";
 import type { SkipRecord, Variant } from "./variants.js";
@@ -31,6 +40,23 @@ const LISTED = 40;
 export interface Dispatcher<Config = unknown> {
   execute(config: Config, block: ToolUse): ToolResult | null;
   executeAsync(config: Config, block: ToolUse, options?: { timeout?: number | null }): Promise<ToolResult | null>;
+  /** Throws when the coordinator is bound for async: a sync entry point calls it first. */
+  checkSync?(entry: string): void;
+  /** A short label for a call (the text path's results start with it). */
+  label?(use: Pick<ToolUse, "name" | "params">): string;
+}
+
+/** `result`, or an error result when a handler returned something else (null, ...). */
+function given(use: ToolUse, result: unknown): ToolResult {
+  if (result instanceof ToolResult) return result;
+  const kind = result === null || result === undefined ? "NoneType" : typeof result === "object" ? ((result as object).constructor?.name ?? "object") : typeof result;
+  return ToolResult.error(`Error executing tool ${use.name}: its handler returned ${kind}, not a ToolResult`);
+}
+
+function textTurn<Config>(coordinator: Dispatcher<Config>, uses: readonly ToolUse[], results: readonly ToolResult[]): string {
+  return uses
+    .map((u, k) => textResult(u, results[k] as ToolResult, coordinator.label === undefined ? null : coordinator.label(u)))
+    .join("\n\n");
 }
 
 /** The request's format and run-time tools. */
@@ -185,7 +211,8 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
   /**
    * Answer one call: refuse it, report its argument problems, or run its handler. A partial
    * block of an offered tool goes to the handler's preview unchecked (its values are still
-   * growing); a partial block of any other tool is dropped. Never throws.
+   * growing); a partial block of any other tool is dropped. Throws nothing but AsyncHandlerError
+   * (an async handler on this sync path: the developer's mistake).
    */
   execute<Config>(coordinator: Dispatcher<Config>, config: Config, use: ToolUse): ToolResult | null {
     const screened = this.screen(use);
@@ -201,6 +228,102 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
   ): Promise<ToolResult | null> {
     const screened = this.screen(use);
     return screened.answered ? screened.answer : coordinator.executeAsync(config, screened.run, options);
+  }
+
+  // ---- answering a whole turn --------------------------------------------------------------
+
+  /**
+   * The calls of a finished text-path reply, in order, as `answerText` answers them: a call whose
+   * closing tag never came has `error` set and is never run; a tag calling a tool that does not
+   * exist is returned by its name and refused by `execute`.
+   */
+  readReply(text: string): ToolUse[] {
+    return this.textPath
+      .parseReply(text, this.family, this.extraVariants)
+      .map((use) => (use.partial ? toolUse(use.name, {}, false, "", cutOffError(use.name, `no closing tag </${use.name}>`)) : use));
+  }
+
+  /**
+   * Answer every call of a native `response` (as the SDK returns it); null when the reply has no
+   * call. The result is `resultMessages` of the format, in call order: append it after the
+   * assistant's turn. Throws `AsyncHandlerError` before running anything when `coordinator` is
+   * bound for async (use `answerAsync`).
+   */
+  answer<Config>(coordinator: Dispatcher<Config>, config: Config, response: unknown): Record<string, unknown>[] | null {
+    const format = this.native("answer");
+    coordinator.checkSync?.("Offer.answer");
+    const uses = readCalls(response, format);
+    if (uses.length === 0) return null;
+    return resultMessages(uses.map((u) => [u, given(u, this.execute(coordinator, config, u))] as [ToolUse, ToolResult]), format);
+  }
+
+  /** `answer` with the calls run concurrently (results in call order) through `executeAsync`. */
+  async answerAsync<Config>(
+    coordinator: Dispatcher<Config>,
+    config: Config,
+    response: unknown,
+    options: { timeout?: number | null } = {},
+  ): Promise<Record<string, unknown>[] | null> {
+    const format = this.native("answerAsync");
+    const uses = readCalls(response, format);
+    if (uses.length === 0) return null;
+    const results = await this.gather(coordinator, config, uses, options);
+    return resultMessages(uses.map((u, k) => [u, results[k] as ToolResult] as [ToolUse, ToolResult]), format);
+  }
+
+  /**
+   * Answer every call of a finished text-path reply; null when it has no call. The result is the
+   * text of the next user turn: one `textResult` block per call in call order, separated by a
+   * blank line (a string fits every SDK: wrap it as that SDK's user message).
+   */
+  answerText<Config>(coordinator: Dispatcher<Config>, config: Config, text: string): string | null {
+    this.onTextPath("answerText");
+    coordinator.checkSync?.("Offer.answerText");
+    const uses = this.readReply(text);
+    if (uses.length === 0) return null;
+    return textTurn(coordinator, uses, uses.map((u) => given(u, this.execute(coordinator, config, u))));
+  }
+
+  /** `answerText` with the calls run concurrently, as `answerAsync` runs them. */
+  async answerTextAsync<Config>(
+    coordinator: Dispatcher<Config>,
+    config: Config,
+    text: string,
+    options: { timeout?: number | null } = {},
+  ): Promise<string | null> {
+    this.onTextPath("answerTextAsync");
+    const uses = this.readReply(text);
+    if (uses.length === 0) return null;
+    return textTurn(coordinator, uses, await this.gather(coordinator, config, uses, options));
+  }
+
+  private async gather<Config>(
+    coordinator: Dispatcher<Config>,
+    config: Config,
+    uses: readonly ToolUse[],
+    options: { timeout?: number | null },
+  ): Promise<ToolResult[]> {
+    const results = await Promise.all(uses.map((u) => this.executeAsync(coordinator, config, u, options)));
+    return results.map((r, k) => given(uses[k] as ToolUse, r));
+  }
+
+  private native(method: string): string {
+    if (this.format === null) {
+      throw new PyError(
+        "ValueError",
+        `Offer.${method} answers a native format's response; this offer is for the text path (format=None): use answerText`,
+      );
+    }
+    return this.format;
+  }
+
+  private onTextPath(method: string): void {
+    if (this.format !== null) {
+      throw new PyError(
+        "ValueError",
+        `Offer.${method} answers a text-path reply; this offer is for the native format ${pyRepr(this.format)}: use answer`,
+      );
+    }
   }
 
   private screen(use: ToolUse): { answered: true; answer: ToolResult | null } | { answered: false; run: ToolUse } {

@@ -5,11 +5,13 @@
  * String.prototype.trim does; a content parameter (file content, diffs, patches) may hold its own
  * closing tag (the last well-formed one wins); a call whose closing tag has not fully arrived is
  * returned with `partial: true`; the text may be cut anywhere and parsing never throws.
+ * `parseReply` reads a finished reply, and also the tags that look like a call of a tool that
+ * does not exist (the precise rule is in xml_calls.py's docstring).
  */
 
 import { Block } from "./xml_block.js";
-import type { ToolUse } from "./tool_types.js";
-import { Grammar, Rope } from "./xml_grammar.js";
+import { toolUse, type ToolUse } from "./tool_types.js";
+import { bisectLeft, Grammar, nonWs, Rope, span } from "./xml_grammar.js";
 
 /** Parameters whose values are content: `content` (write_to_file, new_rule), `diff`
  * (replace_in_file), `input` (apply_patch). */
@@ -22,6 +24,9 @@ export type KnownTools = { readonly [name: string]: readonly string[] };
 class Reader {
   private readonly grammar: Grammar;
   readonly done: ToolUse[] = [];
+  /** Where each block's opening tag starts, and where each complete block ends. */
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
   private openScan = 0;
   private block: Block | null = null;
   current: ToolUse | null = null;
@@ -49,6 +54,7 @@ class Reader {
           return;
         }
         block = this.block = new Block(grammar.tool(m[1] as string), base + m.index + m[0].length);
+        this.starts.push(base + m.index);
       }
       block.advance(rope);
       if (block.end === null) {
@@ -56,6 +62,7 @@ class Reader {
         return;
       }
       this.done.push(block.complete(rope));
+      this.ends.push(block.end);
       this.openScan = block.end;
       this.block = null;
     }
@@ -91,6 +98,154 @@ export function parseToolCalls(
   const reader = new Reader(grammarFor(tools, contentParams));
   reader.read(new Rope(text));
   return reader.blocks();
+}
+
+const UNKNOWN_OPEN = /<([a-z][a-z0-9]*(?:_[a-z0-9]+)+)>/g;
+const PARAM_OPEN = /<([a-z][a-z0-9_]*)>/y;
+const ANY_CLOSE = /<\/([a-z][a-z0-9_]*)>/g;
+const INLINE_CODE = /`[^`\n]+`/g;
+
+/** Whether `offset` lies in one of `spans` (sorted, not overlapping). */
+function inside(spans: readonly (readonly [number, number])[], offset: number): boolean {
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((spans[mid] as readonly [number, number])[0] <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  const k = lo - 1;
+  return k >= 0 && (spans[k] as readonly [number, number])[0] <= offset && offset < (spans[k] as readonly [number, number])[1];
+}
+
+/** Markdown code in `text`, sorted: fenced blocks (an open fence runs to the end) and inline code
+ * on one line outside them. */
+function codeSpans(text: string): [number, number][] {
+  const fences: [number, number][] = [];
+  let opened = -1;
+  let line = 0;
+  while (line <= text.length) {
+    let end = text.indexOf("\n", line);
+    if (end < 0) end = text.length;
+    let first = line;
+    while (first < end && first - line < 4 && text[first] === " ") first++;
+    if (first - line <= 3 && (text.startsWith("```", first) || text.startsWith("~~~", first))) {
+      if (opened < 0) opened = line;
+      else {
+        fences.push([opened, end]);
+        opened = -1;
+      }
+    }
+    line = end + 1;
+  }
+  if (opened >= 0) fences.push([opened, text.length]);
+  const spans = [...fences];
+  INLINE_CODE.lastIndex = 0;
+  for (let m = INLINE_CODE.exec(text); m !== null; m = INLINE_CODE.exec(text)) {
+    if (!inside(fences, m.index)) spans.push([m.index, m.index + m[0].length]);
+  }
+  return spans.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
+/** Offsets of every closing tag `</name>` of the text, by name (found in one pass). */
+class Closes {
+  private readonly at = new Map<string, number[]>();
+
+  constructor(text: string) {
+    ANY_CLOSE.lastIndex = 0;
+    for (let m = ANY_CLOSE.exec(text); m !== null; m = ANY_CLOSE.exec(text)) {
+      const name = m[1] as string;
+      let list = this.at.get(name);
+      if (list === undefined) this.at.set(name, (list = []));
+      list.push(m.index);
+    }
+  }
+
+  /** The first `</name>` at or after `offset`, or -1. */
+  next(name: string, offset: number): number {
+    const found = this.at.get(name) ?? [];
+    const k = bisectLeft(found, offset);
+    return k < found.length ? (found[k] as number) : -1;
+  }
+}
+
+/** The unknown call whose opening tag ends at `start` and the offset after its closing tag, or
+ * null; the call must end by `limit`. */
+function unknownCall(text: string, start: number, name: string, limit: number, closes: Closes): [ToolUse, number] | null {
+  const values: [string, number, number][] = []; // sliced only once the call is whole
+  let pos = start;
+  for (;;) {
+    const tag = nonWs(text, pos, limit);
+    if (tag < 0 || text[tag] !== "<") return null;
+    if (text.startsWith(`</${name}>`, tag)) {
+      if (values.length === 0) return null;
+      const params: Record<string, string> = {};
+      for (const [p, a, b] of values) params[p] = span(text, a, b);
+      return [toolUse(name, params), tag + name.length + 3];
+    }
+    PARAM_OPEN.lastIndex = tag;
+    const param = PARAM_OPEN.exec(text);
+    if (param === null) return null;
+    const paramName = param[1] as string;
+    const paramEnd = tag + param[0].length;
+    const close = closes.next(paramName, paramEnd);
+    if (close < 0 || close >= limit) return null;
+    values.push([paramName, paramEnd, close]);
+    pos = close + paramName.length + 3;
+  }
+}
+
+/** Calls of unknown tools with their offsets, outside the `taken` spans (the known calls, in
+ * order) and outside markdown code. */
+function unknownCalls(
+  text: string,
+  known: KnownTools,
+  taken: readonly (readonly [number, number])[],
+): [number, ToolUse][] {
+  const code = codeSpans(text);
+  const closes = new Closes(text);
+  const found: [number, ToolUse][] = [];
+  const starts = [0, ...taken.map(([, b]) => b)];
+  const ends = [...taken.map(([a]) => a), text.length];
+  starts.forEach((lo, index) => {
+    const hi = ends[index] as number;
+    let scan = lo;
+    for (;;) {
+      UNKNOWN_OPEN.lastIndex = scan;
+      const m = UNKNOWN_OPEN.exec(text);
+      if (m === null || m.index + m[0].length > hi) break;
+      scan = m.index + m[0].length;
+      const name = m[1] as string;
+      if (Object.hasOwn(known, name) || inside(code, m.index)) continue;
+      const call = unknownCall(text, scan, name, hi, closes);
+      if (call !== null) {
+        found.push([m.index, call[0]]);
+        scan = call[1];
+      }
+    }
+  });
+  return found;
+}
+
+/**
+ * Every call of a finished reply, in text order: the known tools' calls (the last one partial when
+ * its closing tag never came: the reply was cut off inside it) and the calls of unknown tools,
+ * which the caller must refuse.
+ */
+export function parseReply(
+  text: string,
+  tools: KnownTools,
+  contentParams: Iterable<string> = DEFAULT_CONTENT_PARAMS,
+): ToolUse[] {
+  const reader = new Reader(grammarFor(tools, contentParams));
+  reader.read(new Rope(text));
+  const blocks = reader.blocks();
+  const ends = [...reader.ends, text.length].slice(0, reader.starts.length); // an open call: to the end
+  const taken = reader.starts.map((start, k) => [start, ends[k] as number] as const);
+  const found: [number, ToolUse][] = reader.starts.map((start, k) => [start, blocks[k] as ToolUse]);
+  found.push(...unknownCalls(text, tools, taken));
+  found.sort((a, b) => a[0] - b[0]);
+  return found.map(([, use]) => use);
 }
 
 /** Accumulates streamed text; `feed` returns the current blocks. Complete blocks never change once

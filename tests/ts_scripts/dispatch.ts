@@ -19,6 +19,7 @@ import {
 } from "../pkg/_runtime/streams.js";
 import { ToolResult, toolUse, type ToolUse } from "../pkg/_runtime/tool_types.js";
 import { argumentsChecker } from "../pkg/_runtime/validation.js";
+import { parseReply } from "../pkg/_runtime/xml_calls.js";
 import { pyJsonDumps } from "../pkg/_runtime/pyspell.js";
 
 type Input = { readonly op: string; readonly [key: string]: any };
@@ -109,6 +110,35 @@ function offer(input: Input): unknown {
   return { names: made.names(), skipped: made.skipped, answers };
 }
 
+/** Per reply: the calls read from it (text path), `answer`'s and `answerAsync`'s results. */
+async function answer(input: Input): Promise<unknown> {
+  let made: Offer;
+  try {
+    made = new Offer(input["family"], input["context"], { format: input["format"] });
+  } catch (error) {
+    return { error: described(error) };
+  }
+  const coordinator = Coordinator.fromNamespace(namespace([]));
+  const out = [];
+  for (const response of input["replies"] as any[]) {
+    try {
+      if (input["format"] === null) {
+        const uses = made.readReply(response).map(useJson);
+        const sync = made.answerText(coordinator, null, response);
+        const awaited = await made.answerTextAsync(coordinator, null, response, { timeout: 5 });
+        out.push({ uses, answer: sync, awaited });
+      } else {
+        const sync = made.answer(coordinator, null, response);
+        const awaited = await made.answerAsync(coordinator, null, response, { timeout: 5 });
+        out.push({ uses: [], answer: sync, awaited });
+      }
+    } catch (error) {
+      out.push({ error: described(error) });
+    }
+  }
+  return out;
+}
+
 function stream(input: Input): unknown {
   const kinds = {
     anthropic: AnthropicStream,
@@ -130,6 +160,10 @@ export function handle(input: Input): unknown {
       return route(input);
     case "offer":
       return offer(input);
+    case "answer":
+      return answer(input);
+    case "parseReply":
+      return parseReply(input["text"], input["tools"]).map(useJson);
     case "readCalls": {
       const problems: string[] = [];
       const uses = readCalls(input["response"], input["format"], {

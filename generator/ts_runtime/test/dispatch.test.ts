@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
+  AsyncHandlerError,
   Bindings,
   Coordinator,
   MAX_DYNAMIC_HANDLERS,
@@ -110,18 +111,40 @@ test("a handler that throws becomes an error result naming the tool", async () =
   assert.throws(() => coordinator.register({ name: "", execute: () => ToolResult.ok("") }), TypeError);
 });
 
-test("execute refuses async handlers; executeAsync awaits them and bounds the wait", async () => {
-  const coordinator = new TestCoordinator();
-  coordinator.register({ name: "read_file", execute: async () => ToolResult.ok("later") });
+test("async handlers on the sync path throw AsyncHandlerError; executeAsync awaits them and bounds the wait", async () => {
+  const asyncRead = { name: "read_file", execute: async () => ToolResult.ok("later") };
+  assert.throws(() => new TestCoordinator().register(asyncRead), (error: unknown) => {
+    assert.ok(error instanceof AsyncHandlerError && error instanceof TypeError);
+    assert.deepEqual(error.handlers, ["handler.execute (read_file)"]);
+    assert.match(error.message, /asynchronous: true/);
+    return true;
+  });
+  assert.throws(() => TestCoordinator.fromHandlers({ read_file: asyncRead }), AsyncHandlerError);
+  class ReadHandler {
+    async execute(): Promise<ToolResult> {
+      return ToolResult.ok("read");
+    }
+  }
+  assert.throws(
+    () => TestCoordinator.fromNamespace({ ReadHandler }, { lenient: true }),
+    /async handlers bound for sync execution: ReadHandler\.execute \(read_file\)/,
+  );
+  const bound = TestCoordinator.fromNamespace({ ReadHandler }, { lenient: true, asynchronous: true });
+  assert.throws(() => bound.execute(null, toolUse("read_file")), /Coordinator\.execute is sync/);
+  assert.deepEqual(await bound.executeAsync(null, toolUse("read_file")), ToolResult.ok("read"));
+
+  const coordinator = new TestCoordinator({ asynchronous: true });
+  coordinator.register(asyncRead);
   coordinator.register({ name: "write_to_file", execute: () => new Promise<ToolResult>(() => undefined) });
-  const refused = coordinator.execute(null, toolUse("read_file"));
-  assert.equal(refused?.isError, true);
-  assert.match(refused?.content ?? "", /its handler is async; run it with Coordinator.executeAsync/);
   assert.deepEqual(await coordinator.executeAsync(null, toolUse("read_file")), ToolResult.ok("later"));
   assert.deepEqual(
     await coordinator.executeAsync(null, toolUse("write_to_file"), { timeout: 0.01 }),
     ToolResult.error("Error executing tool write_to_file: no result within 0.01 s"),
   );
+  // a sync method returning a promise cannot be seen before it runs: it throws when it returns one
+  const sync = new TestCoordinator();
+  sync.register({ name: "write_to_file", execute: () => Promise.resolve(ToolResult.ok("late")) as unknown as ToolResult });
+  assert.throws(() => sync.execute(null, toolUse("write_to_file")), /handler\.execute \(write_to_file\)/);
 });
 
 test("partial blocks go to handlePartialBlock and give null", async () => {

@@ -79,3 +79,60 @@ test("arguments are checked against the sent schema, coerced on the text path, a
   assert.deepEqual(await offer.executeAsync(dispatcher, null, toolUse("a", { days: "1" }, true)), ToolResult.ok("ran"));
   assert.equal(dispatcher.ran.length, 2); // the partial block went through unchecked
 });
+
+test("answerText and answerTextAsync answer a whole text-path turn: unknown tools and cut-off calls never run", async () => {
+  const offer = new Offer(CATALOG, new TextPath(CATALOG), "fam", {});
+  const { ran, ...dispatcher } = recorder();
+  const text = "<a>\n<days>3</days>\n</a>\n<search_web>\n<query>x</query>\n</search_web>\n<a>\n<days>4";
+  const turn = offer.answerText(dispatcher, null, text) ?? "";
+  const [first, unknown, cut] = turn.split("\n\n");
+  assert.equal(first, "[a] returned:\nran");
+  assert.match(unknown ?? "", /^\[search_web\] failed:\nTool search_web is not available in this request: no tool of that name exists/);
+  assert.match(cut ?? "", /^\[a\] failed:\nThe call to tool a was not run: the reply was cut off by the output limit \(no closing tag <\/a>\)/);
+  assert.deepEqual(ran.map((u) => u.params), [{ days: 3 }]);
+  assert.equal(offer.answerText(dispatcher, null, "no call"), null);
+  assert.equal(await offer.answerTextAsync(dispatcher, null, text), turn);
+  assert.throws(() => offer.answer(dispatcher, null, {}), /use answerText/);
+});
+
+test("answerAsync runs the calls of a turn concurrently and answers in call order", async () => {
+  const native = new Catalog(
+    { ...DATA, families: { fam: { ...DATA.families["fam"]!, use_native_tools: true } } },
+    (value: unknown) => (value ?? {}) as { readonly [k: string]: unknown },
+  );
+  const offer = new Offer(native, new TextPath(native), "fam", {}, { format: "anthropic" });
+  const finished: number[] = [];
+  let release: () => void = () => undefined;
+  const bothStarted = new Promise<void>((resolve) => (release = resolve));
+  let started = 0;
+  const dispatcher = {
+    execute: () => {
+      throw new Error("the sync path is not used");
+    },
+    executeAsync: async (_config: unknown, use: ToolUse) => {
+      if (++started === 2) release();
+      await bothStarted; // finishes only if both calls run at once
+      if (use.params["days"] === 1) await Promise.resolve(); // the first call finishes last
+      finished.push(use.params["days"] as number);
+      return ToolResult.ok(`days ${use.params["days"]}`);
+    },
+    checkSync: (entry: string) => {
+      throw new TypeError(`${entry} refused`);
+    },
+  };
+  const response = {
+    stop_reason: "tool_use",
+    content: [
+      { type: "tool_use", id: "t1", name: "a", input: { days: 1 } },
+      { type: "tool_use", id: "t2", name: "a", input: { days: 2 } },
+    ],
+  };
+  const messages = await offer.answerAsync(dispatcher, null, response, { timeout: 5 });
+  assert.deepEqual(finished, [2, 1]);
+  assert.deepEqual(
+    (messages?.[0]?.["content"] as { tool_use_id: string; content: string }[]).map((b) => [b.tool_use_id, b.content]),
+    [["t1", "days 1"], ["t2", "days 2"]],
+  );
+  assert.throws(() => offer.answer(dispatcher, null, response), /Offer\.answer refused/);
+  assert.throws(() => offer.answerText(dispatcher, null, ""), /use answer$/);
+});

@@ -4,7 +4,9 @@
  * (tests/test_ts_handlers.py checks both: this file passes, a copy without one handler fails).
  *
  * Handlers get the call with typed arguments (`block.params.path` is a string for read_file) and
- * answer with a ToolResult; async handlers are awaited by `coordinator.executeAsync`.
+ * answer with a ToolResult. read_file's handler is async, so the coordinator is bound for async
+ * (`asynchronous: true`) and answers through `offer.answerAsync` (or `coordinator.executeAsync`);
+ * binding it for the sync path would throw AsyncHandlerError. No cast anywhere.
  */
 
 import {
@@ -76,4 +78,4 @@ export const HANDLERS: HandlerMap<Config> = {
   use_subagents: echo("use_subagents"),
 };
 
-export const coordinator = Coordinator.fromHandlers(HANDLERS);
+export const coordinator = Coordinator.fromHandlers(HANDLERS, { asynchronous: true });

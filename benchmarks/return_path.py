@@ -523,6 +523,8 @@ def main(argv: list[str] | None = None) -> int:
     print("\n| target | measured | status |\n| --- | --- | --- |")
     for goal in goals:
         print(f"| {goal['target']} | {goal['measured']} | {goal['status']} |")
+    for note in notes:  # again under the tables, where a missing peer cannot be overlooked
+        print(note)
     OUT.mkdir(parents=True, exist_ok=True)
     result = {
         "machine": info,

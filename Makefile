@@ -1,12 +1,14 @@
 # Each target bootstraps .venv from pyproject.toml on first use (and again when pyproject.toml changes).
-# Two stamps: generating needs only toolgen and its dependencies (STAMP); the test suite, the lint
-# gate and the benchmarks add the test extra (TEST_STAMP), which pins black, the judge of generated style.
+# Three stamps: generating needs only toolgen and its dependencies (STAMP); the test suite, the lint
+# gate and the benchmarks add the test extra (TEST_STAMP), which pins black, the judge of generated style;
+# the benchmarks also add the bench extra (BENCH_STAMP), the agent SDKs benchmarks/return_path.py compares.
 PYTHON     ?= python3
 VENV       ?= .venv
 BIN        := $(VENV)/bin
 PIP        := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 STAMP      := $(VENV)/.toolgen-installed
 TEST_STAMP := $(VENV)/.toolgen-test-installed
+BENCH_STAMP := $(VENV)/.toolgen-bench-installed
 # The pinned TypeScript toolchain for the TS checks (tests/ts/package.json and its lockfile).
 TS_DIR     := tests/ts
 TS_STAMP   := $(TS_DIR)/node_modules/.toolgen-installed
@@ -58,9 +60,17 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy generator generated handlers
 
-bench: $(TEST_STAMP) ts-deps
+# A peer that does not install is no reason to skip the rest: the stamp stays unset (the next run tries
+# again) and benchmarks/return_path.py names every peer it cannot import.
+$(BENCH_STAMP): $(TEST_STAMP)
+	@if $(PIP) -e '.[bench]'; then touch $(BENCH_STAMP); else \
+		echo "*** the bench extra did not install: return_path.py reports the peers it cannot import ***"; \
+	fi
+
+bench: $(BENCH_STAMP) ts-deps
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/ts.py
+	$(BIN)/python benchmarks/return_path.py
 
 clean:
 	rm -rf $(VENV) .toolgen-cache build dist *.egg-info $(TS_DIR)/node_modules

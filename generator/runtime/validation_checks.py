@@ -559,9 +559,16 @@ def objects(scope: Scope) -> Run | None:
                     props[key] = sub.run
         else:
             scope.refuse("properties", "must map property names to schemas")
-    required = scope.names("required", schema["required"]) if "required" in schema else ()
+    required = (
+        scope.names("required", schema["required"]) or ()
+        if "required" in schema
+        else ()
+    )
     patterns: list[tuple[Callable[[str], bool], Run]] = []
-    for source in schema.get("patternProperties") or {}:
+    raw_patterns = schema.get("patternProperties")
+    if "patternProperties" in schema and not isinstance(raw_patterns, dict):
+        scope.refuse("patternProperties", "must map patterns to schemas")
+    for source in raw_patterns if isinstance(raw_patterns, dict) else ():
         search = scope.pattern("patternProperties", source)
         sub = scope.sub("patternProperties", source)
         if search is not None and sub is not None:

@@ -160,11 +160,12 @@ export class Scope {
   sub(...path: (string | number)[]): Node | null {
     let value: any = this.schema;
     for (const part of path) value = value[part];
+    const place = this.node.place;
     if (!(isDict(value) || typeof value === "boolean")) {
-      this.refuse(String(path[0]), "must hold a schema (an object or a boolean)");
+      const at = { ...place, schema: value, pointer: [...place.pointer, ...path.slice(0, -1)] };
+      this.refuser(at, String(path[path.length - 1]), "must be a schema (an object or a boolean)");
       return null;
     }
-    const place = this.node.place;
     return this.child({
       schema: value,
       base: place.base,

@@ -141,10 +141,10 @@ def plain_json(
         if math.isfinite(value):
             return float(value)
         problems.append((at, f"{value!r} is not a JSON number"))
-        return None
+        return 0  # reported once, here
     if isinstance(value, (Mapping, list, tuple)) and len(at) >= limit:
         problems.append((at, f"nested deeper than {limit} levels"))
-        return None
+        return {}  # an empty schema: the place is reported once, here
     if isinstance(value, Mapping):
         out: dict[str, Any] = {}
         for key, item in value.items():

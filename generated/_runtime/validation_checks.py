@@ -163,10 +163,20 @@ class Scope:
         value: Any = self.schema
         for part in path:
             value = value[part]
-        if not isinstance(value, (dict, bool)):
-            self.refuse(str(path[0]), "must hold a schema (an object or a boolean)")
-            return None
         place = self.node.place
+        if not isinstance(value, (dict, bool)):
+            self._refuse(
+                Located(
+                    value,
+                    place.base,
+                    place.dialect,
+                    place.document,
+                    place.pointer + path[:-1],
+                ),
+                str(path[-1]),
+                "must be a schema (an object or a boolean)",
+            )
+            return None
         return self._child(
             Located(
                 value, place.base, place.dialect, place.document, place.pointer + path

@@ -129,11 +129,11 @@ export function plainJson(
   if (typeof value === "number") {
     if (Number.isFinite(value)) return value;
     problems.push([at, `${pyNumber(value)} is not a JSON number`]);
-    return null;
+    return 0; // reported once, here
   }
   if ((Array.isArray(value) || isDict(value)) && at.length >= limit) {
     problems.push([at, `nested deeper than ${limit} levels`]);
-    return null;
+    return {}; // an empty schema: the place is reported once, here
   }
   if (Array.isArray(value)) return value.map((item, index) => plainJson(item, limit, problems, [...at, index]));
   if (isDict(value) && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)) {

@@ -117,13 +117,17 @@ def arguments_checker(
 
     def check(params: Mapping[str, Any], coerce: bool) -> tuple[dict[str, Any], list[str]]:
         found: list[Problem] = []
-        cleaned = {k: v for k, v in params.items() if v is not None or k in required}
+        if None in params.values():
+            cleaned = {k: v for k, v in params.items() if v is not None or k in required}
+        else:
+            cleaned = dict(params)
         try:
             value = run(cleaned, found, coerce)
         except RecursionError:
             found.append([_TOO_DEEP])
             value = cleaned
-        problems = [_text(p, "") for p in found]
-        return (value if isinstance(value, dict) else cleaned), problems
+        if not found:
+            return value if isinstance(value, dict) else cleaned, []
+        return (value if isinstance(value, dict) else cleaned), [_text(p, "") for p in found]
 
     return check

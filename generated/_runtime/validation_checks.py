@@ -256,29 +256,48 @@ def read_types(scope: Scope) -> tuple[str, ...]:
     return types
 
 
-def typed(types: tuple[str, ...], steps: list[Run]) -> Run:
-    """A schema object's run: the type check (with text-path coercion), then its steps."""
-    if not types:
-        if not steps:
-            return accept
-        if len(steps) == 1:
-            return steps[0]
-        chain = tuple(steps)
+_FAST_CLASSES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int,),  # a float may be NaN or an infinity: it takes the slow path
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+    "null": (type(None),),
+}
 
-        def run_steps(value: Any, problems: list[Problem], coerce: bool) -> Any:
-            for step in chain:
-                value = step(value, problems, coerce)
-            return value
 
-        return run_steps
-
-    allowed = frozenset(types + (("integer",) if "number" in types else ()))
-    to_int = "integer" in types and "number" not in types
-    wanted = " or ".join(types)
-    rest = tuple(steps)
+def _chain(steps: list[Run]) -> Run | None:
+    """The steps as one run (None when there are none)."""
+    if len(steps) <= 1:
+        return steps[0] if steps else None
+    chain = tuple(steps)
 
     def run(value: Any, problems: list[Problem], coerce: bool) -> Any:
-        if coerce and type(value) is str:
+        for step in chain:
+            value = step(value, problems, coerce)
+        return value
+
+    return run
+
+
+def typed(types: tuple[str, ...], steps: list[Run]) -> Run:
+    """A schema object's run: the type check (with text-path coercion), then its steps."""
+    after = _chain(steps)
+    if not types:
+        return accept if after is None else after
+    allowed = frozenset(types + (("integer",) if "number" in types else ()))
+    fast = frozenset(cls for name in types for cls in _FAST_CLASSES[name])
+    to_int = "integer" in types and "number" not in types
+    wanted = " or ".join(types)
+
+    def run(value: Any, problems: list[Problem], coerce: bool) -> Any:
+        cls = type(value)
+        if cls in fast:  # the common case: a plain value of a declared type
+            if after is None:
+                return value
+            return after(value, problems, coerce and cls is not str)
+        if coerce and cls is str:
             value = coerce_text(value, types)
             nested = False  # values inside decoded JSON are native
         else:
@@ -292,9 +311,7 @@ def typed(types: tuple[str, ...], steps: list[Run]) -> Run:
             return value
         if to_int and type(value) is float:
             value = int(value)
-        for step in rest:
-            value = step(value, problems, nested)
-        return value
+        return value if after is None else after(value, problems, nested)
 
     return run
 
@@ -663,7 +680,36 @@ def objects(scope: Scope) -> Run | None:
                 depend(value, problems, False)
         return out
 
-    return run
+    if general or counted or needs or depends:
+        return run
+
+    def run_plain(value: Any, problems: list[Problem], coerce: bool) -> Any:
+        """``run`` for the common tool shape: properties, required, maybe closed."""
+        if type(value) is not dict:
+            return run(value, problems, coerce)
+        for key in required:
+            if key not in value:
+                problems.append(["required, but missing", key])
+        out = value
+        start = len(problems)
+        for key, item in value.items():
+            sub = props.get(key)
+            if sub is None:
+                if closed:
+                    problems.append(["unknown parameter", key])
+                    start += 1
+                continue
+            new = sub(item, problems, coerce)
+            if len(problems) != start:
+                under(problems, start, key)
+                start = len(problems)
+            if new is not item:
+                if out is value:
+                    out = dict(value)
+                out[key] = new
+        return out
+
+    return run_plain
 
 
 def _dependencies(

@@ -49,7 +49,7 @@ def _value(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return "x"
     if "enum" in schema:
-        return list(schema["enum"])[0]
+        return next(iter(schema["enum"]))
     kind = schema.get("type")
     kind = kind[0] if isinstance(kind, list) else kind
     if kind == "object" or "properties" in schema:
@@ -93,7 +93,11 @@ def main() -> dict[str, Any]:
         ours = _micros(lambda c=check, a=args: c(a, False))  # type: ignore[misc]
         theirs = _micros(lambda f=fast, a=args: f(a))  # type: ignore[misc]
         ratios.append(ours / theirs)
-        rows[name] = {"toolgen_us": round(ours, 2), "fastjsonschema_us": round(theirs, 2), "ratio": round(ours / theirs, 2)}
+        rows[name] = {
+            "toolgen_us": round(ours, 2),
+            "fastjsonschema_us": round(theirs, 2),
+            "ratio": round(ours / theirs, 2),
+        }
     geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
     return {"schemas": rows, "geometric_mean_ratio": round(geomean, 2), "max_ratio": round(max(ratios), 2)}
 

@@ -57,13 +57,15 @@ def test_refused_keywords_are_refused_not_passed() -> None:
 def test_docs_table_is_current() -> None:
     ts_bridge.require()
     expected = schema_suite.render(_python(), _typescript())
-    assert schema_suite.DOC.read_text("utf-8") == expected, (
-        "docs/validation.md is stale: run `.venv/bin/python tests/schema_suite.py` and commit it"
-    )
+    assert (
+        schema_suite.DOC.read_text("utf-8") == expected
+    ), "docs/validation.md is stale: run `.venv/bin/python tests/schema_suite.py` and commit it"
 
 
 def _tables_script() -> Any:
-    spec = importlib.util.spec_from_file_location("make_validation_tables", ROOT / "tools" / "make_validation_tables.py")
+    spec = importlib.util.spec_from_file_location(
+        "make_validation_tables", ROOT / "tools" / "make_validation_tables.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -50,9 +50,7 @@ def _additional_properties(validator: Any, extra: Any, instance: Any, schema: An
     if not validator.is_type(instance, "object"):
         return
     patterns = schema.get("patternProperties", {})
-    extras = [
-        k for k in instance if k not in schema.get("properties", {}) and not any(_search(p, k) for p in patterns)
-    ]
+    extras = [k for k in instance if k not in schema.get("properties", {}) and not any(_search(p, k) for p in patterns)]
     if validator.is_type(extra, "object"):
         for key in extras:
             yield from validator.descend(instance[key], extra, path=key)

@@ -115,10 +115,14 @@ def arguments_checker(
         r for r in (raw if isinstance(raw, (list, tuple)) else ()) if isinstance(r, str)
     )
 
-    def check(params: Mapping[str, Any], coerce: bool) -> tuple[dict[str, Any], list[str]]:
+    def check(
+        params: Mapping[str, Any], coerce: bool
+    ) -> tuple[dict[str, Any], list[str]]:
         found: list[Problem] = []
         if None in params.values():
-            cleaned = {k: v for k, v in params.items() if v is not None or k in required}
+            cleaned = {
+                k: v for k, v in params.items() if v is not None or k in required
+            }
         else:
             cleaned = dict(params)
         try:
@@ -128,6 +132,8 @@ def arguments_checker(
             value = cleaned
         if not found:
             return value if isinstance(value, dict) else cleaned, []
-        return (value if isinstance(value, dict) else cleaned), [_text(p, "") for p in found]
+        return (value if isinstance(value, dict) else cleaned), [
+            _text(p, "") for p in found
+        ]
 
     return check

@@ -182,7 +182,9 @@ def _integer_within(bits: int) -> Callable[[Any], bool]:
     low, high = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
 
     def check(value: Any) -> bool:
-        return (isinstance(value, int) or value.is_integer()) and low <= value <= high
+        return bool(
+            (isinstance(value, int) or value.is_integer()) and low <= value <= high
+        )
 
     return check
 
@@ -203,13 +205,12 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "uri": lambda text: _reference(text, True),
     "uri-reference": lambda text: _reference(text, False),
     "json-pointer": lambda text: _JSON_POINTER.fullmatch(text) is not None,
-    "relative-json-pointer": lambda text: _RELATIVE_POINTER.fullmatch(text)
-    is not None,
+    "relative-json-pointer": lambda text: _RELATIVE_POINTER.fullmatch(text) is not None,
     "regex": _regex,
     "int32": _integer_within(32),
     "int64": _integer_within(64),
-    "float": lambda value: -_FLOAT_MAX <= value <= _FLOAT_MAX,
-    "double": lambda value: -sys.float_info.max <= value <= sys.float_info.max,
+    "float": lambda value: bool(-_FLOAT_MAX <= value <= _FLOAT_MAX),
+    "double": lambda value: bool(-sys.float_info.max <= value <= sys.float_info.max),
 }
 """Per asserted format: does a value of its JSON type have the format (enum: see validation)."""
 

@@ -25,7 +25,9 @@ __all__ = [
     "split_fragment",
 ]
 
-_URI = re.compile(r"^(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$", re.S)
+_URI = re.compile(
+    r"^(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$", re.S
+)
 
 #: ``$schema`` values (without a trailing ``#``, http or https) and the dialect each selects.
 #: Draft 6 and draft 4 are read by draft 7's rules (draft 4's boolean bounds are kept).
@@ -206,14 +208,20 @@ class SchemaIndex:
             at = place.pointer + (key,)
             if key in _MAP and isinstance(value, dict):
                 for name, sub in value.items():
-                    yield Located(sub, place.base, place.dialect, place.document, at + (name,))
+                    yield Located(
+                        sub, place.base, place.dialect, place.document, at + (name,)
+                    )
             elif key == "dependencies" and isinstance(value, dict):
                 for name, sub in value.items():
                     if isinstance(sub, dict):
-                        yield Located(sub, place.base, place.dialect, place.document, at + (name,))
+                        yield Located(
+                            sub, place.base, place.dialect, place.document, at + (name,)
+                        )
             elif key in _MANY and isinstance(value, list):
                 for index, sub in enumerate(value):
-                    yield Located(sub, place.base, place.dialect, place.document, at + (index,))
+                    yield Located(
+                        sub, place.base, place.dialect, place.document, at + (index,)
+                    )
             elif key in _ONE:
                 yield Located(value, place.base, place.dialect, place.document, at)
 
@@ -239,5 +247,7 @@ class SchemaIndex:
                 pointer += (int(part),)
             else:
                 return None
-            place = self.places.get(id(node), place) if isinstance(node, dict) else place
+            place = (
+                self.places.get(id(node), place) if isinstance(node, dict) else place
+            )
         return Located(node, place.base, place.dialect, start.document, pointer)

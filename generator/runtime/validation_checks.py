@@ -18,6 +18,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
+from operator import ge, gt, le, lt
 from typing import Any
 
 from .ecma_regex import PatternError, compile_pattern
@@ -59,8 +60,10 @@ def place_text(problem: Problem, path: str = "") -> str:
     for key in reversed(problem[1:]):
         if isinstance(key, int):
             path = f"{path}[{key}]"
+        elif path:
+            path = f"{path}.{key}"
         else:
-            path = f"{path}.{key}" if path else key
+            path = key
     return path
 
 
@@ -81,10 +84,8 @@ def _non_json_number(value: Any) -> bool:
 
 def got_text(value: Any, coerce: bool) -> str:
     """How a type problem names the value it got (``text`` on the text path)."""
-    if coerce and isinstance(value, str):
-        kind = "text"
-    else:
-        kind = json_type(value) or type(value).__name__
+    text = coerce and isinstance(value, str)
+    kind = "text" if text else json_type(value) or type(value).__name__
     return kind if value is None else f"{kind} {show(value)}"
 
 
@@ -103,7 +104,9 @@ def coerce_text(text: str, types: Sequence[str]) -> Any:
             continue
         integral = _INTEGER_TEXT.fullmatch(stripped) is not None
         if integral and name in ("integer", "number") and len(stripped) <= 4300:
-            return int(stripped)  # longer digit strings stay text, as json.loads refuses them
+            return int(
+                stripped
+            )  # longer digit strings stay text, as json.loads refuses them
         if name == "number" and not integral and _NUMBER_TEXT.fullmatch(stripped):
             number = float(stripped)
             if math.isfinite(number):
@@ -193,21 +196,23 @@ class Scope:
 
     def count(self, key: str) -> int | None:
         """A count keyword's value (2.0 is 2); refused unless a non-negative integer."""
-        value = self.schema.get(key)
+        value: Any = self.schema.get(key)
         if value is None and key not in self.schema:
             return None
-        if _is_number(value) and (isinstance(value, int) or value.is_integer()):
-            if value >= 0:
-                return int(value)
+        integral = _is_number(value) and (isinstance(value, int) or value.is_integer())
+        if integral and value >= 0:
+            return int(value)
         self.refuse(key, "must be a non-negative integer")
         return None
 
     def number(self, key: str) -> int | float | None:
         value = self.schema.get(key)
-        if key not in self.schema or isinstance(value, bool) and key.startswith("excl"):
+        if key not in self.schema or (
+            isinstance(value, bool) and key.startswith("excl")
+        ):
             return None  # draft 4's exclusive flags are read with minimum and maximum
         if _is_number(value):
-            return value  # type: ignore[no-any-return]
+            return value
         self.refuse(key, "must be a number")
         return None
 
@@ -240,11 +245,15 @@ def read_types(scope: Scope) -> tuple[str, ...]:
     if raw is None and "type" not in schema:
         types: tuple[str, ...] = ()
     else:
-        names = raw if isinstance(raw, list) else [raw]
+        names: list[Any] = raw if isinstance(raw, list) else [raw]
         if scope.dialect == "gemini":
-            names = [_GEMINI_TYPES.get(n, n) if isinstance(n, str) else n for n in names]
+            names = [
+                _GEMINI_TYPES.get(n, n) if isinstance(n, str) else n for n in names
+            ]
         if not names or not all(n in _TYPES for n in names):
-            scope.refuse("type", f"must be a type name or a list of them: {', '.join(_TYPES)}")
+            scope.refuse(
+                "type", f"must be a type name or a list of them: {', '.join(_TYPES)}"
+            )
             return ()
         types = tuple(dict.fromkeys(names))
     nullable = schema.get("nullable", False)
@@ -373,7 +382,7 @@ def _one_of_values(allowed: list[Any]) -> Run:
 
 def numbers(scope: Scope) -> Run | None:
     schema = scope.schema
-    tests: list[tuple[Callable[[Any], bool], str]] = []
+    tests: list[tuple[Callable[[Any, Any], bool], Any, str]] = []
     low, high = scope.number("minimum"), scope.number("maximum")
     ex_low, ex_high = scope.number("exclusiveMinimum"), scope.number("exclusiveMaximum")
     for key in ("exclusiveMinimum", "exclusiveMaximum"):
@@ -382,22 +391,22 @@ def numbers(scope: Scope) -> Run | None:
             scope.refuse(key, f"the draft 4 flag needs {key[9:].lower()} beside it")
     if low is not None:
         if schema.get("exclusiveMinimum") is True:
-            tests.append((lambda v, b=low: v > b, f"greater than {low}"))
+            tests.append((gt, low, "greater than"))
         else:
-            tests.append((lambda v, b=low: v >= b, f"at least {low}"))
+            tests.append((ge, low, "at least"))
     if high is not None:
         if schema.get("exclusiveMaximum") is True:
-            tests.append((lambda v, b=high: v < b, f"less than {high}"))
+            tests.append((lt, high, "less than"))
         else:
-            tests.append((lambda v, b=high: v <= b, f"at most {high}"))
+            tests.append((le, high, "at most"))
     if ex_low is not None:
-        tests.append((lambda v, b=ex_low: v > b, f"greater than {ex_low}"))
+        tests.append((gt, ex_low, "greater than"))
     if ex_high is not None:
-        tests.append((lambda v, b=ex_high: v < b, f"less than {ex_high}"))
+        tests.append((lt, ex_high, "less than"))
     step = scope.number("multipleOf")
     if step is not None:
         if step > 0:
-            tests.append((lambda v, s=step: is_multiple(v, s), f"a multiple of {step}"))
+            tests.append((is_multiple, step, "a multiple of"))
         else:
             scope.refuse("multipleOf", "must be greater than 0")
     if not tests:
@@ -410,9 +419,9 @@ def numbers(scope: Scope) -> Run | None:
         if _non_json_number(value):
             problems.append([f"not a JSON number (got {show(value)})"])
             return value
-        for test, wanted in checks:
-            if not test(value):
-                problems.append([f"must be {wanted} (got {value})"])
+        for test, bound, wanted in checks:
+            if not test(value, bound):
+                problems.append([f"must be {wanted} {bound} (got {value})"])
         return value
 
     return run
@@ -469,7 +478,9 @@ def formats(scope: Scope) -> Run | None:
 
     def run(value: Any, problems: list[Problem], coerce: bool) -> Any:
         if isinstance(value, str) and not check(value):
-            problems.append([f"must be a valid {name}, like {like} (got {show(value)})"])
+            problems.append(
+                [f"must be a valid {name}, like {like} (got {show(value)})"]
+            )
         return value
 
     return run
@@ -600,7 +611,9 @@ def objects(scope: Scope) -> Run | None:
         sub = scope.sub("patternProperties", source)
         if search is not None and sub is not None:
             patterns.append((search, sub.run))
-    extra = scope.sub("additionalProperties") if "additionalProperties" in schema else None
+    extra = (
+        scope.sub("additionalProperties") if "additionalProperties" in schema else None
+    )
     closed = extra is not None and extra.place.schema is False
     if scope.dialect == "gemini" and schema.get("properties"):
         closed = True  # Gemini's objects take their declared properties only
@@ -673,7 +686,9 @@ def objects(scope: Scope) -> Run | None:
             if key in value:
                 for name in wanted:
                     if name not in value:
-                        problems.append([f"required when {key} is present, but missing", name])
+                        problems.append(
+                            [f"required when {key} is present, but missing", name]
+                        )
         for key, depend in depends.items() if depends else ():
             if key in value:
                 depend(value, problems, False)

@@ -32,8 +32,8 @@ from .validation_checks import (
     Scope,
     accept,
     arrays,
-    got_text,
     formats,
+    got_text,
     numbers,
     objects,
     passes,
@@ -469,8 +469,16 @@ class Compiler:
     # ---- unevaluatedProperties and unevaluatedItems --------------------------------------
 
     def _unevaluated(self, scope: Scope) -> Run | None:
-        props = scope.sub("unevaluatedProperties") if "unevaluatedProperties" in scope.schema else None
-        items = scope.sub("unevaluatedItems") if "unevaluatedItems" in scope.schema else None
+        props = (
+            scope.sub("unevaluatedProperties")
+            if "unevaluatedProperties" in scope.schema
+            else None
+        )
+        items = (
+            scope.sub("unevaluatedItems")
+            if "unevaluatedItems" in scope.schema
+            else None
+        )
         if props is None and items is None:
             return None
         node = scope.node

@@ -44,9 +44,7 @@ def test_types_native() -> None:
 def test_enum_and_const() -> None:
     schema = {"type": "string", "enum": ["metric", "imperial"]}
     assert problems_of(schema, "metric") == []
-    assert problems_of(schema, "kelvin") == [
-        'x: must be one of "metric", "imperial" (got "kelvin")'
-    ]
+    assert problems_of(schema, "kelvin") == ['x: must be one of "metric", "imperial" (got "kelvin")']
     assert problems_of({"const": 1}, True) == ["x: must be 1 (got true)"]
     assert problems_of({"enum": [True]}, 1) != []
 
@@ -106,9 +104,7 @@ def test_tuple_items_additional_and_pattern_properties() -> None:
     assert problems_of({"prefixItems": [{"type": "string"}], "items": False}, ["a", 1]) == [
         "x: must have at most 1 items"
     ]
-    assert problems_of({"items": [{"type": "string"}]}, [1]) == [
-        "x[0]: expected string, got integer 1"
-    ]
+    assert problems_of({"items": [{"type": "string"}]}, [1]) == ["x[0]: expected string, got integer 1"]
     schema = {
         "patternProperties": {"^n_": {"type": "integer"}},
         "additionalProperties": {"type": "string"},
@@ -131,14 +127,10 @@ def test_combinators() -> None:
     assert problems_of(typed_only, "3") == ['x: expected integer or null, got string "3"']
     one_of = {"oneOf": [{"type": "number"}, {"type": "integer"}]}
     assert problems_of(one_of, 1.5) == []
-    assert problems_of(one_of, 1) == [
-        "x: must match exactly one of these schemas, but matches 1 and 2 (got 1)"
-    ]
+    assert problems_of(one_of, 1) == ["x: must match exactly one of these schemas, but matches 1 and 2 (got 1)"]
     all_of = {"allOf": [{"minimum": 1}, {"maximum": 2}]}
     assert problems_of(all_of, 3) == ["x: must be at most 2 (got 3)"]
-    assert problems_of({"not": {"type": "string"}}, "a") == [
-        'x: must not match {"type": "string"} (got "a")'
-    ]
+    assert problems_of({"not": {"type": "string"}}, "a") == ['x: must not match {"type": "string"} (got "a")']
     condition = {"if": {"minimum": 10}, "then": {"multipleOf": 5}, "else": {"maximum": 3}}
     assert problems_of(condition, 15) == []
     assert problems_of(condition, 12) == ["x: must be a multiple of 5 (got 12)"]
@@ -250,22 +242,25 @@ def test_strict_none_for_an_optional_is_removed() -> None:
             ],
         ),
         ({"$ref": "#/definitions/missing"}, ['/$ref: "#/definitions/missing" points to nothing']),
-        ({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}, [
-            "/$defs/a/$ref: leads back to a schema it is inside of without reading into the value"
-            " (an endless loop)"
-        ]),
-        ({"$schema": "https://example.com/my-dialect"}, [
-            '/$schema: "https://example.com/my-dialect" is not a dialect toolgen knows'
-        ]),
-        ({"$recursiveRef": "#", "$schema": "https://json-schema.org/draft/2019-09/schema"}, [
-            "/$recursiveRef: draft 2019-09's dynamic reference is not implemented"
-        ]),
+        (
+            {"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"},
+            [
+                "/$defs/a/$ref: leads back to a schema it is inside of without reading into the value"
+                " (an endless loop)"
+            ],
+        ),
+        (
+            {"$schema": "https://example.com/my-dialect"},
+            ['/$schema: "https://example.com/my-dialect" is not a dialect toolgen knows'],
+        ),
+        (
+            {"$recursiveRef": "#", "$schema": "https://json-schema.org/draft/2019-09/schema"},
+            ["/$recursiveRef: draft 2019-09's dynamic reference is not implemented"],
+        ),
         ({"minimum": float("nan")}, ["/minimum: nan is not a JSON number"]),
     ],
 )
-def test_schemas_that_cannot_be_enforced_are_refused_listing_every_place(
-    schema: Any, refused: list[str]
-) -> None:
+def test_schemas_that_cannot_be_enforced_are_refused_listing_every_place(schema: Any, refused: list[str]) -> None:
     assert [str(r) for r in schema_refusals(schema)] == refused
     with pytest.raises(SchemaRefused) as caught:
         compile_schema(schema)
@@ -333,9 +328,7 @@ def test_tuples_and_read_only_mappings_are_json_arrays_and_objects() -> None:
             "properties": MappingProxyType(
                 {
                     "unit": MappingProxyType({"type": "string", "enum": ("c", "f")}),
-                    "pair": MappingProxyType(
-                        {"type": ("array", "null"), "prefixItems": ({"type": "integer"},)}
-                    ),
+                    "pair": MappingProxyType({"type": ("array", "null"), "prefixItems": ({"type": "integer"},)}),
                 }
             ),
             "required": ("unit",),
@@ -372,9 +365,7 @@ def test_spec_shaped_catalog_data_is_checked_as_json() -> None:
     schema = parameters_schema([{**param, "instruction": ""}])
     check = arguments_checker(schema)
     assert check({"mode": "append"}, False) == ({"mode": "append"}, [])
-    assert check({"mode": "replace"}, False)[1] == [
-        'mode: must be one of "overwrite", "append" (got "replace")'
-    ]
+    assert check({"mode": "replace"}, False)[1] == ['mode: must be one of "overwrite", "append" (got "replace")']
     assert check({}, False)[1] == ["mode: required, but missing"]
     nested = {
         "type": "object",
@@ -386,9 +377,7 @@ def test_spec_shaped_catalog_data_is_checked_as_json() -> None:
         },
         "required": ("items",),
     }
-    assert arguments_checker(nested)({"items": [{"n": 1}, {}]}, False)[1] == [
-        "items[1].n: required, but missing"
-    ]
+    assert arguments_checker(nested)({"items": [{"n": 1}, {}]}, False)[1] == ["items[1].n: required, but missing"]
 
 
 @pytest.mark.parametrize(
@@ -415,7 +404,7 @@ def test_spec_shaped_catalog_data_is_checked_as_json() -> None:
         ({"type": "number"}, float("nan"), ["x: not a JSON number (got NaN)"]),
         ({"minimum": 0}, float("-inf"), ["x: not a JSON number (got -Infinity)"]),
         ({"minItems": 2.0}, [1], ["x: must have at least 2 items"]),
-        ({"maxLength": 1}, "\U0001F600", []),
+        ({"maxLength": 1}, "\U0001f600", []),
         ({"properties": {"a": False}}, {"a": 1}, ["x.a: no value is allowed here"]),
         (False, 1, ["x: no value is allowed here"]),
         (True, {"anything": [1]}, []),
@@ -443,27 +432,45 @@ def test_integral_floats_become_ints_where_the_schema_says_integer() -> None:
     ("schema", "value", "expected"),
     [
         ({"contains": {"type": "integer"}}, ["a"], ['x: must contain at least 1 items matching {"type": "integer"}']),
-        ({"contains": {"const": 1}, "maxContains": 1}, [1, 1], [
-            'x: must contain at most 1 items matching {"const": 1} (has 2)'
-        ]),
+        (
+            {"contains": {"const": 1}, "maxContains": 1},
+            [1, 1],
+            ['x: must contain at most 1 items matching {"const": 1} (has 2)'],
+        ),
         ({"contains": {"const": 1}, "minContains": 0}, [], []),
         ({"dependentRequired": {"a": ["b"]}}, {"a": 1}, ["x.b: required when a is present, but missing"]),
         ({"dependentSchemas": {"a": {"required": ["c"]}}}, {"a": 1}, ["x.c: required, but missing"]),
-        ({"propertyNames": {"maxLength": 2}}, {"abc": 1}, [
-            'x.abc: the name "abc" is not allowed: must be at most 2 characters long'
-        ]),
-        ({"$defs": {"n": {"type": "integer"}}, "properties": {"a": {"$ref": "#/$defs/n"}}}, {"a": "1"}, [
-            'x.a: expected integer, got string "1"'
-        ]),
-        ({"definitions": {"a~b/c": {"minimum": 2}}, "$ref": "#/definitions/a~0b~1c"}, 1, ["x: must be at least 2 (got 1)"]),
+        (
+            {"propertyNames": {"maxLength": 2}},
+            {"abc": 1},
+            ['x.abc: the name "abc" is not allowed: must be at most 2 characters long'],
+        ),
+        (
+            {"$defs": {"n": {"type": "integer"}}, "properties": {"a": {"$ref": "#/$defs/n"}}},
+            {"a": "1"},
+            ['x.a: expected integer, got string "1"'],
+        ),
+        (
+            {"definitions": {"a~b/c": {"minimum": 2}}, "$ref": "#/definitions/a~0b~1c"},
+            1,
+            ["x: must be at least 2 (got 1)"],
+        ),
         ({"$defs": {"%": {"const": 1}}, "$ref": "#/$defs/%25"}, 2, ["x: must be 1 (got 2)"]),
-        ({"$id": "https://a.example/root", "$defs": {"i": {"$anchor": "i", "type": "integer"}}, "$ref": "#i"}, "s", [
-            'x: expected integer, got string "s"'
-        ]),
-        ({"prefixItems": [{"type": "string"}], "unevaluatedItems": False}, ["a", 1], ["x[1]: no value is allowed here"]),
-        ({"properties": {"a": {}}, "allOf": [{"properties": {"b": {}}}], "unevaluatedProperties": False}, {"a": 1, "b": 2, "c": 3}, [
-            "x.c: unknown parameter"
-        ]),
+        (
+            {"$id": "https://a.example/root", "$defs": {"i": {"$anchor": "i", "type": "integer"}}, "$ref": "#i"},
+            "s",
+            ['x: expected integer, got string "s"'],
+        ),
+        (
+            {"prefixItems": [{"type": "string"}], "unevaluatedItems": False},
+            ["a", 1],
+            ["x[1]: no value is allowed here"],
+        ),
+        (
+            {"properties": {"a": {}}, "allOf": [{"properties": {"b": {}}}], "unevaluatedProperties": False},
+            {"a": 1, "b": 2, "c": 3},
+            ["x.c: unknown parameter"],
+        ),
         ({"format": "date"}, "2024-02-30", ['x: must be a valid date, like "2024-05-01" (got "2024-02-30")']),
         ({"format": "email"}, "a@example.com", []),
         ({"format": "int32"}, 2**31, ["x: must be an integer from -2147483648 to 2147483647 (int32) (got 2147483648)"]),
@@ -476,7 +483,11 @@ def test_more_keywords(schema: Any, value: Any, expected: list[str]) -> None:
 
 def test_draft7_ref_overrides_its_siblings_and_array_items() -> None:
     draft7 = "http://json-schema.org/draft-07/schema#"
-    schema = {"$schema": draft7, "definitions": {"s": {"type": "string"}}, "properties": {"a": {"$ref": "#/definitions/s", "maxLength": 1}}}
+    schema = {
+        "$schema": draft7,
+        "definitions": {"s": {"type": "string"}},
+        "properties": {"a": {"$ref": "#/definitions/s", "maxLength": 1}},
+    }
     assert problems_of(schema, {"a": "long"}) == []
     assert problems_of({"$schema": draft7, "items": [{"type": "string"}], "additionalItems": False}, ["a", "b"]) == [
         "x: must have at most 1 items"
@@ -514,7 +525,10 @@ def test_every_problem_is_collected_with_its_place() -> None:
         "type": "object",
         "properties": {
             "reporter": {"type": "object", "properties": {"email": {"type": "string", "format": "email"}}},
-            "items": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string", "minLength": 1}}}},
+            "items": {
+                "type": "array",
+                "items": {"type": "object", "properties": {"name": {"type": "string", "minLength": 1}}},
+            },
         },
     }
     _, problems = arguments_checker(schema)(
@@ -529,7 +543,12 @@ def test_every_problem_is_collected_with_its_place() -> None:
 
 def test_recursive_schemas_compile_once_and_check_deep_values() -> None:
     schema = {
-        "$defs": {"node": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}, "v": {"type": "integer"}}}},
+        "$defs": {
+            "node": {
+                "type": "object",
+                "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}, "v": {"type": "integer"}},
+            }
+        },
         "$ref": "#/$defs/node",
     }
     value: dict[str, Any] = {"v": 1}

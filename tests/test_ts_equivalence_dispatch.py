@@ -21,8 +21,9 @@ naming the input:
 
 tests/ts_bridge.py compiles the package once and runs tests/ts_scripts/dispatch.ts on each batch.
 Known differences, which the corpus avoids: JavaScript does not tell 3 from 3.0, loses integers
-past 2**53, iterates integer-like object keys first, and runs patterns as JavaScript regular
-expressions (docs/handlers.md, "TypeScript handlers").
+past 2**53 (unless a lossless reader gives bigints), and iterates integer-like object keys first
+(docs/handlers.md, "TypeScript handlers"). Patterns are ECMA-262 in both (ecma_regex); while its
+Python side is the interface stub, the corpus keeps to patterns both engines read alike.
 """
 
 from __future__ import annotations

@@ -18,10 +18,10 @@
  */
 
 import { isDict, put } from "./pyspell.js";
-import { placeText, type Problem } from "./validation_checks.js";
+import { placeText, type Problem } from "./validation_scope.js";
 import { DIALECTS, Refusal, SchemaRefused, compileRoot, type Retrieve } from "./validation_compile.js";
 
-export { coerceText } from "./validation_checks.js";
+export { coerceText } from "./validation_scope.js";
 export { DIALECTS, Refusal, SchemaRefused, type Retrieve };
 
 /** A compiled schema: `check(value, path, problems, coerce)` gives the (coerced) value. */

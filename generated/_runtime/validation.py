@@ -32,8 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .validation_checks import Problem, coerce_text, place_text
 from .validation_compile import DIALECTS, Refusal, Retrieve, SchemaRefused, compile_root
+from .validation_scope import Problem, coerce_text, place_text
 
 __all__ = [
     "DIALECTS",

@@ -522,6 +522,21 @@ def validation_inputs() -> Iterator[dict[str, Any]]:
         },
         {"patternProperties": {"^n_": {"type": "integer"}}, "additionalProperties": {"type": "string"}},
         {"type": "boolean", "nullable": True},
+        {"not": {"type": "string"}},
+        {"if": {"type": "integer"}, "then": {"minimum": 1}, "else": {"type": "string", "minLength": 2}},
+        {"contains": {"type": "integer"}, "maxContains": 1},
+        {"dependentRequired": {"n": ["m"]}, "propertyNames": {"maxLength": 2}},
+        {"$defs": {"s": {"type": "string", "format": "date"}}, "anyOf": [{"$ref": "#/$defs/s"}, {"type": "array"}]},
+        {"properties": {"n": {}}, "unevaluatedProperties": False},
+        {"oneOf": [{"multipleOf": 0.0001}, {"type": "string"}]},
+        {"format": "int32"},
+        {"prefixItems": [{"type": "integer"}], "unevaluatedItems": {"type": "string"}},
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "items": [{"type": "integer"}],
+            "dependencies": {"n": ["a"]},
+        },
+        False,
         True,
         3,
         # refused in both, with the same list; an invalid pattern's error text is ecma_regex's
@@ -562,6 +577,11 @@ def validation_inputs() -> Iterator[dict[str, Any]]:
         '{"n": 1}',
         "2.5e-1",
         "-2.5",
+        0.0075,
+        "2024-05-01",
+        "2024-02-30",
+        [1, "a", "b"],
+        {"n": 1, "abc": 2},
     ]
     for schema in keyword_cases:
         wrapped = {"type": "object", "properties": {"v": schema}}

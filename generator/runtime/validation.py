@@ -23,7 +23,9 @@ reader gives as strings), when the declared types do not include "string":
 - array / object: JSON text (``'["a", "b"]'``, ``'{"k": 1}'``) of that JSON type, nesting at
   most MAX_NESTING; its values are then checked as native JSON, without further coercion;
 - anything else stays a string, and the type check reports it.
-With several declared types, the first rule (in the order above) that reads the text wins.
+With several declared types, the first rule (in the order above) that reads the text wins. A
+parameter given by ``$ref`` is read as its target declares; branches of anyOf/oneOf/allOf get
+native values only, as before.
 """
 
 from __future__ import annotations

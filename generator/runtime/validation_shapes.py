@@ -143,7 +143,7 @@ def objects(scope: Scope) -> Run | None:
         scope.sub("additionalProperties") if "additionalProperties" in schema else None
     )
     closed = extra is not None and extra.place.schema is False
-    if scope.dialect == "gemini" and schema.get("properties"):
+    if scope.dialect == "gemini" and isinstance(schema.get("properties"), dict):
         closed = True  # Gemini's objects take their declared properties only
     extra_run = None if extra is None or closed else extra.run
     names = scope.sub("propertyNames") if "propertyNames" in schema else None

@@ -112,7 +112,7 @@ export function objects(scope: Scope): Run | null {
   }
   const extra = scope.has("additionalProperties") ? scope.sub("additionalProperties") : null;
   let closed = extra !== null && extra.place.schema === false;
-  if (scope.dialect === "gemini" && isDict(schema["properties"]) && Object.keys(schema["properties"]).length > 0) {
+  if (scope.dialect === "gemini" && isDict(schema["properties"])) {
     closed = true; // Gemini's objects take their declared properties only
   }
   const extraRun = extra === null || closed ? null : extra.run;

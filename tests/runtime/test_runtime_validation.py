@@ -515,6 +515,8 @@ def test_gemini_dialect() -> None:
         'when: must be a valid date-time, like "2024-05-01T12:00:00Z" (got "soon")',
         "extra: unknown parameter",
     ]
+    empty = arguments_checker({"type": "OBJECT", "properties": {}}, dialect="gemini")
+    assert empty({"x": 1}, False)[1] == ["x: unknown parameter"]
     assert [str(r) for r in schema_refusals({"type": "STRING", "const": "a"}, dialect="gemini")] == [
         "/const: Gemini's Schema has no such keyword"
     ]
@@ -557,3 +559,9 @@ def test_recursive_schemas_compile_once_and_check_deep_values() -> None:
     assert problems_of(schema, value) == []
     value["kids"][0]["kids"][0]["v"] = "x"
     assert problems_of(schema, value) == ['x.kids[0].kids[0].v: expected integer, got string "x"']
+
+
+def test_text_path_reads_a_parameter_given_by_ref_as_its_target_declares() -> None:
+    schema = {"type": "object", "$defs": {"n": {"type": "integer"}}, "properties": {"days": {"$ref": "#/$defs/n"}}}
+    assert arguments_checker(schema)({"days": "3"}, True) == ({"days": 3}, [])
+    assert arguments_checker(schema)({"days": "3"}, False)[1] == ['days: expected integer, got string "3"']

@@ -234,3 +234,27 @@ def test_values_that_fail_the_checker_itself_are_an_error_result(
     result = offer.execute(coordinator, None, ToolUse("read_file", params=[("path", "a")]))  # type: ignore[arg-type]
     assert result is not None and result.is_error and "read_file" in result.content
     assert ran(coordinator, "read_file") == []
+
+
+def test_a_schema_the_validator_refuses_costs_only_that_tool(coordinator: generated.Coordinator) -> None:
+    """A run-time tool whose schema cannot be enforced is answered with one error naming the places."""
+    servers = [
+        {
+            "uid": "rx",
+            "name": "refused",
+            "tools": [
+                {"name": "remote", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "https://x/s.json"}}}},
+                {"name": "fine", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+            ],
+        }
+    ]
+    offer = Offer("generic", {}, mcp_servers=servers)
+    refused = offer.execute(coordinator, None, ToolUse(mcp_name("remote", "rx"), {"a": 1}))
+    assert refused is not None and refused.is_error
+    assert refused.content == (
+        f"Could not check the arguments of tool {mcp_name('remote', 'rx')}: SchemaRefused: the schema cannot be "
+        'checked: /properties/a/$ref: "https://x/s.json" is another document; pass retrieve= to let the validator '
+        "read it (it never uses the network by itself)"
+    )
+    fine = offer.execute(coordinator, None, ToolUse(mcp_name("fine", "rx"), {"q": "x"}))
+    assert fine is not None and not fine.is_error

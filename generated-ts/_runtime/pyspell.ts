@@ -119,6 +119,7 @@ export function pyJsonDumps(value: unknown, item: string = ", ", key: string = "
   if (value === true) return "true";
   if (value === false) return "false";
   if (typeof value === "number") return pyNumber(value, true);
+  if (typeof value === "bigint") return String(value); // an integer read losslessly
   if (typeof value === "string") return pyJsonString(value);
   if (Array.isArray(value)) return "[" + value.map((v) => pyJsonDumps(v, item, key)).join(item) + "]";
   if (isDict(value)) {
@@ -157,6 +158,7 @@ export function pyRepr(value: unknown, tuples: boolean = false): string {
   if (value === true) return "True";
   if (value === false) return "False";
   if (typeof value === "number") return pyNumber(value);
+  if (typeof value === "bigint") return String(value);
   if (typeof value === "string") return pyStrRepr(value);
   if (Array.isArray(value)) {
     const items = value.map((v) => pyRepr(v, tuples)).join(", ");
@@ -191,6 +193,7 @@ export function pyTypeName(value: unknown): string {
   if (value === null || value === undefined) return "NoneType";
   if (typeof value === "boolean") return "bool";
   if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
+  if (typeof value === "bigint") return "int";
   if (typeof value === "string") return "str";
   if (Array.isArray(value)) return "list";
   if (value instanceof TooLong) return "_TooLong";

@@ -7,14 +7,15 @@ and remembers the names that went out, so dispatch cannot disagree with it:
 ``execute(coordinator, config, use)`` refuses a call to any tool that was not sent (a static
 tool turned off by its requirements, an MCP tool of a disabled or unknown server, a subagent
 that is not configured, a name the model made up) with one tool-error result, then checks the
-arguments against the schema of the variant that was sent (validation.py) and hands the
-handler typed values. Nothing raises. ``Coordinator.execute`` called directly stays unchecked,
+arguments against exactly the parameters schema that was sent for that tool in the request's
+format (sent_schema.py; on the text path, the tool's JSON Schema with text coercion) and hands
+the handler typed values. Nothing raises. ``Coordinator.execute`` called directly stays unchecked,
 for hosts that need the old behaviour.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -23,6 +24,7 @@ from .dynamic_tools import parse_mcp_name
 from .formats import FORMATS, NAME
 from .native import parameters_schema
 from .prompt import TextPath
+from .sent_schema import ArgumentsChecker, sent_checker, sent_parameters
 from .tool_types import ToolResult, ToolUse
 from .validation import arguments_checker
 
@@ -31,9 +33,7 @@ __all__ = ["Offer"]
 _LISTED = 40
 """At most this many offered names are listed in a refusal."""
 
-ArgumentsChecker = Callable[[Mapping[str, Any], bool], tuple[dict[str, Any], list[str]]]
-
-# Checkers of static variants, per (variant object, names of the parameters sent). The catalog's
+# Text-path checkers of static variants, per (variant object, names of the parameters sent). The catalog's
 # variants live as long as the package, and the entry keeps its variant, so ids stay unique.
 _STATIC_CHECKERS: dict[
     tuple[int, tuple[str, ...]], tuple[Variant, ArgumentsChecker]
@@ -115,6 +115,7 @@ class Offer:
         """The offered tools by name, in the order they were sent."""
         self._enabled_ids = tuple(v["id"] for v in variants)
         self._checkers: dict[str, ArgumentsChecker] = {}
+        self._entries: dict[str | None, Any] | None = None
         self._servers = {
             str(s.get("uid")): s for s in mcp_servers if isinstance(s, Mapping)
         }
@@ -244,19 +245,42 @@ class Offer:
     def _checker(self, variant: Variant) -> ArgumentsChecker:
         name = variant["name"]
         found = self._checkers.get(name)
-        if found is not None:
-            return found
+        if found is None:
+            text = self.format is None
+            found = self._text_checker(variant) if text else self._sent_checker(variant)
+            self._checkers[name] = found
+        return found
+
+    def _sent_checker(self, variant: Variant) -> ArgumentsChecker:
+        """The check of the parameters schema this request sent for ``variant``."""
+        fmt = str(self.format)
+        if self._entries is None:
+            self._entries = {_entry_name(fmt, e): e for e in self._tools}
+        schema, dialect = sent_parameters(fmt, self._entries.get(variant["name"]))
+        own = variant.get("input_schema")
+        if own is None:
+            required = frozenset(
+                p["name"] for p in variant["parameters"] if p["required"]
+            )
+        else:
+            listed = own.get("required") if isinstance(own, Mapping) else None
+            required = frozenset(
+                r
+                for r in (listed if isinstance(listed, list) else ())
+                if isinstance(r, str)
+            )
+        return sent_checker(schema, dialect, required)
+
+    def _text_checker(self, variant: Variant) -> ArgumentsChecker:
+        """The text path's check: the tool's JSON Schema, with text coercion."""
         params = self.catalog.visible_parameters(
             variant, self.context, self._enabled_ids
         )
         if variant.get("spec") is None:
-            found = arguments_checker(_input_schema(variant, params))
-        else:
-            key = (id(variant), tuple(p["name"] for p in params))
-            cached = _STATIC_CHECKERS.get(key)
-            if cached is None or cached[0] is not variant:
-                cached = (variant, arguments_checker(_input_schema(variant, params)))
-                _STATIC_CHECKERS[key] = cached
-            found = cached[1]
-        self._checkers[name] = found
-        return found
+            return arguments_checker(_input_schema(variant, params))
+        key = (id(variant), tuple(p["name"] for p in params))
+        cached = _STATIC_CHECKERS.get(key)
+        if cached is None or cached[0] is not variant:
+            cached = (variant, arguments_checker(_input_schema(variant, params)))
+            _STATIC_CHECKERS[key] = cached
+        return cached[1]

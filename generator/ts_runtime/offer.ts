@@ -8,8 +8,9 @@
  * that went out, so dispatch cannot disagree with it: `execute(coordinator, config, use)` refuses
  * a call to any tool that was not sent (a static tool turned off by its requirements, an MCP tool
  * of a disabled or unknown server, a subagent that is not configured, a name the model made up)
- * with one tool-error result, then checks the arguments against the schema of the variant that
- * was sent (validation.ts) and hands the handler typed values. Nothing throws.
+ * with one tool-error result, then checks the arguments against exactly the parameters schema that
+ * was sent for that tool in the request's format (sent_schema.ts; on the text path, the tool's JSON
+ * Schema with text coercion) and hands the handler typed values. Nothing throws.
  */
 
 import type { Catalog } from "./catalog.js";
@@ -18,6 +19,7 @@ import { FORMATS, NAME, pathTo } from "./formats.js";
 import { parametersSchema } from "./native.js";
 import type { TextPath } from "./prompt.js";
 import { type Json } from "./schema_common.js";
+import { sentChecker, sentParameters } from "./sent_schema.js";
 import { dynamicVariants, nativeTools } from "./tool_lists.js";
 import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
 import { argumentsChecker, type ArgumentsChecker } from "./validation.js";
@@ -43,7 +45,7 @@ export interface OfferOptions {
   subagents?: readonly Json[];
 }
 
-// Checkers of static variants, per variant object and names of the parameters sent: the catalog's
+// Text-path checkers of static variants, per variant object and names of the parameters sent: the catalog's
 // variants live as long as the package.
 const STATIC_CHECKERS = new WeakMap<object, Map<string, ArgumentsChecker>>();
 
@@ -76,6 +78,7 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
   private readonly section: string = "";
   private readonly enabledIds: readonly string[];
   private readonly checkers = new Map<string, ArgumentsChecker>();
+  private entries: Map<string | null, Json> | null = null;
   private readonly servers: Map<string, Json>;
 
   /**
@@ -228,21 +231,38 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
   }
 
   private checker(variant: Variant): ArgumentsChecker {
-    const found = this.checkers.get(variant.name);
-    if (found !== undefined) return found;
-    const params = this.catalog.visibleParameters(variant, this.context, this.enabledIds);
-    let checker: ArgumentsChecker;
-    if (variant.spec === null) {
-      checker = argumentsChecker(inputSchema(variant, params));
-    } else {
-      let perVariant = STATIC_CHECKERS.get(variant);
-      if (perVariant === undefined) STATIC_CHECKERS.set(variant, (perVariant = new Map()));
-      const key = JSON.stringify(params.map((p) => p.name));
-      let cached = perVariant.get(key);
-      if (cached === undefined) perVariant.set(key, (cached = argumentsChecker(inputSchema(variant, params))));
-      checker = cached;
+    let found = this.checkers.get(variant.name);
+    if (found === undefined) {
+      found = this.format === null ? this.textChecker(variant) : this.sentChecker(variant, this.format);
+      this.checkers.set(variant.name, found);
     }
-    this.checkers.set(variant.name, checker);
-    return checker;
+    return found;
+  }
+
+  /** The check of the parameters schema this request sent for `variant`. */
+  private sentChecker(variant: Variant, format: string): ArgumentsChecker {
+    if (this.entries === null) this.entries = new Map(this.sentTools.map((e) => [entryName(format, e), e]));
+    const [schema, dialect] = sentParameters(format, this.entries.get(variant.name) ?? null);
+    const own: unknown = variant.input_schema;
+    let required: Set<string>;
+    if (own === null || own === undefined) {
+      required = new Set(variant.parameters.filter((p) => p.required).map((p) => p.name));
+    } else {
+      const listed = isDict(own) && has(own, "required") ? own["required"] : null;
+      required = new Set((Array.isArray(listed) ? listed : []).filter((r): r is string => typeof r === "string"));
+    }
+    return sentChecker(schema, dialect, required);
+  }
+
+  /** The text path's check: the tool's JSON Schema, with text coercion. */
+  private textChecker(variant: Variant): ArgumentsChecker {
+    const params = this.catalog.visibleParameters(variant, this.context, this.enabledIds);
+    if (variant.spec === null) return argumentsChecker(inputSchema(variant, params));
+    let perVariant = STATIC_CHECKERS.get(variant);
+    if (perVariant === undefined) STATIC_CHECKERS.set(variant, (perVariant = new Map()));
+    const key = JSON.stringify(params.map((p) => p.name));
+    let cached = perVariant.get(key);
+    if (cached === undefined) perVariant.set(key, (cached = argumentsChecker(inputSchema(variant, params))));
+    return cached;
   }
 }

@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 import generated
+import test_offer
 from generated import Offer, ToolResult, ToolUse
 from generated._runtime import sent_schema
 from replies_data import FORMATS
-from test_offer import NATIVE, coordinator, ran  # noqa: F401 - coordinator is a fixture
+from test_offer import NATIVE, ran
 
 OPEN_TOOL = {
     "name": "lookup",
@@ -38,6 +39,7 @@ MAP_TOOL = {  # Gemini's subset cannot express a map: it goes out as parametersJ
     },
 }
 SERVERS = [{"uid": "kb", "name": "kb", "tools": [OPEN_TOOL, MAP_TOOL]}]
+coordinator = test_offer.coordinator  # the fixture: a Recorder per handler
 CLOSED = {"openai-chat", "openai-responses"}
 
 

@@ -65,7 +65,8 @@ CASES = [
         "tools/ask.yaml",
         "        required: true\n",
         '        required: true\n        pattern: "("\n',
-        "specs/tools/ask.yaml:11:18",
+        # the column of the problem inside the pattern string (its first character, after the quote)
+        "specs/tools/ask.yaml:11:19",
     ),
 ]
 

@@ -22,7 +22,7 @@ from typing import Any
 from .catalog import Catalog, Variant
 from .dynamic_tools import parse_mcp_name
 from .formats import FORMATS, NAME
-from .native import parameters_schema
+from .native import fast_copy, parameters_schema
 from .prompt import TextPath
 from .sent_schema import ArgumentsChecker, sent_checker, sent_parameters
 from .tool_types import ToolResult, ToolUse
@@ -41,11 +41,37 @@ _STATIC_CHECKERS: dict[
 
 
 def _input_schema(variant: Variant, params: Sequence[Mapping[str, Any]]) -> Any:
-    """The schema every format's parameters derive from: an MCP tool's own, else the parameters'."""
+    """The text path's schema: an MCP tool's own, else the parameters' (as every format's derives).
+
+    A top-level union without a ``type`` of its own gets its branches' types, so that text
+    coercion reads its value as they say (``"[1]"`` for a union of arrays and objects).
+    """
     schema = variant.get("input_schema")
-    if schema is not None:
+    if schema is None:
+        # The catalog holds lists as tuples: the checker reads JSON shapes (lists, dicts).
+        schema = parameters_schema(
+            [{**p, "instruction": "", "schema": fast_copy(p["schema"])} for p in params]
+        )
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(properties, Mapping):
         return schema
-    return parameters_schema([{**p, "instruction": ""} for p in params])
+    typed = {name: _with_branch_types(prop) for name, prop in properties.items()}
+    return {**schema, "properties": typed}
+
+
+def _with_branch_types(prop: Any) -> Any:
+    if not isinstance(prop, Mapping) or "type" in prop:
+        return prop
+    branches = prop.get("anyOf", prop.get("oneOf"))
+    types: list[str] = []
+    for branch in branches if isinstance(branches, list) else ():
+        declared = branch.get("type") if isinstance(branch, Mapping) else None
+        if declared is None:
+            return prop  # a branch of any type: nothing to coerce to
+        for name in declared if isinstance(declared, list) else [declared]:
+            if isinstance(name, str) and name not in types:
+                types.append(name)
+    return {**prop, "type": types} if types else prop
 
 
 def _entry_name(format_name: str, entry: Any) -> str | None:

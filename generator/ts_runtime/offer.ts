@@ -24,7 +24,7 @@ import { dynamicVariants, nativeTools } from "./tool_lists.js";
 import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
 import { argumentsChecker, type ArgumentsChecker } from "./validation.js";
 import type { SkipRecord, Variant } from "./variants.js";
-import { errorText, has, isDict, PyError, pyRepr, pyStr } from "./pyspell.js";
+import { errorText, has, isDict, put, PyError, pyRepr, pyStr } from "./pyspell.js";
 
 /** At most this many offered names are listed in a refusal. */
 const LISTED = 40;
@@ -49,11 +49,42 @@ export interface OfferOptions {
 // variants live as long as the package.
 const STATIC_CHECKERS = new WeakMap<object, Map<string, ArgumentsChecker>>();
 
-/** The schema every format's parameters derive from: an MCP tool's own, else the parameters'. */
+/**
+ * The text path's schema: an MCP tool's own, else the parameters' (as every format's derives). A
+ * top-level union without a `type` of its own gets its branches' types, so that text coercion
+ * reads its value as they say.
+ */
 function inputSchema(variant: Variant, params: readonly Variant["parameters"][number][]): Json {
-  const schema = variant.input_schema;
-  if (schema !== null && schema !== undefined) return schema;
-  return parametersSchema(params.map((p) => ({ name: p.name, required: p.required, instruction: "", schema: p.schema })));
+  let schema: Json = variant.input_schema;
+  if (schema === null || schema === undefined) {
+    schema = parametersSchema(params.map((p) => ({ name: p.name, required: p.required, instruction: "", schema: p.schema })));
+  }
+  const properties = isDict(schema) && has(schema, "properties") ? schema["properties"] : null;
+  if (!isDict(properties)) return schema;
+  const typed: Record<string, Json> = {};
+  for (const [name, prop] of Object.entries(properties)) put(typed, name, withBranchTypes(prop));
+  const out: Record<string, Json> = {};
+  for (const [key, value] of Object.entries(schema as Record<string, Json>)) put(out, key, value);
+  put(out, "properties", typed);
+  return out;
+}
+
+function withBranchTypes(prop: Json): Json {
+  if (!isDict(prop) || has(prop, "type")) return prop;
+  const branches = has(prop, "anyOf") ? prop["anyOf"] : has(prop, "oneOf") ? prop["oneOf"] : null;
+  const types: string[] = [];
+  for (const branch of Array.isArray(branches) ? branches : []) {
+    const declared = isDict(branch) && has(branch, "type") ? branch["type"] : null;
+    if (declared === null || declared === undefined) return prop; // a branch of any type: nothing to coerce to
+    for (const name of Array.isArray(declared) ? declared : [declared]) {
+      if (typeof name === "string" && !types.includes(name)) types.push(name);
+    }
+  }
+  if (types.length === 0) return prop;
+  const out: Record<string, Json> = {};
+  for (const [key, value] of Object.entries(prop)) put(out, key, value);
+  put(out, "type", types);
+  return out;
 }
 
 function entryName(format: string, entry: Json): string | null {

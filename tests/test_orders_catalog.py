@@ -290,3 +290,38 @@ def test_generated_python_types_pass_mypy_strict_and_catch_misuse(orders_out: Pa
     assert all(line.startswith("bad.py:") for line in errors), run.stdout
     assert any(line.startswith("bad.py:3:") for line in errors), run.stdout  # "lost" is not a status
     assert any(line.startswith("bad.py:4:") for line in errors), run.stdout  # reporter needs email
+
+
+def test_what_a_format_does_not_send_is_reported_where_it_was_written(capsys: pytest.CaptureFixture[str]) -> None:
+    from conftest import run_cli
+
+    code, _, err = run_cli(capsys, "validate", "--specs", ORDERS)
+    assert code == 0, err
+    lines = [line for line in err.splitlines() if "warning[W50" in line]
+    assert any(
+        ":40:9: warning[W502]: parameter 'quantity' of native/update_order: 'multipleOf' at quantity/multipleOf "
+        "is not sent to gemini " in line
+        for line in lines
+    ), err
+    assert any("warning[W502]: parameter 'tags'" in line and "'uniqueItems'" in line for line in lines), err
+    assert any(
+        "warning[W503]: native/file_ticket on gemini: contact/oneOf: oneOf emitted as anyOf" in line for line in lines
+    )
+    assert not any("text/" in line for line in lines)  # the text family sends no native schema
+
+
+def test_a_map_is_a_located_refusal_on_gemini_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from conftest import copy_specs, edit, run_cli
+
+    specs = copy_specs(ORDERS, tmp_path)
+    edit(
+        specs / "tools" / "close_order.yaml",
+        "      - name: comment\n        type: string\n",
+        "      - name: comment\n        type: object\n        additionalProperties: {type: string}\n",
+    )
+    code, _, err = run_cli(capsys, "validate", "--specs", specs)
+    errors = [line for line in err.splitlines() if ": error[" in line]
+    assert code == 2 and errors, err
+    assert all("[E500]" in line for line in errors), err
+    assert any("for gemini: gemini: free-form maps" in line for line in errors), err
+    assert any("openai-chat" in line and "strict" in line for line in errors), err  # strict cannot say it either

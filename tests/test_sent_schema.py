@@ -9,6 +9,8 @@ JSON Schema it stands for, and the parametersJsonSchema fallback is checked as s
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -134,3 +136,66 @@ def test_gemini_as_json_schema() -> None:
         },
         "required": ["s"],
     }
+
+
+BAD_PATTERNS = {
+    "name": "grep",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"q": {"type": "string", "pattern": "("}, "pattern": {"type": "string", "pattern": "^a"}},
+        "patternProperties": {"[": {"type": "integer"}, "^n_": {"type": "integer"}},
+    },
+}
+
+
+@pytest.mark.parametrize("fmt", [*FORMATS, None])
+def test_a_pattern_the_check_cannot_run_is_dropped_and_reported_not_the_tool(fmt: str | None) -> None:
+    servers = [{"uid": "kb", "name": "kb", "tools": [BAD_PATTERNS, OPEN_TOOL]}]
+    family = "generic" if fmt is None else "native-next-gen"
+    sent = Offer(family, None if fmt is None else NATIVE, format=fmt, mcp_servers=servers)
+    assert name("grep") in sent.names() and name("lookup") in sent.names()
+    assert sent.skipped == []
+    note = (
+        "toolgen dropped from the input schema, as its arguments could not be checked against them: "
+        "/patternProperties/[ (not an ECMA-262 pattern toolgen can check), "
+        "/properties/q/pattern (not an ECMA-262 pattern toolgen can check)"
+    )
+    assert sent.degraded == [{"server": "kb", "uid": "kb", "tool": "grep", "name": name("grep"), "reason": note}]
+    if fmt is None:
+        assert note in sent.prompt_section()
+    else:
+        entry = json.dumps(next(e for e in sent.tools() if name("grep") in json.dumps(e)))
+        assert '"("' not in entry and '"[' not in entry and "^a" in entry  # "pattern", the property, keeps its own
+        assert note in entry
+    # what is left is checked: the property named "pattern" keeps its pattern, "^n_" its integer type
+    given = {"q": "(", "pattern": "b", "n_x": "1"}
+    _, problems = sent.check(ToolUse(name("grep"), given, id="c"))
+    assert "pattern: must match the pattern ^a" in problems
+    assert any(p.startswith("n_x: expected integer") for p in problems)
+
+
+def test_toolgen_show_prints_the_degraded_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from conftest import FRESH_BUNDLED_OUT, run_cli
+
+    servers = tmp_path / "servers.json"
+    servers.write_text(json.dumps([{"uid": "kb", "name": "kb", "tools": [BAD_PATTERNS]}]))
+    context = tmp_path / "ctx.json"
+    context.write_text(json.dumps(NATIVE))
+    code, out, err = run_cli(
+        capsys,
+        "show",
+        "tools",
+        "--family",
+        "native-next-gen",
+        "--format",
+        "anthropic",
+        "--context",
+        context,
+        "--mcp-servers",
+        servers,
+        "--out",
+        FRESH_BUNDLED_OUT,
+    )
+    assert code == 0, err
+    assert f"toolgen: degraded MCP tool '{name('grep')}' of 'kb': toolgen dropped from the input schema" in err
+    assert name("grep") in out

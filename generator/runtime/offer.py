@@ -160,6 +160,17 @@ class Offer:
         """The names of the offered tools, in the order they were sent."""
         return tuple(self.variants)
 
+    @property
+    def degraded(self) -> list[dict[str, Any]]:
+        """Offered run-time tools whose schema lost what the check cannot enforce (a pattern
+        that is not ECMA-262, ...), one ``{server, uid, tool, name, reason}`` each."""
+        return [
+            record
+            for v in self.extra_variants
+            if v["name"] in self.variants
+            for record in v.get("degraded", ())
+        ]
+
     # ---- dispatching ---------------------------------------------------------------------
 
     def parse_calls(self, text: str) -> list[ToolUse]:

@@ -172,6 +172,14 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
     return [...this.variants.keys()];
   }
 
+  /**
+   * Offered run-time tools whose schema lost what the check cannot enforce (a pattern that is not
+   * ECMA-262, ...), one `{server, uid, tool, name, reason}` each.
+   */
+  get degraded(): SkipRecord[] {
+    return this.extraVariants.filter((v) => this.variants.has(v.name)).flatMap((v) => [...(v.degraded ?? [])]);
+  }
+
   // ---- dispatching ------------------------------------------------------------------------
 
   /**

@@ -236,7 +236,9 @@ def test_typescript_answers_alike(orders: ModuleType) -> None:
                     "ran": ran,
                 }
             )
-        expected.append(ts_bridge.as_json(py))
+        expected.append(
+            ts_bridge.as_json({"prompt": offer.prompt_section(), "degraded": offer.degraded, "answers": py})
+        )
     got = ts_bridge.values("orders", inputs)
     for given, py_answer, ts_answer in zip(inputs, expected, got, strict=True):
         assert ts_answer == py_answer, given["format"]
@@ -325,3 +327,13 @@ def test_a_map_is_a_located_refusal_on_gemini_only(tmp_path: Path, capsys: pytes
     assert all("[E500]" in line for line in errors), err
     assert any("for gemini: gemini: free-form maps" in line for line in errors), err
     assert any("openai-chat" in line and "strict" in line for line in errors), err  # strict cannot say it either
+
+
+def test_the_text_prompt_shows_what_a_schema_says_beyond_its_type(orders: ModuleType) -> None:
+    section = orders.Offer("text", {"model_id": "m"}).prompt_section()
+    assert (
+        '- status: (required) The new status. JSON Schema: {"type":"string","enum":["open","shipped","cancelled"]}'
+        in section
+    )
+    assert '- target: (required) The order number, or a ticket key such as OPS-12. JSON Schema: {"anyOf":[' in section
+    assert "- comment: (optional) Anything else to keep.\n" in section  # a plain string: no note

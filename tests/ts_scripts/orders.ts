@@ -31,7 +31,7 @@ export function handle(input: Input): unknown {
     recorders.set(id, recorder);
     coordinator.register(recorder);
   }
-  return (input["calls"] as any[]).map((call) => {
+  const answers = (input["calls"] as any[]).map((call) => {
     const use = toolUse(call.name, call.params, false, call.id ?? "c", null);
     const [typed, problems] = offer.check(use);
     const result = offer.execute(coordinator, null, use);
@@ -43,4 +43,5 @@ export function handle(input: Input): unknown {
       ran,
     };
   });
+  return { prompt: offer.promptSection(), degraded: offer.degraded, answers };
 }

@@ -199,3 +199,12 @@ def test_toolgen_show_prints_the_degraded_report(tmp_path: Path, capsys: pytest.
     assert code == 0, err
     assert f"toolgen: degraded MCP tool '{name('grep')}' of 'kb': toolgen dropped from the input schema" in err
     assert name("grep") in out
+
+
+def test_a_spec_tool_check_is_shared_by_offers_of_contexts_already_seen() -> None:
+    first = Offer("native-next-gen", NATIVE, format="openai-chat")
+    again = Offer("native-next-gen", {**NATIVE, "cwd": "/elsewhere"}, format="openai-chat")
+    other = Offer("native-next-gen", NATIVE, format="anthropic")
+    check = first._checker(first.variants["read_file"])
+    assert again._checker(again.variants["read_file"]) is check
+    assert other._checker(other.variants["read_file"]) is not check  # another format sends another schema

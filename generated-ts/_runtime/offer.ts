@@ -88,6 +88,19 @@ function withBranchTypes(prop: Json): Json {
   return out;
 }
 
+// Per catalog variant: whether its parameter schemas hold no placeholder, so that what it sends in
+// a format depends only on the parameters sent.
+const FIXED = new WeakMap<object, boolean>();
+
+function fixedSchema(variant: Variant): boolean {
+  let known = FIXED.get(variant);
+  if (known === undefined) {
+    known = !JSON.stringify(variant.parameters.map((p) => p.schema)).includes("{{");
+    FIXED.set(variant, known);
+  }
+  return known;
+}
+
 function entryName(format: string, entry: Json): string | null {
   let node = entry;
   for (const key of pathTo(FORMATS.get(format)!, NAME)) node = isDict(node) && has(node, key) ? node[key] : null;
@@ -285,13 +298,18 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
     const [schema, dialect] = sentParameters(format, this.entries.get(variant.name) ?? null);
     const own: unknown = variant.input_schema;
     let required: Set<string>;
+    let identity: [object, string] | null = null;
     if (own === null || own === undefined) {
       required = new Set(variant.parameters.filter((p) => p.required).map((p) => p.name));
+      const properties = isDict(schema) && has(schema, "properties") ? schema["properties"] : null;
+      if (variant.spec !== null && fixedSchema(variant)) {
+        identity = [variant, JSON.stringify([format, dialect, isDict(properties) ? Object.keys(properties) : []])];
+      }
     } else {
       const listed = isDict(own) && has(own, "required") ? own["required"] : null;
       required = new Set((Array.isArray(listed) ? listed : []).filter((r): r is string => typeof r === "string"));
     }
-    return sentChecker(schema, dialect, required);
+    return sentChecker(schema, dialect, required, identity);
   }
 
   /** The text path's check: the tool's JSON Schema, with text coercion. */

@@ -15,6 +15,7 @@ for hosts that need the old behaviour.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -74,9 +75,23 @@ def _with_branch_types(prop: Any) -> Any:
     return {**prop, "type": types} if types else prop
 
 
+_NAME_PATHS = {name: rec.path_to(NAME) for name, rec in FORMATS.items()}
+# Per catalog variant: whether its parameter schemas hold no placeholder, so that what it sends
+# in a format depends only on the parameters sent (the variant is kept: its id stays its own).
+_FIXED: dict[int, tuple[Variant, bool]] = {}
+
+
+def _fixed_schema(variant: Variant) -> bool:
+    known = _FIXED.get(id(variant))
+    if known is None or known[0] is not variant:
+        text = json.dumps([p["schema"] for p in variant["parameters"]], default=repr)
+        known = _FIXED[id(variant)] = (variant, "{{" not in text)
+    return known[1]
+
+
 def _entry_name(format_name: str, entry: Any) -> str | None:
     node = entry
-    for key in FORMATS[format_name].path_to(NAME):
+    for key in _NAME_PATHS[format_name]:
         node = node.get(key) if isinstance(node, Mapping) else None
     return node if isinstance(node, str) else None
 
@@ -295,10 +310,17 @@ class Offer:
             self._entries = {_entry_name(fmt, e): e for e in self._tools}
         schema, dialect = sent_parameters(fmt, self._entries.get(variant["name"]))
         own = variant.get("input_schema")
+        identity = None
         if own is None:
             required = frozenset(
                 p["name"] for p in variant["parameters"] if p["required"]
             )
+            properties = (
+                schema.get("properties") if isinstance(schema, Mapping) else None
+            )
+            if variant.get("spec") is not None and _fixed_schema(variant):
+                names = tuple(properties) if isinstance(properties, Mapping) else ()
+                identity = (variant, (fmt, dialect, names))
         else:
             listed = own.get("required") if isinstance(own, Mapping) else None
             required = frozenset(
@@ -306,7 +328,7 @@ class Offer:
                 for r in (listed if isinstance(listed, list) else ())
                 if isinstance(r, str)
             )
-        return sent_checker(schema, dialect, required)
+        return sent_checker(schema, dialect, required, identity)
 
     def _text_checker(self, variant: Variant) -> ArgumentsChecker:
         """The text path's check: the tool's JSON Schema, with text coercion."""

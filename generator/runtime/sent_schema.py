@@ -15,7 +15,7 @@ as required and nullable, and the model fills them with ``null``.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from .formats import FORMATS, PARAMETERS
@@ -40,7 +40,17 @@ CACHE_LIMIT = 1024
 
 ArgumentsChecker = Callable[[Mapping[str, Any], bool], tuple[dict[str, Any], list[str]]]
 
-_CHECKERS: dict[tuple[str, str, frozenset[str]], ArgumentsChecker] = {}
+_CHECKERS: dict[Any, ArgumentsChecker] = {}
+# Per format: the keys above the parameters slot, its key, and the dialect of that slot.
+_SLOTS = {
+    name: (
+        rec.path_to(PARAMETERS)[:-1],
+        rec.path_to(PARAMETERS)[-1],
+        GEMINI if rec.schema.hooks == GEMINI else JSON,
+        rec.json_schema_key,
+    )
+    for name, rec in FORMATS.items()
+}
 _EMPTY: dict[str, Any] = {}
 
 
@@ -51,40 +61,69 @@ def sent_parameters(format_name: str, entry: Any) -> tuple[Any, str]:
     (full JSON Schema); an entry with neither (a format whose parameters are optional) sent
     no schema, which accepts any arguments.
     """
-    rec = FORMATS[format_name]
-    *above, key = rec.path_to(PARAMETERS)
+    above, key, dialect, json_schema_key = _SLOTS[format_name]
     holder = entry
     for step in above:
         holder = holder.get(step) if isinstance(holder, Mapping) else None
     if not isinstance(holder, Mapping):
         return _EMPTY, JSON
     if key in holder:
-        return holder[key], GEMINI if rec.schema.hooks == GEMINI else JSON
-    if rec.json_schema_key is not None and rec.json_schema_key in holder:
-        return holder[rec.json_schema_key], JSON
+        return holder[key], dialect
+    if json_schema_key is not None and json_schema_key in holder:
+        return holder[json_schema_key], JSON
     return _EMPTY, JSON
 
 
 def sent_checker(
-    schema: Any, dialect: str, required: frozenset[str]
+    schema: Any,
+    dialect: str,
+    required: frozenset[str],
+    identity: tuple[Any, Hashable] | None = None,
 ) -> ArgumentsChecker:
     """The check of one sent schema: ``(params, coerce) -> (typed arguments, problems)``.
 
     ``required`` names the parameters the tool's own schema requires: after a check without
-    problems, a ``None`` for any other parameter is removed. Cached per (dialect, schema
-    text, required), so the same sent schema is compiled once per process.
+    problems, a ``None`` for any other parameter is removed. Cached per (dialect, schema text,
+    required), so the same sent schema is compiled once per process. A caller that knows the
+    schema is fixed by an object and a key (a catalog variant, the format and the names it
+    sent) passes them as ``identity``: the cache is then keyed on those, without reading the
+    schema's text again.
     """
+    if identity is not None:
+        anchor, key = identity
+        known = _CHECKERS.get(("id", id(anchor), key))
+        if isinstance(known, _Anchored) and known.anchor is anchor:
+            return known.check
     try:
         text = json.dumps(schema, allow_nan=False)
     except (TypeError, ValueError):  # not JSON (a hand-made catalog): compile, no cache
         return _checker(schema, dialect, required)
-    key = (dialect, text, required)
-    found = _CHECKERS.get(key)
+    found = _CHECKERS.get((dialect, text, required))
     if found is None:
         if len(_CHECKERS) >= CACHE_LIMIT:
             _CHECKERS.clear()
-        found = _CHECKERS[key] = _checker(schema, dialect, required)
+        found = _CHECKERS[(dialect, text, required)] = _checker(
+            schema, dialect, required
+        )
+    if identity is not None:
+        anchor, key = identity
+        _CHECKERS[("id", id(anchor), key)] = _Anchored(anchor, found)
     return found
+
+
+class _Anchored:
+    """A check cached under an object's id; the object is kept, so the id stays its own."""
+
+    __slots__ = ("anchor", "check")
+
+    def __init__(self, anchor: Any, check: ArgumentsChecker) -> None:
+        self.anchor = anchor
+        self.check = check
+
+    def __call__(
+        self, params: Mapping[str, Any], coerce: bool
+    ) -> tuple[dict[str, Any], list[str]]:
+        return self.check(params, coerce)
 
 
 def _checker(schema: Any, dialect: str, required: frozenset[str]) -> ArgumentsChecker:

@@ -26,6 +26,8 @@ export const GEMINI_DIALECT = "gemini";
 export const CACHE_LIMIT = 1024;
 
 const CHECKERS = new Map<string, ArgumentsChecker>();
+// Checks cached per object (a catalog variant) and key, for schemas the object fixes.
+const ANCHORED = new WeakMap<object, Map<string, ArgumentsChecker>>();
 const EMPTY: Schema = {};
 
 /**
@@ -48,15 +50,31 @@ export function sentParameters(formatName: string, entry: unknown): [Json, strin
 /**
  * The check of one sent schema: `(params, coerce) => [typed arguments, problems]`. `required`
  * names the parameters the tool's own schema requires: after a check without problems, a `null`
- * for any other parameter is removed. Cached per (dialect, schema text, required).
+ * for any other parameter is removed. Cached per (dialect, schema text, required). A caller that
+ * knows the schema is fixed by an object and a key (a catalog variant, the format and the names it
+ * sent) passes them as `identity`: the cache is then keyed on those, without reading the schema.
  */
-export function sentChecker(schema: Json, dialect: string, required: ReadonlySet<string>): ArgumentsChecker {
+export function sentChecker(
+  schema: Json,
+  dialect: string,
+  required: ReadonlySet<string>,
+  identity: readonly [object, string] | null = null,
+): ArgumentsChecker {
+  if (identity !== null) {
+    const known = ANCHORED.get(identity[0])?.get(identity[1]);
+    if (known !== undefined) return known;
+  }
   const key = JSON.stringify([dialect, schema, [...required].sort()]);
   let found = CHECKERS.get(key);
   if (found === undefined) {
     if (CHECKERS.size >= CACHE_LIMIT) CHECKERS.clear();
     found = checker(schema, dialect, required);
     CHECKERS.set(key, found);
+  }
+  if (identity !== null) {
+    let perAnchor = ANCHORED.get(identity[0]);
+    if (perAnchor === undefined) ANCHORED.set(identity[0], (perAnchor = new Map()));
+    perAnchor.set(identity[1], found);
   }
   return found;
 }

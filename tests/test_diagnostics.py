@@ -400,7 +400,11 @@ def test_paths_are_printed_relative_to_the_current_directory(tmp_path: Path, mon
     ],
 )
 def test_a_pattern_error_points_inside_the_string(capsys, specs: Path, written: str, column: int) -> None:
-    edit(specs / "tools" / "ask.yaml", "        required: true\n", f"        required: true\n        pattern: {written}\n")
+    edit(
+        specs / "tools" / "ask.yaml",
+        "        required: true\n",
+        f"        required: true\n        pattern: {written}\n",
+    )
     rc, _, err = run_cli(capsys, "validate", "--specs", specs)
     assert rc == 2, err
     expect_line(err, f"specs/tools/ask.yaml:11:{column}", "E320")

@@ -332,8 +332,8 @@ def test_a_map_is_a_located_refusal_on_gemini_only(tmp_path: Path, capsys: pytes
 def test_the_text_prompt_shows_what_a_schema_says_beyond_its_type(orders: ModuleType) -> None:
     section = orders.Offer("text", {"model_id": "m"}).prompt_section()
     assert (
-        '- status: (required) The new status. JSON Schema: {"type":"string","enum":["open","shipped","cancelled"]}'
+        '- status: (required) The new status. (JSON Schema: {"type":"string","enum":["open","shipped","cancelled"]})'
         in section
     )
-    assert '- target: (required) The order number, or a ticket key such as OPS-12. JSON Schema: {"anyOf":[' in section
+    assert '- target: (required) The order number, or a ticket key such as OPS-12. (JSON Schema: {"anyOf":[' in section
     assert "- comment: (optional) Anything else to keep.\n" in section  # a plain string: no note

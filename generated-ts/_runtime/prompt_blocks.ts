@@ -25,13 +25,13 @@ const PLAIN_KEYWORDS = new Set(["type", "description", "title", "nullable"]);
 
 /**
  * The parameter's schema for the text prompt when it says more than a type: enums, bounds, patterns,
- * unions, nested members (`JSON Schema: {...}`, descriptions left out); else "".
+ * unions, nested members (`(JSON Schema: {...})`, descriptions left out); else "".
  */
 export function schemaNote(schema: Readonly<Record<string, unknown>>): string {
   if (Object.keys(schema).every((key) => PLAIN_KEYWORDS.has(key))) return "";
   const shown: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) if (key !== "description" && key !== "title") put(shown, key, value as Json);
-  return `JSON Schema: ${pyJsonDumps(shown, ",", ":")}`;
+  return `(JSON Schema: ${pyJsonDumps(shown, ",", ":")})`;
 }
 
 /** One tool: heading, description, parameter list and a Usage example ("" when it has neither

@@ -42,13 +42,13 @@ _PLAIN_KEYWORDS = frozenset({"type", "description", "title", "nullable"})
 
 def schema_note(schema: Mapping[str, Any]) -> str:
     """The parameter's schema for the text prompt when it says more than a type: enums, bounds,
-    patterns, unions, nested members (``JSON Schema: {...}``, descriptions left out); else "".
+    patterns, unions, nested members (``(JSON Schema: {...})``, descriptions left out); else "".
     """
     if all(key in _PLAIN_KEYWORDS for key in schema):
         return ""
     shown = {k: v for k, v in schema.items() if k not in ("description", "title")}
     text = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
-    return f"JSON Schema: {text}"
+    return f"(JSON Schema: {text})"
 
 
 def tool_block(

@@ -337,3 +337,14 @@ def test_the_text_prompt_shows_what_a_schema_says_beyond_its_type(orders: Module
     )
     assert '- target: (required) The order number, or a ticket key such as OPS-12. (JSON Schema: {"anyOf":[' in section
     assert "- comment: (optional) Anything else to keep.\n" in section  # a plain string: no note
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_entry_passes_the_providers_own_types(orders: ModuleType, fmt: str) -> None:
+    from sdk_validators import check_json_schema, validate_tool
+
+    for entry in orders.Offer("native", NATIVE, format=fmt).tools():
+        validate_tool(fmt, entry)
+        schema, dialect = importlib.import_module(f"{orders.__name__}._runtime.sent_schema").sent_parameters(fmt, entry)
+        if dialect == "json":
+            check_json_schema(schema)

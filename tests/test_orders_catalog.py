@@ -348,3 +348,31 @@ def test_every_entry_passes_the_providers_own_types(orders: ModuleType, fmt: str
         schema, dialect = importlib.import_module(f"{orders.__name__}._runtime.sent_schema").sent_parameters(fmt, entry)
         if dialect == "json":
             check_json_schema(schema)
+
+
+TS_GOOD = """\
+import type { FileTicketArgs, UpdateOrderArgs } from "../../../generated-ts/args.js";
+
+export function handle(args: UpdateOrderArgs, ticket: FileTicketArgs): string {
+  const email: string = args.reporter.email;
+  const target: number | string = ticket.target;
+  return `${email} ${args.status} ${target} ${ticket.lines[0]!.qty + 1}`;
+}
+
+export const good: UpdateOrderArgs = { order_id: 1, status: "open", reporter: { email: "a@b.c" } };
+"""
+TS_BAD = """\
+import type { UpdateOrderArgs } from "../../../generated-ts/args.js";
+
+export const lost: UpdateOrderArgs = { order_id: 1, status: "lost", reporter: { email: "a@b.c" } };
+export const noEmail: UpdateOrderArgs = { order_id: 1, status: "open", reporter: { name: "x" } };
+"""
+
+
+def test_generated_typescript_types_pass_tsc_strict_and_catch_misuse() -> None:
+    from test_ts_handlers import typecheck
+
+    found = typecheck(ts_bridge.render_package(ORDERS), {"good.ts": TS_GOOD, "bad.ts": TS_BAD})
+    assert set(found) == {"bad.ts"}, found
+    assert "3," in found["bad.ts"] and '"lost"' in found["bad.ts"], found  # not a status
+    assert "4," in found["bad.ts"] and "email" in found["bad.ts"], found  # reporter needs email

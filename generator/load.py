@@ -56,6 +56,8 @@ class SourceFile:
     positions: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
     key_positions: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
     first_line: str = ""
+    text: str = ""
+    """The file's text (after a byte order mark), for columns inside a value."""
 
     def loc(self, path: PathKey = (), *, key: bool = False) -> Location:
         """The closest known location of ``path`` (walking up to the parent when needed)."""
@@ -71,6 +73,32 @@ class SourceFile:
             if not probe:
                 return Location(self.path, 1, 1)
             probe = probe[:-1]
+
+    def loc_in_string(self, path: PathKey, offset: int) -> Location:
+        """Where character ``offset`` of the string value at ``path`` is, when the scalar is written
+        on one line in a form that maps characters one to one (plain, single-quoted, double-quoted
+        without escapes before it); the value's own location otherwise."""
+        start = self.loc(path)
+        if path not in self.positions or start.line < 1:
+            return start
+        lines = self.text.split("\n")
+        line = lines[start.line - 1] if start.line <= len(lines) else ""
+        rest = line[start.col - 1 :]
+        quote = rest[:1]
+        if quote not in ("'", '"'):
+            column = start.col + offset
+        else:
+            column = start.col + 1
+            i, seen = 1, 0
+            while seen < offset and i < len(rest):
+                if quote == '"' and rest[i] == "\\":
+                    return start
+                step = 2 if quote == "'" and rest[i : i + 2] == "''" else 1
+                i, seen = i + step, seen + 1
+            if seen < offset:
+                return start
+            column = start.col + i
+        return Location(start.path, start.line, column)
 
 
 class _Abort(Exception):
@@ -256,6 +284,7 @@ def load_bytes(raw: bytes, display: str, diags: Diagnostics) -> SourceFile:
         return source
     text = text.removeprefix("\ufeff")  # a byte order mark is allowed; the modeline check looks past it
     source.first_line = text.split("\n", 1)[0]
+    source.text = text
     node = _compose(text, display, diags)
     if node is None:
         return source

@@ -23,22 +23,32 @@ FORMATS = tuple(FORMAT_RECORDS)
 # Order in which JSON-Schema keywords of a parameter are emitted (after type and description).
 SCHEMA_KEYWORD_ORDER = (
     "enum",
+    "const",
     "format",
     "minimum",
     "maximum",
     "exclusiveMinimum",
     "exclusiveMaximum",
+    "multipleOf",
     "minLength",
     "maxLength",
     "pattern",
     "minItems",
     "maxItems",
+    "uniqueItems",
     "items",
     "properties",
     "required",
     "additionalProperties",
+    "minProperties",
+    "maxProperties",
+    "anyOf",
+    "oneOf",
+    "allOf",
     "default",
 )
+#: Keywords whose value is a list of schemas (unions and intersections).
+SCHEMA_COMBINATORS = ("anyOf", "oneOf", "allOf")
 
 
 @dataclass(frozen=True)
@@ -72,7 +82,11 @@ class Parameter:
 
     @property
     def type(self) -> str:
-        return str(self.schema.get("type", "string"))
+        """The declared type, or its first non-null type for a union ("string" when untyped)."""
+        declared = self.schema.get("type", "string")
+        if isinstance(declared, (list, tuple)):
+            return next((str(t) for t in declared if t != "null"), "string")
+        return str(declared)
 
 
 @dataclass(frozen=True)

@@ -173,16 +173,18 @@ def _extra_variants(package: ModuleType, args: argparse.Namespace, context: Any,
         family, context, mcp_servers=servers or (), subagents=agents or ()
     )
     report_skipped(refused + skipped)
+    report_skipped([r for v in extra for r in v.get("degraded", ())], "degraded")
     return extra
 
 
-def report_skipped(skipped: list[dict[str, Any]]) -> None:
-    """One stderr line per run-time tool left out (stdout stays the command's JSON or text)."""
+def report_skipped(skipped: list[dict[str, Any]], verb: str = "skipped") -> None:
+    """One stderr line per run-time tool left out, or (``degraded``) offered with part of its schema
+    taken out (stdout stays the command's JSON or text)."""
     for skip in skipped:
         kind = "MCP tool" if skip["uid"] is not None else "run-time tool"
         tool = skip["name"] or skip["tool"]
         label = repr(tool) if tool else "(unnamed)"
-        print(f"toolgen: skipped {kind} {label} of {skip['server']!r}: {skip['reason']}", file=sys.stderr)
+        print(f"toolgen: {verb} {kind} {label} of {skip['server']!r}: {skip['reason']}", file=sys.stderr)
 
 
 def _stdin_text() -> str:

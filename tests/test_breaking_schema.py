@@ -37,7 +37,7 @@ def changes(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]:
         ({"type": "string", "default": "a"}, {"type": "string", "default": "b"}, "DEFAULT_CHANGED"),
         ({"type": "string", "description": "a"}, {"type": "string", "description": "b"}, "DESCRIPTION_CHANGED"),
         (OBJECT, {**OBJECT, "additionalProperties": False}, "BOUND_TIGHTENED"),
-        ({"type": "string"}, {"type": "string", "const": "x"}, "TYPE_CHANGED"),  # unknown direction
+        ({"type": "string"}, {"type": "string", "const": "x"}, "BOUND_TIGHTENED"),  # a one-value enum now
     ],
 )
 def test_direction(old: dict[str, Any], new: dict[str, Any], expected: str) -> None:
@@ -65,3 +65,27 @@ def test_items_are_named_with_brackets() -> None:
 
 def test_equal_schemas_have_no_changes() -> None:
     assert changes(OBJECT, dict(OBJECT)) == []
+
+
+def test_unions_combinators_and_maps_are_compared() -> None:
+    """The keywords of the union and combinator spec language: compared, never a crash."""
+    from generator.breaking.schemadiff import diff_schema
+
+    def rules(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+        return [rule for rule, _ in diff_schema(old, new, "p")]
+
+    status = {"type": "string", "enum": ["open", "shipped", "cancelled"]}
+    assert rules(status, {**status, "enum": ["open", "shipped"]}) == ["ENUM_VALUE_REMOVED"]
+    reporter = {"type": "object", "properties": {"email": {"type": "string"}}, "required": []}
+    assert rules(reporter, {**reporter, "required": ["email"]}) == ["PARAMETER_MADE_REQUIRED"]
+    union = {"anyOf": [{"type": "integer"}, {"type": "string"}]}
+    assert rules(union, {"anyOf": [{"type": "integer"}]}) == ["BOUND_TIGHTENED"]
+    assert rules({"anyOf": [{"type": "integer"}]}, union) == ["BOUND_LOOSENED"]
+    assert rules({"allOf": [{"type": "object"}]}, {"allOf": [{"type": "object"}, {"required": ["a"]}]}) == [
+        "BOUND_TIGHTENED"
+    ]
+    assert rules({"const": "a"}, {"const": "b"}) == ["ENUM_VALUE_REMOVED", "ENUM_VALUE_ADDED"]
+    assert rules({"type": ["string", "null"]}, {"type": "string"}) == ["TYPE_CHANGED"]
+    assert rules({"oneOf": [{"type": "integer"}]}, {}) == ["BOUND_LOOSENED"]
+    maps = {"type": "object", "additionalProperties": {"type": "string", "maxLength": 5}}
+    assert rules(maps, {**maps, "additionalProperties": {"type": "string", "maxLength": 3}}) == ["BOUND_TIGHTENED"]

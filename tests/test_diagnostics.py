@@ -65,7 +65,8 @@ CASES = [
         "tools/ask.yaml",
         "        required: true\n",
         '        required: true\n        pattern: "("\n',
-        "specs/tools/ask.yaml:11:18",
+        # the column of the problem inside the pattern string (its first character, after the quote)
+        "specs/tools/ask.yaml:11:19",
     ),
 ]
 
@@ -387,3 +388,23 @@ def test_paths_are_printed_relative_to_the_current_directory(tmp_path: Path, mon
 
     monkeypatch.setattr(os.path, "relpath", no_relative_path)
     assert shown(tmp_path / "x.yaml") == str(tmp_path / "x.yaml")
+
+
+@pytest.mark.parametrize(
+    "written,column",
+    [
+        ("ab(", 20),  # plain: the "(" is the third character of the value at column 18
+        ("'a''('", 22),  # single-quoted: the doubled quote is one character of the pattern
+        ('"ab("', 21),  # double-quoted without escapes
+        ('"\\\\d("', 18),  # an escape before the problem: the string itself
+    ],
+)
+def test_a_pattern_error_points_inside_the_string(capsys, specs: Path, written: str, column: int) -> None:
+    edit(
+        specs / "tools" / "ask.yaml",
+        "        required: true\n",
+        f"        required: true\n        pattern: {written}\n",
+    )
+    rc, _, err = run_cli(capsys, "validate", "--specs", specs)
+    assert rc == 2, err
+    expect_line(err, f"specs/tools/ask.yaml:11:{column}", "E320")

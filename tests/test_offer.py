@@ -167,11 +167,15 @@ def test_native_and_text_give_the_handler_the_same_values(
     assert first == second == {"city": "Oslo", "days": 3}
 
 
-def test_strict_none_for_omitted_optional_is_removed(coordinator: generated.Coordinator) -> None:
+def test_none_is_checked_against_the_schema_sent(coordinator: generated.Coordinator) -> None:
+    """Without strict mode the optional task_progress is sent as a plain string: null is refused.
+    (Strict mode sends it nullable, and the null is removed: tests/test_sent_schema.py.)"""
     offer = Offer("native-next-gen", NATIVE, format="openai-chat")
     use = ToolUse("read_file", {"path": "a.py", "task_progress": None}, id="c1")
-    assert offer.execute(coordinator, None, use) == ToolResult.ok("ran")
-    assert ran(coordinator, "read_file") == [{"path": "a.py"}]
+    result = offer.execute(coordinator, None, use)
+    assert result is not None and result.is_error
+    assert "- task_progress: expected string, got null" in result.content
+    assert ran(coordinator, "read_file") == []
 
 
 def test_malformed_json_from_read_calls_is_an_error_result(

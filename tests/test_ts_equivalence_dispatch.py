@@ -637,6 +637,59 @@ def _typescript() -> None:
 # ---- the Offer: permission, validation and dispatch of what one request sent --------------------
 
 
+#: Run-time tools in the shapes of the spec language's unions and combinators, open and closed
+#: objects, and patterns that must be dropped (the degraded report): checked per format as sent.
+SHAPE_SERVERS: list[dict[str, Any]] = [
+    {
+        "uid": "sh",
+        "name": "shapes",
+        "tools": [
+            {
+                "name": "order",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "status": {"type": "string", "enum": ["open", "shipped", "cancelled"]},
+                        "reporter": {
+                            "type": "object",
+                            "properties": {"email": {"type": "string", "pattern": "^[^@]+@[^@]+$"}},
+                            "required": ["email"],
+                            "additionalProperties": False,
+                        },
+                        "note": {"type": ["string", "null"], "maxLength": 5},
+                        "target": {
+                            "anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "pattern": "^[A-Z]+$"}]
+                        },
+                        "contact": {
+                            "oneOf": [
+                                {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+                                {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]},
+                            ]
+                        },
+                        "window": {
+                            "allOf": [{"type": "object", "properties": {"f": {"type": "integer"}}, "required": ["f"]}]
+                        },
+                        "kind": {"const": "ticket"},
+                        "qty": {"type": "number", "multipleOf": 0.5, "exclusiveMinimum": 0},
+                        "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True, "maxItems": 2},
+                        "labels": {"type": "object", "additionalProperties": {"type": "integer"}, "maxProperties": 2},
+                    },
+                    "required": ["status", "reporter"],
+                },
+            },
+            {
+                "name": "bad_patterns",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"q": {"type": "string", "pattern": "("}, "pattern": {"type": "string"}},
+                    "patternProperties": {"[": {"type": "integer"}},
+                },
+            },
+        ],
+    }
+]
+
+
 def offer_calls(family: str, draw: Draw, text_path: bool) -> list[dict[str, Any]]:
     """Calls to every tool of the family and the run-time tools, offered or not, with drawn arguments."""
     variants = {catalog_data.SPECS[k]["name"]: catalog_data.SPECS[k] for k in catalog_data.FAMILY_SPECS[family]}
@@ -646,6 +699,8 @@ def offer_calls(family: str, draw: Draw, text_path: bool) -> list[dict[str, Any]
     }
     schemas[f"wx{MCP_SEPARATOR}get_weather"] = OFFER_SERVERS[0]["tools"][0]["inputSchema"]  # type: ignore[index]
     schemas[SUBAGENT_PREFIX + "reviewer"] = {"type": "object", "properties": {"prompt": {"type": "string"}}}
+    for tool in SHAPE_SERVERS[0]["tools"]:
+        schemas[f"sh{MCP_SEPARATOR}{tool['name']}"] = tool["inputSchema"]
     for name in (
         f"wx{MCP_SEPARATOR}nope",
         f"off{MCP_SEPARATOR}t",
@@ -673,7 +728,7 @@ def offer_inputs() -> Iterator[dict[str, Any]]:
                     "family": family,
                     "context": context,
                     "format": fmt,
-                    "servers": OFFER_SERVERS,
+                    "servers": [*OFFER_SERVERS, *SHAPE_SERVERS],
                     "subagents": SUBAGENTS,
                     "calls": offer_calls(family, draw, fmt is None),
                 }
@@ -700,7 +755,7 @@ def py_offer(given: dict[str, Any]) -> Any:
         answers.append(
             {"refusal": offer.refusal(use.name), "result": result_json(offer.execute(coordinator, None, use))}
         )
-    return {"names": list(offer.names()), "skipped": offer.skipped, "answers": answers}
+    return {"names": list(offer.names()), "skipped": offer.skipped, "degraded": offer.degraded, "answers": answers}
 
 
 def test_offers_answer_alike() -> None:

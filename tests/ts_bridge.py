@@ -37,6 +37,8 @@ TSC = TOOLCHAIN / "node_modules" / "typescript" / "bin" / "tsc"
 SCRIPTS = ROOT / "tests" / "ts_scripts"
 RUNTIME_TESTS = ROOT / "generator" / "ts_runtime" / "test"
 PACKAGE = "pkg"  # the generated package's folder inside the build
+#: Other spec sets compiled beside it (folder in the build -> spec folder), for scripts to import.
+EXTRA_PACKAGES = {"orders": ROOT / "tests" / "data" / "orders" / "specs"}
 SKIP_PREFIX = "TypeScript checks skipped: "
 
 _DRIVER = """\
@@ -121,6 +123,9 @@ def build() -> Build:
     atexit.register(shutil.rmtree, root, True)
     for rel, data in render_package().items():
         _put(root / PACKAGE / rel, data)
+    for folder, specs in EXTRA_PACKAGES.items():
+        for rel, data in render_package(specs).items():
+            _put(root / folder / rel, data)
     for folder, target in ((RUNTIME_TESTS, f"{PACKAGE}/_runtime/test"), (SCRIPTS, "scripts")):
         for path in sorted(folder.glob("*.ts")) if folder.is_dir() else []:
             _put(root / target / path.name, path.read_bytes())
@@ -130,13 +135,13 @@ def build() -> Build:
     configs = {
         "tsconfig.check.json": {
             "extends": (TOOLCHAIN / "tsconfig.json").as_posix(),
-            "include": [f"{PACKAGE}/**/*.ts"],
+            "include": [f"{PACKAGE}/**/*.ts", *(f"{folder}/**/*.ts" for folder in EXTRA_PACKAGES)],
             "exclude": [f"{PACKAGE}/_runtime/test/**"],
         },
         "tsconfig.emit.json": {
             "extends": (TOOLCHAIN / "tsconfig.emit.json").as_posix(),
             "compilerOptions": {"rootDir": ".", "outDir": "out", "typeRoots": [types]},
-            "include": [f"{PACKAGE}/**/*.ts", "scripts/**/*.ts"],
+            "include": [f"{PACKAGE}/**/*.ts", *(f"{folder}/**/*.ts" for folder in EXTRA_PACKAGES), "scripts/**/*.ts"],
         },
     }
     for name, config in configs.items():

@@ -9,8 +9,9 @@
  * that went out, so dispatch cannot disagree with it: `execute(coordinator, config, use)` refuses
  * a call to any tool that was not sent (a static tool turned off by its requirements, an MCP tool
  * of a disabled or unknown server, a subagent that is not configured, a name the model made up)
- * with one tool-error result, then checks the arguments against the schema of the variant that
- * was sent (validation.ts) and hands the handler typed values. Nothing throws for the model's
+ * with one tool-error result, then checks the arguments against exactly the parameters schema that
+ * was sent for that tool in the request's format (sent_schema.ts; on the text path, the tool's JSON
+ * Schema with text coercion) and hands the handler typed values. Nothing throws for the model's
  * mistakes.
  *
  * One call answers a whole turn: `answer(coordinator, config, response)` (native formats: the
@@ -27,12 +28,13 @@ import { FORMATS, NAME, pathTo } from "./formats.js";
 import { parametersSchema } from "./native.js";
 import type { TextPath } from "./prompt.js";
 import { type Json } from "./schema_common.js";
+import { sentChecker, sentParameters } from "./sent_schema.js";
 import { dynamicVariants, nativeTools } from "./tool_lists.js";
 import { cutOffError, readCalls, resultMessages, textResult } from "./replies.js";
 import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
 import { argumentsChecker, type ArgumentsChecker } from "./validation.js";
 import type { SkipRecord, Variant } from "./variants.js";
-import { errorText, has, isDict, PyError, pyRepr, pyStr } from "./pyspell.js";
+import { errorText, has, isDict, put, PyError, pyRepr, pyStr } from "./pyspell.js";
 
 /** At most this many offered names are listed in a refusal. */
 const LISTED = 40;
@@ -70,15 +72,59 @@ export interface OfferOptions {
   subagents?: readonly Json[];
 }
 
-// Checkers of static variants, per variant object and names of the parameters sent: the catalog's
+// Text-path checkers of static variants, per variant object and names of the parameters sent: the catalog's
 // variants live as long as the package.
 const STATIC_CHECKERS = new WeakMap<object, Map<string, ArgumentsChecker>>();
 
-/** The schema every format's parameters derive from: an MCP tool's own, else the parameters'. */
+/**
+ * The text path's schema: an MCP tool's own, else the parameters' (as every format's derives). A
+ * top-level union without a `type` of its own gets its branches' types, so that text coercion
+ * reads its value as they say.
+ */
 function inputSchema(variant: Variant, params: readonly Variant["parameters"][number][]): Json {
-  const schema = variant.input_schema;
-  if (schema !== null && schema !== undefined) return schema;
-  return parametersSchema(params.map((p) => ({ name: p.name, required: p.required, instruction: "", schema: p.schema })));
+  let schema: Json = variant.input_schema;
+  if (schema === null || schema === undefined) {
+    schema = parametersSchema(params.map((p) => ({ name: p.name, required: p.required, instruction: "", schema: p.schema })));
+  }
+  const properties = isDict(schema) && has(schema, "properties") ? schema["properties"] : null;
+  if (!isDict(properties)) return schema;
+  const typed: Record<string, Json> = {};
+  for (const [name, prop] of Object.entries(properties)) put(typed, name, withBranchTypes(prop));
+  const out: Record<string, Json> = {};
+  for (const [key, value] of Object.entries(schema as Record<string, Json>)) put(out, key, value);
+  put(out, "properties", typed);
+  return out;
+}
+
+function withBranchTypes(prop: Json): Json {
+  if (!isDict(prop) || has(prop, "type")) return prop;
+  const branches = has(prop, "anyOf") ? prop["anyOf"] : has(prop, "oneOf") ? prop["oneOf"] : null;
+  const types: string[] = [];
+  for (const branch of Array.isArray(branches) ? branches : []) {
+    const declared = isDict(branch) && has(branch, "type") ? branch["type"] : null;
+    if (declared === null || declared === undefined) return prop; // a branch of any type: nothing to coerce to
+    for (const name of Array.isArray(declared) ? declared : [declared]) {
+      if (typeof name === "string" && !types.includes(name)) types.push(name);
+    }
+  }
+  if (types.length === 0) return prop;
+  const out: Record<string, Json> = {};
+  for (const [key, value] of Object.entries(prop)) put(out, key, value);
+  put(out, "type", types);
+  return out;
+}
+
+// Per catalog variant: whether its parameter schemas hold no placeholder, so that what it sends in
+// a format depends only on the parameters sent.
+const FIXED = new WeakMap<object, boolean>();
+
+function fixedSchema(variant: Variant): boolean {
+  let known = FIXED.get(variant);
+  if (known === undefined) {
+    known = !JSON.stringify(variant.parameters.map((p) => p.schema)).includes("{{");
+    FIXED.set(variant, known);
+  }
+  return known;
 }
 
 function entryName(format: string, entry: Json): string | null {
@@ -103,6 +149,7 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
   private readonly section: string = "";
   private readonly enabledIds: readonly string[];
   private readonly checkers = new Map<string, ArgumentsChecker>();
+  private entries: Map<string | null, Json> | null = null;
   private readonly servers: Map<string, Json>;
 
   /**
@@ -163,6 +210,14 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
   /** The names of the offered tools, in the order they were sent. */
   names(): string[] {
     return [...this.variants.keys()];
+  }
+
+  /**
+   * Offered run-time tools whose schema lost what the check cannot enforce (a pattern that is not
+   * ECMA-262, ...), one `{server, uid, tool, name, reason}` each.
+   */
+  get degraded(): SkipRecord[] {
+    return this.extraVariants.filter((v) => this.variants.has(v.name)).flatMap((v) => [...(v.degraded ?? [])]);
   }
 
   // ---- dispatching ------------------------------------------------------------------------
@@ -352,21 +407,43 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
   }
 
   private checker(variant: Variant): ArgumentsChecker {
-    const found = this.checkers.get(variant.name);
-    if (found !== undefined) return found;
-    const params = this.catalog.visibleParameters(variant, this.context, this.enabledIds);
-    let checker: ArgumentsChecker;
-    if (variant.spec === null) {
-      checker = argumentsChecker(inputSchema(variant, params));
-    } else {
-      let perVariant = STATIC_CHECKERS.get(variant);
-      if (perVariant === undefined) STATIC_CHECKERS.set(variant, (perVariant = new Map()));
-      const key = JSON.stringify(params.map((p) => p.name));
-      let cached = perVariant.get(key);
-      if (cached === undefined) perVariant.set(key, (cached = argumentsChecker(inputSchema(variant, params))));
-      checker = cached;
+    let found = this.checkers.get(variant.name);
+    if (found === undefined) {
+      found = this.format === null ? this.textChecker(variant) : this.sentChecker(variant, this.format);
+      this.checkers.set(variant.name, found);
     }
-    this.checkers.set(variant.name, checker);
-    return checker;
+    return found;
+  }
+
+  /** The check of the parameters schema this request sent for `variant`. */
+  private sentChecker(variant: Variant, format: string): ArgumentsChecker {
+    if (this.entries === null) this.entries = new Map(this.sentTools.map((e) => [entryName(format, e), e]));
+    const [schema, dialect] = sentParameters(format, this.entries.get(variant.name) ?? null);
+    const own: unknown = variant.input_schema;
+    let required: Set<string>;
+    let identity: [object, string] | null = null;
+    if (own === null || own === undefined) {
+      required = new Set(variant.parameters.filter((p) => p.required).map((p) => p.name));
+      const properties = isDict(schema) && has(schema, "properties") ? schema["properties"] : null;
+      if (variant.spec !== null && fixedSchema(variant)) {
+        identity = [variant, JSON.stringify([format, dialect, isDict(properties) ? Object.keys(properties) : []])];
+      }
+    } else {
+      const listed = isDict(own) && has(own, "required") ? own["required"] : null;
+      required = new Set((Array.isArray(listed) ? listed : []).filter((r): r is string => typeof r === "string"));
+    }
+    return sentChecker(schema, dialect, required, identity);
+  }
+
+  /** The text path's check: the tool's JSON Schema, with text coercion. */
+  private textChecker(variant: Variant): ArgumentsChecker {
+    const params = this.catalog.visibleParameters(variant, this.context, this.enabledIds);
+    if (variant.spec === null) return argumentsChecker(inputSchema(variant, params));
+    let perVariant = STATIC_CHECKERS.get(variant);
+    if (perVariant === undefined) STATIC_CHECKERS.set(variant, (perVariant = new Map()));
+    const key = JSON.stringify(params.map((p) => p.name));
+    let cached = perVariant.get(key);
+    if (cached === undefined) perVariant.set(key, (cached = argumentsChecker(inputSchema(variant, params))));
+    return cached;
   }
 }

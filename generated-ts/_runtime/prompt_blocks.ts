@@ -4,6 +4,9 @@
  * text already resolved for a context.
  */
 
+import { put, pyJsonDumps } from "./pyspell.js";
+import type { Json } from "./schema_common.js";
+
 /** The {{NAME}} placeholder syntax of spec text (global: use with String.prototype.replace). */
 export const PLACEHOLDER_RE = /\{\{([A-Z][A-Z0-9_]*)\}\}/g;
 
@@ -13,6 +16,22 @@ export interface PromptParam {
   readonly instruction: string;
   readonly description: string;
   readonly usage: string;
+  /** Shown after the instruction: what the schema says beyond its type (`schemaNote`); "" for none. */
+  readonly note?: string;
+}
+
+// Keywords that say nothing a text-path model needs beyond the instruction (see prompt_blocks.py).
+const PLAIN_KEYWORDS = new Set(["type", "description", "title", "nullable"]);
+
+/**
+ * The parameter's schema for the text prompt when it says more than a type: enums, bounds, patterns,
+ * unions, nested members (`(JSON Schema: {...})`, descriptions left out); else "".
+ */
+export function schemaNote(schema: Readonly<Record<string, unknown>>): string {
+  if (Object.keys(schema).every((key) => PLAIN_KEYWORDS.has(key))) return "";
+  const shown: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) if (key !== "description" && key !== "title") put(shown, key, value as Json);
+  return `(JSON Schema: ${pyJsonDumps(shown, ",", ":")})`;
 }
 
 /** One tool: heading, description, parameter list and a Usage example ("" when it has neither
@@ -29,7 +48,11 @@ export function toolBlock(
   lines.push(...described.filter((text) => text));
   if (params.length > 0) {
     lines.push("Parameters:");
-    for (const p of params) lines.push(`- ${p.name}: (${p.required ? "required" : "optional"}) ${p.instruction}`);
+    for (const p of params) {
+      let line = `- ${p.name}: (${p.required ? "required" : "optional"}) ${p.instruction}`;
+      if (p.note) line += p.instruction ? ` ${p.note}` : p.note;
+      lines.push(line);
+    }
   } else {
     lines.push("Parameters: None");
   }

@@ -8,9 +8,10 @@ and remembers the names that went out, so dispatch cannot disagree with it:
 ``execute(coordinator, config, use)`` refuses a call to any tool that was not sent (a static
 tool turned off by its requirements, an MCP tool of a disabled or unknown server, a subagent
 that is not configured, a name the model made up) with one tool-error result, then checks the
-arguments against the schema of the variant that was sent (validation.py) and hands the
-handler typed values. Nothing raises for the model's mistakes. ``Coordinator.execute`` called
-directly stays unchecked, for hosts that need the old behaviour.
+arguments against exactly the parameters schema that was sent for that tool in the request's
+format (sent_schema.py; on the text path, the tool's JSON Schema with text coercion) and hands
+the handler typed values. Nothing raises for the model's mistakes. ``Coordinator.execute``
+called directly stays unchecked, for hosts that need the old behaviour.
 
 One call answers a whole turn: ``answer(coordinator, config, response)`` (native formats: the
 response as the SDK returns it) and ``answer_text(coordinator, config, text)`` (the text path:
@@ -23,16 +24,18 @@ path a tag calling a tool that does not exist, are answered with an error and ne
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from .catalog import Catalog, Variant
 from .dynamic_tools import parse_mcp_name
 from .formats import FORMATS, NAME
-from .native import parameters_schema
+from .native import fast_copy, parameters_schema
 from .prompt import TextPath
 from .replies import cut_off_error, read_calls, result_messages, text_result
+from .sent_schema import ArgumentsChecker, sent_checker, sent_parameters
 from .tool_types import ToolResult, ToolUse
 from .validation import arguments_checker
 
@@ -41,9 +44,7 @@ __all__ = ["Offer"]
 _LISTED = 40
 """At most this many offered names are listed in a refusal."""
 
-ArgumentsChecker = Callable[[Mapping[str, Any], bool], tuple[dict[str, Any], list[str]]]
-
-# Checkers of static variants, per (variant object, names of the parameters sent). The catalog's
+# Text-path checkers of static variants, per (variant object, names of the parameters sent). The catalog's
 # variants live as long as the package, and the entry keeps its variant, so ids stay unique.
 _STATIC_CHECKERS: dict[
     tuple[int, tuple[str, ...]], tuple[Variant, ArgumentsChecker]
@@ -51,16 +52,56 @@ _STATIC_CHECKERS: dict[
 
 
 def _input_schema(variant: Variant, params: Sequence[Mapping[str, Any]]) -> Any:
-    """The schema every format's parameters derive from: an MCP tool's own, else the parameters'."""
+    """The text path's schema: an MCP tool's own, else the parameters' (as every format's derives).
+
+    A top-level union without a ``type`` of its own gets its branches' types, so that text
+    coercion reads its value as they say (``"[1]"`` for a union of arrays and objects).
+    """
     schema = variant.get("input_schema")
-    if schema is not None:
+    if schema is None:
+        # The catalog holds lists as tuples: the checker reads JSON shapes (lists, dicts).
+        schema = parameters_schema(
+            [{**p, "instruction": "", "schema": fast_copy(p["schema"])} for p in params]
+        )
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(properties, Mapping):
         return schema
-    return parameters_schema([{**p, "instruction": ""} for p in params])
+    typed = {name: _with_branch_types(prop) for name, prop in properties.items()}
+    return {**schema, "properties": typed}
+
+
+def _with_branch_types(prop: Any) -> Any:
+    if not isinstance(prop, Mapping) or "type" in prop:
+        return prop
+    branches = prop.get("anyOf", prop.get("oneOf"))
+    types: list[str] = []
+    for branch in branches if isinstance(branches, list) else ():
+        declared = branch.get("type") if isinstance(branch, Mapping) else None
+        if declared is None:
+            return prop  # a branch of any type: nothing to coerce to
+        for name in declared if isinstance(declared, list) else [declared]:
+            if isinstance(name, str) and name not in types:
+                types.append(name)
+    return {**prop, "type": types} if types else prop
+
+
+_NAME_PATHS = {name: rec.path_to(NAME) for name, rec in FORMATS.items()}
+# Per catalog variant: whether its parameter schemas hold no placeholder, so that what it sends
+# in a format depends only on the parameters sent (the variant is kept: its id stays its own).
+_FIXED: dict[int, tuple[Variant, bool]] = {}
+
+
+def _fixed_schema(variant: Variant) -> bool:
+    known = _FIXED.get(id(variant))
+    if known is None or known[0] is not variant:
+        text = json.dumps([p["schema"] for p in variant["parameters"]], default=repr)
+        known = _FIXED[id(variant)] = (variant, "{{" not in text)
+    return known[1]
 
 
 def _entry_name(format_name: str, entry: Any) -> str | None:
     node = entry
-    for key in FORMATS[format_name].path_to(NAME):
+    for key in _NAME_PATHS[format_name]:
         node = node.get(key) if isinstance(node, Mapping) else None
     return node if isinstance(node, str) else None
 
@@ -125,6 +166,7 @@ class Offer:
         """The offered tools by name, in the order they were sent."""
         self._enabled_ids = tuple(v["id"] for v in variants)
         self._checkers: dict[str, ArgumentsChecker] = {}
+        self._entries: dict[str | None, Any] | None = None
         self._servers = {
             str(s.get("uid")): s for s in mcp_servers if isinstance(s, Mapping)
         }
@@ -142,6 +184,17 @@ class Offer:
     def names(self) -> tuple[str, ...]:
         """The names of the offered tools, in the order they were sent."""
         return tuple(self.variants)
+
+    @property
+    def degraded(self) -> list[dict[str, Any]]:
+        """Offered run-time tools whose schema lost what the check cannot enforce (a pattern
+        that is not ECMA-262, ...), one ``{server, uid, tool, name, reason}`` each."""
+        return [
+            record
+            for v in self.extra_variants
+            if v["name"] in self.variants
+            for record in v.get("degraded", ())
+        ]
 
     # ---- dispatching ---------------------------------------------------------------------
 
@@ -376,22 +429,52 @@ class Offer:
     def _checker(self, variant: Variant) -> ArgumentsChecker:
         name = variant["name"]
         found = self._checkers.get(name)
-        if found is not None:
-            return found
+        if found is None:
+            text = self.format is None
+            found = self._text_checker(variant) if text else self._sent_checker(variant)
+            self._checkers[name] = found
+        return found
+
+    def _sent_checker(self, variant: Variant) -> ArgumentsChecker:
+        """The check of the parameters schema this request sent for ``variant``."""
+        fmt = str(self.format)
+        if self._entries is None:
+            self._entries = {_entry_name(fmt, e): e for e in self._tools}
+        schema, dialect = sent_parameters(fmt, self._entries.get(variant["name"]))
+        own = variant.get("input_schema")
+        identity = None
+        if own is None:
+            required = frozenset(
+                p["name"] for p in variant["parameters"] if p["required"]
+            )
+            properties = (
+                schema.get("properties") if isinstance(schema, Mapping) else None
+            )
+            if variant.get("spec") is not None and _fixed_schema(variant):
+                names = tuple(properties) if isinstance(properties, Mapping) else ()
+                identity = (variant, (fmt, dialect, names))
+        else:
+            listed = own.get("required") if isinstance(own, Mapping) else None
+            required = frozenset(
+                r
+                for r in (listed if isinstance(listed, list) else ())
+                if isinstance(r, str)
+            )
+        return sent_checker(schema, dialect, required, identity)
+
+    def _text_checker(self, variant: Variant) -> ArgumentsChecker:
+        """The text path's check: the tool's JSON Schema, with text coercion."""
         params = self.catalog.visible_parameters(
             variant, self.context, self._enabled_ids
         )
         if variant.get("spec") is None:
-            found = arguments_checker(_input_schema(variant, params))
-        else:
-            key = (id(variant), tuple(p["name"] for p in params))
-            cached = _STATIC_CHECKERS.get(key)
-            if cached is None or cached[0] is not variant:
-                cached = (variant, arguments_checker(_input_schema(variant, params)))
-                _STATIC_CHECKERS[key] = cached
-            found = cached[1]
-        self._checkers[name] = found
-        return found
+            return arguments_checker(_input_schema(variant, params))
+        key = (id(variant), tuple(p["name"] for p in params))
+        cached = _STATIC_CHECKERS.get(key)
+        if cached is None or cached[0] is not variant:
+            cached = (variant, arguments_checker(_input_schema(variant, params)))
+            _STATIC_CHECKERS[key] = cached
+        return cached[1]
 
 
 def _check_sync(coordinator: Any, entry: str) -> None:

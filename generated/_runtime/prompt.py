@@ -13,7 +13,7 @@ from typing import Any
 
 from .catalog import Catalog, Variant
 from .predicates import family_name
-from .prompt_blocks import PromptParam, tool_block, tools_section
+from .prompt_blocks import PromptParam, schema_note, tool_block, tools_section
 from .tool_types import ToolUse
 from .variants import skip_record
 from .xml_calls import parse_reply, parse_tool_calls
@@ -55,6 +55,7 @@ class TextPath:
                 text(p["instruction"]),
                 text(p["description"]),
                 text((p["usage"] or "",)),
+                schema_note(p["schema"]),
             )
             for p in catalog.visible_parameters(variant, context, enabled_ids)
         ]

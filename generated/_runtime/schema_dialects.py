@@ -138,7 +138,7 @@ def convert_with(
                 f"(documented limit {policy.max_depth})",
             )
         )
-    return Conversion(out, tuple(walker.notices))
+    return Conversion(out, tuple(walker.notices), tuple(walker.described))
 
 
 def convert(schema: Schema, dialect: str, *, strict: bool = False) -> Conversion:

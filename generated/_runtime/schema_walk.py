@@ -94,6 +94,8 @@ class _Walker(_RefResolver):
         self.one_of_as_any_of = policy.one_of_as_any_of
         self.recursive_refs = policy.recursive_refs
         self.notices: list[Notice] = []
+        self.described: list[tuple[Path, str]] = []
+        """Input paths of the keywords moved into description text (not in the schema sent)."""
 
     # ---- normalization --------------------------------------------------------------------
 
@@ -246,7 +248,7 @@ class _Walker(_RefResolver):
             if action == KEEP:
                 node.out[k] = self._children(k, v, at, origins)
             elif action == DESCRIBE:
-                node.extras.append(_extra_sentence(k, v))
+                self.describe(node, k, v)
             elif action == CUSTOM:
                 self.hooks.keyword(self, node, k, v)
             elif action.startswith(RENAME):
@@ -255,6 +257,11 @@ class _Walker(_RefResolver):
                 self.refuse(node, k)
         self.hooks.complete(self, node)
         return node.out
+
+    def describe(self, node: NodeWork, key: str, value: Any) -> None:
+        """Moves ``key`` into the node's description text, and remembers where it was."""
+        node.extras.append(_extra_sentence(key, value))
+        self.described.append((self._child(key, node.at, node.origins), key))
 
     def refuse(self, node: NodeWork, key: str) -> NoReturn:
         """Refuses ``key`` with the policy's wording."""

@@ -4,7 +4,9 @@ Judged from the side of the caller sending values (the model) and the handler re
 a schema that accepts less than before can refuse a call that used to pass (breaking); one that
 accepts more cannot (information). A keyword without a known direction (none in today's spec
 language) is reported as TYPE_CHANGED: assumed to narrow. Object properties are compared like parameters, named with
-dots (``options.depth``); array items with ``[]`` (``files[].path``).
+dots (``options.depth``); array items with ``[]`` (``files[].path``); the schema of a map's other
+members with ``.*``. ``const`` is a one-value enum; anyOf/oneOf branches (matched by shape) that
+go away narrow and new ones widen, allOf the other way round.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ _LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minPro
 _UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
 _TEXT_KEYWORDS = ("description", "title", "examples")
 _HANDLED = (
-    {"type", "nullable", "enum", "pattern", "format", "items", "properties", "required", "default"}
-    | {"additionalProperties", "uniqueItems", "multipleOf"}
+    {"type", "nullable", "enum", "const", "pattern", "format", "items", "properties", "required", "default"}
+    | {"additionalProperties", "uniqueItems", "multipleOf", "anyOf", "oneOf", "allOf"}
     | set(_LOWER_BOUNDS + _UPPER_BOUNDS + _TEXT_KEYWORDS)
 )
 
@@ -41,11 +43,16 @@ def _canonical(value: Any) -> Any:
 def diff_schema(old: Mapping[str, Any], new: Mapping[str, Any], name: str) -> Iterator[Change]:
     """The changes from ``old`` to ``new`` of the parameter ``name`` (``options.depth``, ``files[]``)."""
     yield from _types(old, new, name)
-    yield from _enum(old.get("enum"), new.get("enum"), name)
+    yield from _enum(_allowed(old), _allowed(new), name)
     for key in _LOWER_BOUNDS + _UPPER_BOUNDS + ("multipleOf",):
         yield from _bound(key, old.get(key), new.get(key), name)
     yield from _flag("uniqueItems", old.get("uniqueItems", False), new.get("uniqueItems", False), name)
     yield from _closed(old.get("additionalProperties"), new.get("additionalProperties"), name)
+    old_extra, new_extra = old.get("additionalProperties"), new.get("additionalProperties")
+    if isinstance(old_extra, Mapping) and isinstance(new_extra, Mapping):
+        yield from diff_schema(old_extra, new_extra, f"{name}.*")
+    for key in ("anyOf", "oneOf", "allOf"):
+        yield from _branches(key, old.get(key), new.get(key), name)
     for key in ("pattern", "format"):
         yield from _pattern(key, old.get(key), new.get(key), name)
     if old.get("default") != new.get("default"):
@@ -121,6 +128,39 @@ def _enum(before: Any, after: Any, name: str) -> Iterator[Change]:
         yield "ENUM_VALUE_REMOVED", f"{_label(name)}: enum value(s) removed: {', '.join(map(_show, removed))}"
     if added:
         yield "ENUM_VALUE_ADDED", f"{_label(name)}: enum value(s) added: {', '.join(map(_show, added))}"
+
+
+def _allowed(schema: Mapping[str, Any]) -> Any:
+    """The values a schema is limited to: its enum, or its const as a one-value enum."""
+    if "const" in schema:
+        return [schema["const"]]
+    return schema.get("enum")
+
+
+def _branches(key: str, before: Any, after: Any, name: str) -> Iterator[Change]:
+    """A union (anyOf, oneOf) that loses a branch accepts less, one that gains a branch more; an
+    intersection (allOf) the other way round. Branches are matched by shape, so a changed branch
+    is one removed and one added. A union or intersection that appears narrows; one that goes
+    away loosens."""
+    old = [shape(b) for b in before or () if isinstance(b, Mapping)]
+    new = [shape(b) for b in after or () if isinstance(b, Mapping)]
+    if old == new:
+        return
+    if not old:
+        yield "BOUND_TIGHTENED", f"{_label(name)}: now limited by {key} ({len(new)} schemas)"
+        return
+    if not new:
+        yield "BOUND_LOOSENED", f"{_label(name)}: no longer limited by {key}"
+        return
+    removed = sum(1 for b in old if b not in new)
+    added = sum(1 for b in new if b not in old)
+    union = key != "allOf"
+    if removed:
+        rule = "BOUND_TIGHTENED" if union else "BOUND_LOOSENED"
+        yield rule, f"{_label(name)}: {removed} {key} branch(es) removed or changed"
+    if added:
+        rule = "BOUND_LOOSENED" if union else "BOUND_TIGHTENED"
+        yield rule, f"{_label(name)}: {added} {key} branch(es) added or changed"
 
 
 def _presence(key: str, before: Any, after: Any, name: str, added: str) -> Change | None:

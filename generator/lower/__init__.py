@@ -9,7 +9,7 @@ from ..diagnostics import Diagnostics
 from ..model import Catalog
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
-from . import args, catalog_doc, core, dispatch, native, prompts, ts
+from . import args, catalog_doc, core, dispatch, native, prompts, sent_checks, ts
 
 # The runtime package (generator/runtime/) ships unchanged as the subpackage RUNTIME_PACKAGE of
 # every generated package; the generated modules hold data and import their code from it.
@@ -60,6 +60,7 @@ def emit_all(
     emitters = [e for e in NATIVE_EMITTERS if e.dialect in catalog.project.formats]
     for emitter in emitters:
         add(emitter.emit(catalog, families, sources, diags))
+    sent_checks.check(catalog, families, diags)
     add(
         {
             "providers.py": render_python(

@@ -68,9 +68,10 @@ _SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bo
 
 @dataclass(frozen=True)
 class Ann:
-    """A field's type, for both targets: ``kind`` is literal, none, list, ref, dict or scalar.
+    """A field's type, for both targets: ``kind`` is literal, none, list, ref, dict, union or scalar.
 
-    ``args`` holds the literal members, the item type, the referenced name or the JSON type name.
+    ``args`` holds the literal members, the item type, the referenced name, the value type of a
+    map (none: any), the union's member types or the JSON type name.
     """
 
     kind: str
@@ -89,10 +90,33 @@ class Ann:
         elif self.kind == "ref":
             node = str(self.args[0])
         elif self.kind == "dict":
-            node = Sub("dict", ("str", "Any"))
+            node = Sub("dict", ("str", self.args[0].python() if self.args else "Any"))
+        elif self.kind == "union":
+            node = Union(tuple(member.python() for member in self.args))
         else:
             node = _SCALARS.get(str(self.args[0]), "Any")
-        return Union((node, "None")) if self.nullable else node
+        if not self.nullable:
+            return node
+        return Union((*node.options, "None")) if isinstance(node, Union) else Union((node, "None"))
+
+
+def union(members: list[Ann], nullable: bool) -> Ann:
+    """One type for several: members flattened and deduplicated; an ``Any`` member absorbs all."""
+    flat_members: list[Ann] = []
+    for member in members:
+        nullable = nullable or member.nullable or member.kind == "none"
+        inner = list(member.args) if member.kind == "union" else [member]
+        for each in inner:
+            plain_member = Ann(each.kind, each.args) if each.kind != "none" else None
+            if plain_member is not None and plain_member not in flat_members:
+                flat_members.append(plain_member)
+    if any(m.kind == "scalar" and m.args[0] not in _SCALARS for m in flat_members):
+        return Ann("scalar", ("any",), False)
+    if not flat_members:
+        return Ann("none")
+    if len(flat_members) == 1:
+        return Ann(flat_members[0].kind, flat_members[0].args, nullable)
+    return Ann("union", tuple(flat_members), nullable)
 
 
 @dataclass(frozen=True)
@@ -197,13 +221,33 @@ class _Builder:
         return self.type_of(schema, owner, key).python()
 
     def type_of(self, schema: Mapping[str, Any], owner: str, key: str) -> Ann:
-        """The type of a value schema, for either target (nested TypedDicts are defined on the way)."""
-        type_name = str(schema.get("type", "string"))
-        values = schema.get("enum")
-        nullable = bool(schema.get("nullable")) or (values is not None and None in values)
-        members = tuple(v for v in values or () if v is not None)
-        if values is not None and type_name in _LITERAL_TYPES:  # Literal takes no floats, lists or dicts
-            return Ann("literal", members, nullable) if members else Ann("none")
+        """The type of a value schema, for either target (nested TypedDicts are defined on the way).
+
+        A type list and anyOf/oneOf become a union of their members; allOf merges its object
+        branches into one TypedDict (other branches only narrow the value, which a type cannot say).
+        """
+        schema = _merged_all_of(schema)
+        declared = schema.get("type")
+        names = list(declared) if isinstance(declared, (list, tuple)) else [declared] if declared else []
+        nullable = bool(schema.get("nullable")) or "null" in names
+        names = [n for n in names if n != "null"]
+        branches = schema.get("anyOf") or schema.get("oneOf")
+        if branches and not names:
+            members = [self.type_of(b, owner, key) for b in branches]
+            return union(members, nullable)
+        if "const" in schema:
+            values: Any = [schema["const"]]
+        else:
+            values = schema.get("enum")
+        if values is not None:
+            nullable = nullable or None in values
+            members_v = tuple(v for v in values if v is not None)
+            kinds = {type(v) for v in members_v}
+            if kinds <= {str, int, bool} and not (kinds & {float}):  # Literal takes no floats, lists or dicts
+                return Ann("literal", members_v, nullable) if members_v else Ann("none")
+        if len(names) > 1:
+            return union([self.type_of({**schema, "type": n}, owner, key) for n in names], nullable)
+        type_name = str(names[0]) if names else "any"
         if type_name == "array":
             items = schema.get("items")
             return Ann("list", (self.type_of(items, owner, key),) if items else (), nullable)
@@ -214,6 +258,9 @@ class _Builder:
                 required = set(schema.get("required") or ())
                 name = self.define(self.names.claim(stem), f"The {key!r} member of {owner}.", properties, required)
                 return Ann("ref", (name,), nullable)
+            extra = schema.get("additionalProperties")
+            if isinstance(extra, Mapping):
+                return Ann("dict", (self.type_of(extra, owner, key),), nullable)
             return Ann("dict", (), nullable)
         return Ann("scalar", (type_name,), nullable)
 
@@ -236,6 +283,28 @@ class _Builder:
         class_syntax = all(usable(f.key) and f.key not in self.names.taken for f in fields)
         self.defs.append(TypedDictDef(name, docstring(doc), tuple(fields), total, class_syntax, doc))
         return name
+
+
+def _merged_all_of(schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``schema`` with its allOf branches folded in: properties and required members joined, the
+    first type given kept (the validator checks every branch; a type shows the members)."""
+    branches = schema.get("allOf")
+    if not branches:
+        return schema
+    merged: dict[str, Any] = {k: v for k, v in schema.items() if k != "allOf"}
+    properties = dict(merged.get("properties") or {})
+    required = list(merged.get("required") or ())
+    for branch in branches:
+        branch = _merged_all_of(branch)
+        properties.update(branch.get("properties") or {})
+        required += [r for r in branch.get("required") or () if r not in required]
+        for k, v in branch.items():
+            if k not in ("properties", "required", "description"):
+                merged.setdefault(k, v)
+    if properties:
+        merged["properties"] = properties
+        merged["required"] = tuple(required)
+    return merged
 
 
 def always_given(param: Parameter) -> bool:

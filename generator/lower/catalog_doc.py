@@ -3,13 +3,82 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
-from ..model import Catalog
+from ..model import Catalog, ToolVariant
 from ..resolve import ResolvedFamily
+
+#: Keywords shown by ``type_text`` in the type itself; the others are listed after it.
+_SHAPE = ("type", "nullable", "enum", "const", "items", "properties", "required", "additionalProperties")
+_SHAPE_SET = frozenset((*_SHAPE, "anyOf", "oneOf", "allOf", "description", "title"))
 
 
 def _cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def _value(value: Any) -> str:
+    return json.dumps(list(value) if isinstance(value, tuple) else value, ensure_ascii=False)
+
+
+def type_text(schema: Mapping[str, Any]) -> str:
+    """A value schema in a few words: its type or union, its members, then its other keywords."""
+    declared = schema.get("type")
+    names = [str(t) for t in declared] if isinstance(declared, (list, tuple)) else [str(declared)] if declared else []
+    if schema.get("nullable"):
+        names.append("null")
+    if "const" in schema:
+        text = _value(schema["const"])
+    elif "enum" in schema:
+        text = " or ".join(_value(v) for v in schema["enum"])
+    elif names == ["array"] or (names and names[0] == "array" and "items" in schema):
+        items = schema.get("items")
+        text = f"array of ({type_text(items)})" if isinstance(items, Mapping) else "array"
+    elif "object" in names and isinstance(schema.get("properties"), Mapping):
+        required = set(schema.get("required") or ())
+        members = ", ".join(
+            f"{k}{'*' if k in required else ''}: {type_text(v)}" for k, v in schema["properties"].items()
+        )
+        text = f"object {{{members}}}"
+    elif "object" in names and isinstance(schema.get("additionalProperties"), Mapping):
+        text = f"map of ({type_text(schema['additionalProperties'])})"
+    else:
+        text = " or ".join(names) if names else ""
+    for key, lead, joint in (("anyOf", "", " or "), ("oneOf", "exactly one of ", "; "), ("allOf", "", " and ")):
+        branches = schema.get(key)
+        if branches:
+            inner = lead + joint.join(f"({type_text(b)})" for b in branches)
+            text = f"{text}, {inner}" if text else inner
+    if schema.get("additionalProperties") is False and "properties" in schema:
+        text += ", closed"
+    # A pattern or format reads best as written (a table cell escapes its backslashes once).
+    rest = [f"{k} {v if k in ('pattern', 'format') else _value(v)}" for k, v in schema.items() if k not in _SHAPE_SET]
+    return text + (f" ({', '.join(rest)})" if rest else "")
+
+
+def _parameter_rows(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> list[str]:
+    """One row per parameter of each distinct parameter set a family resolves a tool to."""
+    rows: list[str] = []
+    for tool in catalog.tools:
+        used: dict[str, ToolVariant] = {}
+        for resolved in families:
+            for variant in resolved.variants:
+                if variant.tool_id == tool.id:
+                    used.setdefault(variant.family, variant)
+        groups: dict[tuple[Any, ...], list[str]] = {}
+        firsts: dict[tuple[Any, ...], ToolVariant] = {}
+        for family, variant in used.items():
+            key = tuple((p.name, p.required, repr(p.schema)) for p in variant.parameters)
+            groups.setdefault(key, []).append(family)
+            firsts.setdefault(key, variant)
+        for key, names in groups.items():
+            for param in firsts[key].parameters:
+                rows.append(
+                    f"| `{tool.id}` | {_cell(', '.join(names))} | `{param.name}` | {_cell(type_text(param.schema))}"
+                    f" | {'yes' if param.required else 'no'} |"
+                )
+    return rows
 
 
 def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> str:
@@ -38,6 +107,17 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> str:
             f"| `{family.name}` | {family.order} | {'yes' if family.use_native_tools else 'no'}"
             f" | {len(resolved.variants)} |"
         )
+    lines += [
+        "",
+        "## Parameters",
+        "",
+        "Each tool's parameters per variant that a family resolves it to (the variants' families; `*` marks a",
+        "required member of an object).",
+        "",
+        "| tool | variant | parameter | type | required |",
+        "| --- | --- | --- | --- | --- |",
+        *_parameter_rows(catalog, families),
+    ]
     lines += ["", "## Context fields", "", "| field | type | default | meaning |", "| --- | --- | --- | --- |"]
     for field in catalog.project.context:
         kind = field.type + (" or null" if field.nullable else "")

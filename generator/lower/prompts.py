@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..model import Catalog, plain
 from ..render import header, render_python, render_text, source_list
 from ..resolve import ResolvedFamily
-from ..runtime.prompt_blocks import PromptParam, tool_block, tools_section
+from ..runtime.native import fast_copy
+from ..runtime.prompt_blocks import PromptParam, schema_note, tool_block, tools_section
 from .core import spec_sources
 
 
@@ -14,7 +15,14 @@ def review_section(resolved: ResolvedFamily) -> str:
     blocks = []
     for variant in resolved.variants:
         params = [
-            PromptParam(p.name, p.required, plain(p.instruction), plain(p.description), p.usage or "")
+            PromptParam(
+                p.name,
+                p.required,
+                plain(p.instruction),
+                plain(p.description),
+                p.usage or "",
+                schema_note(fast_copy(p.schema)),
+            )
             for p in variant.parameters
         ]
         blocks.append(tool_block(variant.name, plain(variant.description), params))

@@ -53,7 +53,9 @@ def ts_type(ann: Ann) -> str:
     elif ann.kind == "ref":
         text = str(ann.args[0])
     elif ann.kind == "dict":
-        text = _ANY_OBJECT
+        text = f"{{ readonly [key: string]: {ts_type(ann.args[0])} }}" if ann.args else _ANY_OBJECT
+    elif ann.kind == "union":
+        text = " | ".join(f"({t})" if t.startswith("readonly ") else t for t in map(ts_type, ann.args))
     else:
         text = _SCALARS.get(str(ann.args[0]), "unknown")
     return f"{text} | null" if ann.nullable else text
@@ -88,8 +90,9 @@ def _refs(ann: Ann) -> Iterator[str]:
     """The type names an annotation refers to."""
     if ann.kind == "ref":
         yield str(ann.args[0])
-    elif ann.kind == "list" and ann.args:
-        yield from _refs(ann.args[0])
+    elif ann.kind in ("list", "dict", "union"):
+        for member in ann.args:
+            yield from _refs(member)
 
 
 def clashes(catalog: Catalog, planned: ArgsPlan) -> list[tuple[str, Location]]:

@@ -41,6 +41,7 @@ from .subagents import (
     subagent_tools,
     subagents_active,
 )
+from .unchecked import drop_unchecked
 from .variants import (
     MCP_TOOL_ID,
     SUBAGENTS_TOOL_ID,
@@ -405,20 +406,26 @@ def _mcp_variant(
         else {"type": "object", "properties": {}}
     )
     dropped = _drop_non_finite(schema)
+    unchecked = drop_unchecked(schema)
     text = tool.get("description")
     description = (
         f"{server_name}: {text if isinstance(text, str) and text else tool_name}"
     )
-    if dropped:
-        description += (
-            "\n\n(toolgen dropped from the input schema, as NaN/Infinity is not JSON: "
-            + ", ".join(dropped)
-            + ")"
-        )
+    degraded: list[dict[str, Any]] = []
+    for lead, found in (
+        ("as NaN/Infinity is not JSON", dropped),
+        ("as its arguments could not be checked against them", unchecked),
+    ):
+        if found:
+            note = f"toolgen dropped from the input schema, {lead}: " + ", ".join(found)
+            description += f"\n\n({note})"
+            degraded.append(_skip(server, tool_name, name, note))
     origin = {"server": server.get("name"), "uid": uid, "tool": tool_name}
     variant = make_variant(
         MCP_TOOL_ID, name, description, _mcp_parameters(schema), schema, origin
     )
+    if degraded:  # offered all the same; Offer.degraded and toolgen show report it
+        variant["degraded"] = degraded
     return variant, "", name
 
 

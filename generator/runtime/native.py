@@ -46,6 +46,9 @@ PROPERTIES_PATH: dict[str, tuple[str, ...]] = {
 }
 
 
+_COMBINATORS = ("anyOf", "oneOf", "allOf")
+
+
 class NativeToolsUnavailable(Exception):
     """The family or the context does not use native tool calling: send the text-path prompt instead.
 
@@ -58,12 +61,16 @@ def parameters_schema(params: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
     Each param mapping has name, required, instruction (resolved text) and schema (keywords:
     type first, then the rest in spec order). The instruction becomes the property description.
+    A schema without a type is a string, unless it is a union or intersection (anyOf, oneOf,
+    allOf), which says its types itself.
     """
     properties: dict[str, Any] = {}
     required: list[str] = []
     for param in params:
         schema = dict(param["schema"])
-        prop: dict[str, Any] = {"type": schema.pop("type", "string")}
+        prop: dict[str, Any] = {}
+        if "type" in schema or not any(k in schema for k in _COMBINATORS):
+            prop["type"] = schema.pop("type", "string")
         if param["instruction"]:
             prop["description"] = param["instruction"]
         prop.update(schema)

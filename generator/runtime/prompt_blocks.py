@@ -6,13 +6,15 @@ the same functions for the review files in generated/prompts/, so both can never
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 __all__ = [
     "PLACEHOLDER_RE",
     "PromptParam",
+    "schema_note",
     "tool_block",
     "tools_section",
     "usage_example",
@@ -28,6 +30,24 @@ class PromptParam(NamedTuple):
     instruction: str
     description: str = ""
     usage: str = ""
+    note: str = ""
+    """Shown after the instruction: what the schema says beyond its type (``schema_note``)."""
+
+
+#: Keywords that say nothing a text-path model needs beyond the instruction: the type (values are
+#: text there, coerced by the type), prose, and null (which the XML form cannot carry).
+_PLAIN_KEYWORDS = frozenset({"type", "description", "title", "nullable"})
+
+
+def schema_note(schema: Mapping[str, Any]) -> str:
+    """The parameter's schema for the text prompt when it says more than a type: enums, bounds,
+    patterns, unions, nested members (``(JSON Schema: {...})``, descriptions left out); else "".
+    """
+    if all(key in _PLAIN_KEYWORDS for key in schema):
+        return ""
+    shown = {k: v for k, v in schema.items() if k not in ("description", "title")}
+    text = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
+    return f"(JSON Schema: {text})"
 
 
 def tool_block(
@@ -51,9 +71,10 @@ def tool_block(
     if params:
         lines.append("Parameters:")
         for p in params:
-            lines.append(
-                f"- {p.name}: ({'required' if p.required else 'optional'}) {p.instruction}"
-            )
+            line = f"- {p.name}: ({'required' if p.required else 'optional'}) {p.instruction}"
+            if p.note:
+                line += f" {p.note}" if p.instruction else p.note
+            lines.append(line)
     else:
         lines.append("Parameters: None")
     lines.append("Usage:")

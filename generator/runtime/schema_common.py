@@ -190,6 +190,8 @@ class Conversion:
 
     schema: Schema
     notices: tuple[Notice, ...] = field(default_factory=tuple)
+    described: tuple[tuple[Path, str], ...] = ()
+    """Input paths and names of the keywords moved into description text: not sent, not checked."""
 
 
 # --------------------------------------------------------------------------------------------

@@ -18,7 +18,6 @@ from typing import Any
 from .schema_common import (
     DialectError,
     Schema,
-    _extra_sentence,
     _is_number,
     _join_descriptions,
     _json_type_of,
@@ -192,14 +191,14 @@ def _enum(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
     elif all(isinstance(e, str) for e in values) and shape.types == ["string"]:
         node.out["enum"] = values
     else:
-        node.extras.append(_extra_sentence("enum", values))
+        w.describe(node, "enum", values)
 
 
 def _const(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
     if isinstance(value, str) and node.state.types == ["string"]:
         node.out["enum"] = [value]
     else:
-        node.extras.append(_extra_sentence(key, value))
+        w.describe(node, key, value)
 
 
 def _format(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
@@ -207,7 +206,7 @@ def _format(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
     if len(gtypes) == 1 and value in w.policy.formats.get(gtypes[0], ()):
         node.out["format"] = value
     else:
-        node.extras.append(_extra_sentence(key, value))
+        w.describe(node, key, value)
 
 
 def _exclusive_bound(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
@@ -220,7 +219,7 @@ def _exclusive_bound(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
     ):
         node.out[bound] = int(value) + (1 if bound == "minimum" else -1)
     else:
-        node.extras.append(_extra_sentence(key, value))
+        w.describe(node, key, value)
 
 
 def _properties(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
@@ -245,7 +244,7 @@ def _required(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
 
 def _default(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
     if value is None:  # the SDK's Schema cannot carry a null default
-        node.extras.append(_extra_sentence(key, value))
+        w.describe(node, key, value)
     else:
         node.out[key] = copy.deepcopy(value)
 

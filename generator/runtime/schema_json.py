@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .schema_common import DialectError, Schema, _extra_sentence, _ordered
+from .schema_common import DialectError, Schema, _ordered
 from .schema_walk import Hooks, NodeWork, _Walker
 
 
@@ -117,7 +117,7 @@ class StrictHooks(Hooks):
                 )
             return  # re-added in complete
         if key == "format" and value not in w.policy.formats["*"]:
-            node.extras.append(_extra_sentence(key, value))
+            w.describe(node, key, value)
             return
         node.out[key] = w._children(key, value, node.at, node.origins)
 

@@ -7,19 +7,26 @@ array) would be dropped or rejected by a provider, so it is an error here, where
 from __future__ import annotations
 
 import dataclasses
-import re
 from types import MappingProxyType
 from typing import Any
 
 from ..load import PathKey, SourceFile
-from ..model import SCHEMA_KEYWORD_ORDER, Parameter
+from ..model import SCHEMA_COMBINATORS, SCHEMA_KEYWORD_ORDER, Parameter
+from ..runtime.ecma_regex import PatternError, compile_pattern
 from ..validate import suggest
 from .common import Scope, article, fits, freeze
 from .predicates import check_predicate
 from .text import check_text
 
-CONTAINER_KEYWORDS = {"items": "array", "properties": "object"}
-NUMERIC_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+CONTAINER_KEYWORDS = {
+    "items": "array",
+    "uniqueItems": "array",
+    "properties": "object",
+    "additionalProperties": "object",
+    "minProperties": "object",
+    "maxProperties": "object",
+}
+NUMERIC_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 STRING_KEYWORDS = ("minLength", "maxLength", "format")
 
 
@@ -78,10 +85,30 @@ def parameter(scope: Scope, src: SourceFile, spec: dict[str, Any], at: PathKey) 
     )
 
 
+def _types(spec: dict[str, Any]) -> tuple[str, ...]:
+    """The declared type names (a union's in order); untyped unions and intersections have none."""
+    declared = spec.get("type")
+    if declared is None:
+        return () if any(k in spec for k in SCHEMA_COMBINATORS) else ("string",)
+    return tuple(declared) if isinstance(declared, list) else (declared,)
+
+
+def _fits_any(value: Any, spec: dict[str, Any], types: tuple[str, ...]) -> bool:
+    if value is None and (spec.get("nullable") or "null" in types):
+        return True
+    return not types or any(t != "null" and fits(value, t) for t in types)
+
+
+def _shown(types: tuple[str, ...]) -> str:
+    return " or ".join(types) if types else "any"
+
+
 def _schema(scope: Scope, src: SourceFile, spec: dict[str, Any], at: PathKey, top: bool) -> MappingProxyType[str, Any]:
     """Canonical JSON-Schema keywords of a parameter or nested schema, in emission order."""
-    type_name = spec.get("type", "string")
-    out: dict[str, Any] = {"type": type_name}
+    types = _types(spec)
+    out: dict[str, Any] = {}
+    if "type" in spec or types:
+        out["type"] = list(spec["type"]) if isinstance(spec.get("type"), list) else types[0]
     if spec.get("nullable"):
         out["nullable"] = True
     if not top and "description" in spec:
@@ -90,27 +117,33 @@ def _schema(scope: Scope, src: SourceFile, spec: dict[str, Any], at: PathKey, to
         # A parameter's own 'required' says whether the model must pass it; its members' is spelled differently.
         source_key = "member_required" if (top and key == "required") else key
         if source_key in spec:
-            out[key] = _keyword(scope, src, spec, at, key, source_key, type_name)
+            out[key] = _keyword(scope, src, spec, at, key, source_key, types)
+    if isinstance(out.get("type"), list):
+        out["type"] = tuple(out["type"])
     return MappingProxyType(out)
 
 
 def _keyword(
-    scope: Scope, src: SourceFile, spec: dict[str, Any], at: PathKey, key: str, source_key: str, type_name: str
+    scope: Scope, src: SourceFile, spec: dict[str, Any], at: PathKey, key: str, source_key: str,
+    types: tuple[str, ...],
 ) -> Any:
-    """One keyword's canonical value, after checking it against the schema's type."""
+    """One keyword's canonical value, after checking it against the schema's types."""
     diags = scope.diags
     value = spec[source_key]
-    nullable_none = value is None and spec.get("nullable")
     container = CONTAINER_KEYWORDS.get(key)
-    if container is not None and type_name != container:
+    if container is not None and types and container not in types:
         diags.error(
             src.loc(at + (key,), key=True),
             "E311",
-            f"{key!r} needs type {container}, not {type_name}",
+            f"{key!r} needs type {container}, not {_shown(types)}",
             f"set 'type: {container}' or remove {key!r}",
         )
     if key == "items":
         return _schema(scope, src, value, at + ("items",), top=False)
+    if key == "additionalProperties" and isinstance(value, dict):
+        return _schema(scope, src, value, at + (key,), top=False)
+    if key in SCHEMA_COMBINATORS:
+        return tuple(_schema(scope, src, branch, at + (key, i), top=False) for i, branch in enumerate(value))
     if key == "properties":
         return MappingProxyType(
             {n: _schema(scope, src, s, at + ("properties", n), top=False) for n, s in value.items()}
@@ -126,44 +159,57 @@ def _keyword(
                     suggest(member, members) or "add it under properties:",
                 )
         return tuple(value)
-    if key == "enum":
-        for i, item in enumerate(value):
-            if not (item is None and spec.get("nullable")) and not fits(item, type_name):
+    if key in ("enum", "const"):
+        listed = value if key == "enum" else [value]
+        for i, item in enumerate(listed):
+            if not _fits_any(item, spec, types):
                 diags.error(
-                    src.loc(at + ("enum", i)),
+                    src.loc(at + ("enum", i) if key == "enum" else at + ("const",)),
                     "E311",
-                    f"enum value {item!r} does not fit type {type_name}",
-                    f"use {type_name} values or change the type",
+                    f"{key} value {item!r} does not fit type {_shown(types)}",
+                    f"use {_shown(types)} values or change the type",
                 )
-        return tuple(value)
+        return tuple(value) if key == "enum" else value
     if key == "default":
-        if not nullable_none and not fits(value, type_name):
+        if not _fits_any(value, spec, types):
+            shown = _shown(types)
             diags.error(
                 src.loc(at + ("default",)),
                 "E311",
-                f"default {value!r} does not fit type {type_name}",
-                f"give {article(type_name)} {type_name} default",
+                f"default {value!r} does not fit type {shown}",
+                f"give {article(shown)} {shown} default",
             )
         return value
     if key == "pattern":
         # Only compiled: unlike the other string keywords, a pattern on a non-string type is not reported.
-        try:
-            re.compile(value)
-        except re.error as exc:
-            diags.error(src.loc(at + ("pattern",)), "E320", f"invalid regular expression: {exc}", "fix the pattern")
+        _check_pattern(scope, src, value, at + ("pattern",))
         return value
-    if key in NUMERIC_KEYWORDS and type_name not in ("integer", "number"):
+    if key in NUMERIC_KEYWORDS and types and not {"integer", "number"} & set(types):
         diags.error(
             src.loc(at + (key,), key=True),
             "E311",
-            f"{key!r} needs a numeric type, not {type_name}",
+            f"{key!r} needs a numeric type, not {_shown(types)}",
             "set 'type: integer' or 'type: number'",
         )
-    elif key in STRING_KEYWORDS and type_name != "string":
+    elif key in STRING_KEYWORDS and types and "string" not in types:
         diags.error(
             src.loc(at + (key,), key=True),
             "E311",
-            f"{key!r} needs type string, not {type_name}",
+            f"{key!r} needs type string, not {_shown(types)}",
             "remove it or change the type",
         )
     return value
+
+
+def _check_pattern(scope: Scope, src: SourceFile, source: str, at: PathKey) -> None:
+    """E320 for a pattern that is not ECMA-262 or that toolgen refuses, located inside the string."""
+    try:
+        compile_pattern(source)
+    except PatternError as exc:
+        scope.diags.error(
+            src.loc_in_string(at, exc.offset),
+            "E320",
+            f"invalid regular expression {source!r}: {exc.message} (at character {exc.offset + 1})",
+            "write an ECMA-262 pattern (JSON Schema's dialect): no Python-only syntax such as (?P<name>...), "
+            "\\A or \\Z; escape literal characters that are syntax",
+        )

@@ -15,6 +15,7 @@ import { fastCopy } from "./copies.js";
 import { NAME_SAFE_CHARS } from "./formats.js";
 import { MAX_NESTING, UNENCODABLE, hasLoneSurrogate, jsonBrackets, jsonTypeName, nestingDepth, printable, type Json, type Schema } from "./schema_common.js";
 import type { ParameterData } from "./data.js";
+import { dropUnchecked } from "./unchecked.js";
 import { MCP_TOOL_ID, makeParameter, makeVariant, type SkipRecord, type Variant } from "./variants.js";
 import { codePointCompare, has, isDict, PyError, pyJsonDumps, pyLen, pyRepr, pyStr, pyTruthy, TOO_LONG } from "./pyspell.js";
 
@@ -298,14 +299,24 @@ function mcpVariant(
   }
   const schema: Schema = raw !== null ? fastCopy(raw) : { type: "object", properties: {} };
   const dropped = dropNonFinite(schema);
+  const unchecked = dropUnchecked(schema);
   const text = tool["description"];
   let description = `${serverName}: ${typeof text === "string" && text ? text : toolName}`;
-  if (dropped.length > 0) {
-    description +=
-      "\n\n(toolgen dropped from the input schema, as NaN/Infinity is not JSON: " + dropped.join(", ") + ")";
+  const degraded: SkipRecord[] = [];
+  for (const [lead, found] of [
+    ["as NaN/Infinity is not JSON", dropped],
+    ["as its arguments could not be checked against them", unchecked],
+  ] as const) {
+    if (found.length > 0) {
+      const note = `toolgen dropped from the input schema, ${lead}: ` + found.join(", ");
+      description += `\n\n(${note})`;
+      degraded.push(skip(server, toolName, name, note));
+    }
   }
   const origin = { server: has(server, "name") ? server["name"] : null, uid, tool: toolName };
-  return [makeVariant(MCP_TOOL_ID, name, description, mcpParameters(schema), schema, origin), "", name];
+  const variant = makeVariant(MCP_TOOL_ID, name, description, mcpParameters(schema), schema, origin);
+  // offered all the same; Offer.degraded and toolgen show report it
+  return [degraded.length > 0 ? { ...variant, degraded } : variant, "", name];
 }
 
 /** `[server uid, original tool name]` for a name built by `mcpTools`, else null. */

@@ -60,13 +60,19 @@ export interface ResolvedParameter {
   readonly schema: Schema;
 }
 
+const COMBINATORS = ["anyOf", "oneOf", "allOf"];
+
 /** The canonical JSON Schema of a tool's parameters. */
 export function parametersSchema(params: readonly ResolvedParameter[]): Schema {
   const properties: Schema = {};
   const required: string[] = [];
   for (const param of params) {
     const schema: Schema = { ...param.schema };
-    const prop: Schema = { type: has(schema, "type") ? schema["type"] : "string" };
+    // A schema without a type is a string, unless a union or intersection says its types itself.
+    const prop: Schema = {};
+    if (has(schema, "type") || !COMBINATORS.some((k) => has(schema, k))) {
+      prop["type"] = has(schema, "type") ? schema["type"] : "string";
+    }
     delete schema["type"];
     if (param.instruction) prop["description"] = param.instruction;
     for (const [k, v] of Object.entries(schema)) put(prop, k, v);

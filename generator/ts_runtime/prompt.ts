@@ -8,8 +8,7 @@
 
 import type { Catalog } from "./catalog.js";
 import type { Text } from "./data.js";
-import { toolBlock, toolsSection } from "./prompt_blocks.js";
-import type { PromptParam } from "./prompt_blocks.js";
+import { schemaNote, toolBlock, toolsSection, type PromptParam } from "./prompt_blocks.js";
 import type { ToolUse } from "./tool_types.js";
 import { skipRecord } from "./variants.js";
 import type { SkipRecord, Variant } from "./variants.js";
@@ -42,6 +41,7 @@ export class TextPath<C extends object> {
       instruction: text(p.instruction),
       description: text(p.description),
       usage: text([p.usage ?? ""]),
+      note: schemaNote(p.schema),
     }));
     return toolBlock(variant.name, text(variant.description), params, described);
   }

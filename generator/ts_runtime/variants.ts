@@ -19,6 +19,8 @@ export interface Variant extends Omit<SpecData, "spec"> {
   readonly spec: string | null;
   readonly input_schema?: Json;
   readonly origin?: JsonObject;
+  /** A run-time tool offered with part of its schema taken out, and why (`SkipRecord` shape). */
+  readonly degraded?: readonly SkipRecord[];
 }
 
 export function makeVariant(

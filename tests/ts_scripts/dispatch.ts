@@ -107,7 +107,7 @@ function offer(input: Input): unknown {
     const use = useFrom(call);
     return { refusal: made.refusal(use.name), result: resultJson(made.execute(coordinator, null, use)) };
   });
-  return { names: made.names(), skipped: made.skipped, answers };
+  return { names: made.names(), skipped: made.skipped, degraded: made.degraded, answers };
 }
 
 /** Per reply: the calls read from it (text path), `answer`'s and `answerAsync`'s results. */

@@ -1,0 +1,131 @@
+/**
+ * The parameters schema a request sent for one tool, and the check compiled from it
+ * (mirrors sent_schema.py).
+ *
+ * A native request sends each tool's parameters in its format's own schema (OpenAI's closed root
+ * and strict mode's nullable required members, Gemini's UPPERCASE subset or its
+ * `parametersJsonSchema` fallback, keywords a format drops or describes): the arguments of a call
+ * are checked against exactly that schema, read back from the tool entry that went out
+ * (`sentParameters`). Checks are compiled once per process for each sent schema (`sentChecker`).
+ *
+ * A `null` for a parameter the tool's own schema (the spec's, an MCP server's) does not require
+ * is removed after the check, before the handler sees it: OpenAI strict sends optional parameters
+ * as required and nullable, and the model fills them with `null`.
+ */
+
+import { FORMATS, PARAMETERS, pathTo } from "./formats.js";
+import { has, isDict, put } from "./pyspell.js";
+import type { Json, Schema } from "./schema_common.js";
+import { compileSchema, type ArgumentsChecker } from "./validation.js";
+
+/** The dialect of standard JSON Schema (draft 2020-12 and draft 7 keywords). */
+export const JSON_DIALECT = "json";
+/** The dialect of Gemini's `Schema`: an OpenAPI subset with UPPERCASE type names. */
+export const GEMINI_DIALECT = "gemini";
+/** Compiled checks kept per process; the table is emptied when it would pass this. */
+export const CACHE_LIMIT = 1024;
+
+const CHECKERS = new Map<string, ArgumentsChecker>();
+// Checks cached per object (a catalog variant) and key, for schemas the object fixes.
+const ANCHORED = new WeakMap<object, Map<string, ArgumentsChecker>>();
+const EMPTY: Schema = {};
+
+/**
+ * `[schema, dialect]`: the parameters `entry`, a tool of format `formatName`, sent. The record's
+ * PARAMETERS slot in the format's dialect, else its `jsonSchemaKey` slot (full JSON Schema); an
+ * entry with neither sent no schema, which accepts any arguments.
+ */
+export function sentParameters(formatName: string, entry: unknown): [Json, string] {
+  const rec = FORMATS.get(formatName)!;
+  const path = pathTo(rec, PARAMETERS);
+  const key = path[path.length - 1]!;
+  let holder: unknown = entry;
+  for (const step of path.slice(0, -1)) holder = isDict(holder) && has(holder, step) ? holder[step] : null;
+  if (!isDict(holder)) return [EMPTY, JSON_DIALECT];
+  if (has(holder, key)) return [holder[key], rec.schema.hooks === GEMINI_DIALECT ? GEMINI_DIALECT : JSON_DIALECT];
+  if (rec.jsonSchemaKey !== null && has(holder, rec.jsonSchemaKey)) return [holder[rec.jsonSchemaKey], JSON_DIALECT];
+  return [EMPTY, JSON_DIALECT];
+}
+
+/**
+ * The check of one sent schema: `(params, coerce) => [typed arguments, problems]`. `required`
+ * names the parameters the tool's own schema requires: after a check without problems, a `null`
+ * for any other parameter is removed. Cached per (dialect, schema text, required). A caller that
+ * knows the schema is fixed by an object and a key (a catalog variant, the format and the names it
+ * sent) passes them as `identity`: the cache is then keyed on those, without reading the schema.
+ */
+export function sentChecker(
+  schema: Json,
+  dialect: string,
+  required: ReadonlySet<string>,
+  identity: readonly [object, string] | null = null,
+): ArgumentsChecker {
+  if (identity !== null) {
+    const known = ANCHORED.get(identity[0])?.get(identity[1]);
+    if (known !== undefined) return known;
+  }
+  const key = JSON.stringify([dialect, schema, [...required].sort()]);
+  let found = CHECKERS.get(key);
+  if (found === undefined) {
+    if (CHECKERS.size >= CACHE_LIMIT) CHECKERS.clear();
+    found = checker(schema, dialect, required);
+    CHECKERS.set(key, found);
+  }
+  if (identity !== null) {
+    let perAnchor = ANCHORED.get(identity[0]);
+    if (perAnchor === undefined) ANCHORED.set(identity[0], (perAnchor = new Map()));
+    perAnchor.set(identity[1], found);
+  }
+  return found;
+}
+
+function checker(schema: Json, dialect: string, required: ReadonlySet<string>): ArgumentsChecker {
+  // The validator takes Gemini's subset itself once it has dialects; until then the subset is
+  // read as the JSON Schema it stands for.
+  const check = compileSchema(dialect === GEMINI_DIALECT ? geminiAsJsonSchema(schema) : schema);
+  return (params) => {
+    const problems: string[] = [];
+    const given: Schema = {};
+    for (const [k, v] of Object.entries(params)) put(given, k, v as Json);
+    const value = check(given, "", problems, false);
+    let typed: Schema = isDict(value) ? value : given;
+    if (problems.length === 0) {
+      const kept: Schema = {};
+      for (const [k, v] of Object.entries(typed)) if ((v !== null && v !== undefined) || required.has(k)) put(kept, k, v);
+      typed = kept;
+    }
+    return [typed, problems];
+  };
+}
+
+/**
+ * The JSON Schema that a Gemini `Schema` stands for: type names lower-cased; `nullable: true`
+ * adds "null" to the type (and null to an enum, a null branch to a bare anyOf). Every other
+ * keyword of the subset means what it means in JSON Schema.
+ */
+export function geminiAsJsonSchema(schema: Json): Json {
+  if (!isDict(schema)) return schema;
+  const out: Schema = {};
+  const nullable = schema["nullable"] === true;
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "nullable") continue;
+    if (key === "type" && typeof value === "string") {
+      put(out, key, nullable ? [value.toLowerCase(), "null"] : value.toLowerCase());
+    } else if (key === "enum" && Array.isArray(value)) {
+      put(out, key, nullable && !value.includes(null) ? [...value, null] : value);
+    } else if (key === "items") {
+      put(out, key, geminiAsJsonSchema(value));
+    } else if (key === "anyOf" && Array.isArray(value)) {
+      const branches = value.map(geminiAsJsonSchema);
+      if (nullable && !has(schema, "type")) branches.push({ type: "null" });
+      put(out, key, branches);
+    } else if (key === "properties" && isDict(value)) {
+      const props: Schema = {};
+      for (const [name, sub] of Object.entries(value)) put(props, name, geminiAsJsonSchema(sub));
+      put(out, key, props);
+    } else {
+      put(out, key, value);
+    }
+  }
+  return out;
+}

@@ -157,8 +157,8 @@ def test_a_pattern_the_check_cannot_run_is_dropped_and_reported_not_the_tool(fmt
     assert sent.skipped == []
     note = (
         "toolgen dropped from the input schema, as its arguments could not be checked against them: "
-        "/patternProperties/[ (not an ECMA-262 pattern toolgen can check), "
-        "/properties/q/pattern (not an ECMA-262 pattern toolgen can check)"
+        "/patternProperties/[: not an ECMA-262 pattern toolgen can check, "
+        "/properties/q/pattern: not an ECMA-262 pattern toolgen can check"
     )
     assert sent.degraded == [{"server": "kb", "uid": "kb", "tool": "grep", "name": name("grep"), "reason": note}]
     if fmt is None:

@@ -407,7 +407,9 @@ def _mcp_variant(
         else {"type": "object", "properties": {}}
     )
     dropped = _drop_non_finite(schema)
-    unchecked = drop_unchecked(schema)
+    unchecked, left = drop_unchecked(schema)
+    if left:
+        return None, "its inputSchema cannot be checked: " + "; ".join(left), name
     text = tool.get("description")
     description = (
         f"{server_name}: {text if isinstance(text, str) and text else tool_name}"

@@ -10,19 +10,15 @@ enforce (``validation.schema_refusals``) is E322 for every format and the text p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..diagnostics import Diagnostics, Location
 from ..model import Catalog, ToolVariant, plain
 from ..resolve import ResolvedFamily
-from ..runtime import validation
 from ..runtime.formats import FORMATS
 from ..runtime.native import fast_copy, parameters_schema
 from ..runtime.schema_dialects import DialectError, convert
-
-# The validator of branch `validator` lists what it cannot enforce; an older one refuses nothing.
-_REFUSALS: Callable[[Any], Iterable[Any]] = getattr(validation, "schema_refusals", lambda schema: ())
+from ..runtime.validation import schema_refusals
 
 
 def input_schema(variant: ToolVariant) -> dict[str, Any]:
@@ -44,6 +40,11 @@ def _where(variant: ToolVariant, path: tuple[Any, ...]) -> tuple[Location, str]:
     return variant.location, f"{variant.key}"
 
 
+def _path(pointer: str) -> tuple[str, ...]:
+    """The keys of a JSON pointer into the variant's schema."""
+    return tuple(part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:])
+
+
 def _shown(path: tuple[Any, ...]) -> str:
     return "/".join(map(str, path[1:] if path[:1] == ("properties",) else path)) or "root"
 
@@ -56,8 +57,10 @@ def check(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnos
     for key in sorted(sent):
         variant = sent[key]
         schema = input_schema(variant)
-        for refusal in _REFUSALS(schema):
-            location, what = _where(variant, tuple(getattr(refusal, "path", ()) or ()))
+        for refusal in schema_refusals(schema):
+            if refusal.keyword == "pattern":
+                continue  # E320 locates it inside the pattern string
+            location, what = _where(variant, _path(refusal.pointer))
             diags.error(
                 location,
                 "E322",

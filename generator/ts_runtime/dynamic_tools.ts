@@ -299,7 +299,8 @@ function mcpVariant(
   }
   const schema: Schema = raw !== null ? fastCopy(raw) : { type: "object", properties: {} };
   const dropped = dropNonFinite(schema);
-  const unchecked = dropUnchecked(schema);
+  const [unchecked, left] = dropUnchecked(schema);
+  if (left.length > 0) return [null, "its inputSchema cannot be checked: " + left.join("; "), name];
   const text = tool["description"];
   let description = `${serverName}: ${typeof text === "string" && text ? text : toolName}`;
   const degraded: SkipRecord[] = [];

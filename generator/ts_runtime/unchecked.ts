@@ -1,31 +1,36 @@
 /**
  * What of a run-time tool's schema the argument check cannot enforce, taken out before it is sent
  * (mirrors unchecked.py): a `pattern` (or a `patternProperties` name) that ecma_regex does not
- * accept as an ECMA-262 pattern, and every keyword the validator lists in `schemaRefusals` (once
- * it has that API). dynamic_tools.ts notes them in the tool's description and reports the tool as
- * degraded: it is still offered.
+ * accept as an ECMA-262 pattern, and every keyword the validator lists in `schemaRefusals`.
+ * dynamic_tools.ts notes them in the tool's description and reports the tool as degraded: it is
+ * still offered. What cannot be taken out keyword by keyword is returned as left over: that tool
+ * is left out and reported.
  */
 
 import { compilePattern, PatternError } from "./ecma_regex.js";
 import { codePointCompare, has, isDict } from "./pyspell.js";
 import { DEF_CONTAINERS, SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE, type Json, type Schema } from "./schema_common.js";
-import * as validation from "./validation.js";
+import { schemaRefusals } from "./validation.js";
 
 const REASON = "not an ECMA-262 pattern toolgen can check";
-
-/** An item of the validator's `schemaRefusals(schema)`: keys to the keyword's schema, and the keyword. */
-interface Refusal {
-  readonly path?: readonly (string | number)[];
-  readonly keyword?: string;
-}
-
-// A validator without `schemaRefusals` enforces every keyword it reads.
-const REFUSALS = (validation as unknown as Record<string, unknown>)["schemaRefusals"] as
-  | ((schema: Json) => Iterable<Refusal>)
-  | undefined;
+/** Removing a keyword can uncover another refusal below it; this many rounds at most. */
+const ROUNDS = 8;
 
 function pointer(path: readonly (string | number)[]): string {
-  return path.map((key) => `/${key}`).join("");
+  return path.map((key) => "/" + String(key).replaceAll("~", "~0").replaceAll("/", "~1")).join("");
+}
+
+/** The schema node at a JSON pointer of `schema` (null when there is none). */
+function holderAt(schema: Json, at: string): Json {
+  if (at && !at.startsWith("/")) return null; // a pointer into another document
+  let node: Json = schema;
+  for (const part of at ? at.split("/").slice(1) : []) {
+    const key = part.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (isDict(node)) node = has(node, key) ? node[key] : null;
+    else if (Array.isArray(node) && /^[0-9]+$/.test(key) && Number(key) < node.length) node = node[Number(key)] as Json;
+    else return null;
+  }
+  return node;
 }
 
 function goodPattern(source: unknown): boolean {
@@ -39,8 +44,11 @@ function goodPattern(source: unknown): boolean {
   return true;
 }
 
-/** Remove from `schema` (in place) what the check cannot enforce; `"<pointer> (<why>)"` each. */
-export function dropUnchecked(schema: Schema): string[] {
+/**
+ * Remove from `schema` (in place) what the check cannot enforce. Returns `[dropped, left]`:
+ * `"<pointer>: <why>"` for each keyword taken out, and the refusals no keyword's removal could cure.
+ */
+export function dropUnchecked(schema: Schema): [string[], string[]] {
   const dropped: string[] = [];
   const stack: [Json, (string | number)[]][] = [[schema, []]];
   while (stack.length > 0) {
@@ -48,13 +56,13 @@ export function dropUnchecked(schema: Schema): string[] {
     if (!isDict(node)) continue;
     if (has(node, "pattern") && !goodPattern(node["pattern"])) {
       delete node["pattern"];
-      dropped.push(`${pointer([...path, "pattern"])} (${REASON})`);
+      dropped.push(`${pointer([...path, "pattern"])}: ${REASON}`);
     }
     const names = has(node, "patternProperties") ? node["patternProperties"] : null;
     if (isDict(names)) {
       for (const name of Object.keys(names).filter((n) => !goodPattern(n))) {
         delete names[name];
-        dropped.push(`${pointer([...path, "patternProperties", name])} (${REASON})`);
+        dropped.push(`${pointer([...path, "patternProperties", name])}: ${REASON}`);
       }
     }
     for (const [key, value] of Object.entries(node)) {
@@ -65,17 +73,18 @@ export function dropUnchecked(schema: Schema): string[] {
       }
     }
   }
-  if (REFUSALS !== undefined) {
-    for (const refusal of [...REFUSALS(schema)]) {
-      let holder: Json = schema;
-      const where = [...(refusal.path ?? [])];
-      for (const key of where) holder = isDict(holder) && has(holder, String(key)) ? holder[String(key)] : null;
-      const keyword = refusal.keyword;
-      if (keyword !== undefined && isDict(holder) && has(holder, keyword)) {
-        delete holder[keyword];
-        dropped.push(`${pointer([...where, keyword])} (not checked: ${String(refusal)})`);
+  for (let round = 0; round < ROUNDS; round++) {
+    let removed = false;
+    for (const refusal of schemaRefusals(schema)) {
+      const holder = holderAt(schema, refusal.pointer);
+      if (isDict(holder) && has(holder, refusal.keyword)) {
+        delete holder[refusal.keyword];
+        dropped.push(String(refusal));
+        removed = true;
       }
     }
+    if (!removed) break;
   }
-  return dropped.sort(codePointCompare);
+  const left = schemaRefusals(schema).map(String);
+  return [dropped.sort(codePointCompare), left];
 }

@@ -61,6 +61,7 @@ lint: $(TEST_STAMP)
 bench: $(TEST_STAMP) ts-deps
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/ts.py
+	$(BIN)/python benchmarks/patterns.py
 
 clean:
 	rm -rf $(VENV) .toolgen-cache build dist *.egg-info $(TS_DIR)/node_modules

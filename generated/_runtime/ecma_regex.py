@@ -173,6 +173,10 @@ def compile_pattern(source: str) -> Callable[[str], bool]:
         raise PatternError(message, source, 0) from None
 
     def matches(text: str) -> bool:
-        return search(_code_points(text)) is not None
+        if (
+            not text.isascii() and _PAIRS.search(text) is not None
+        ):  # _code_points, inlined
+            text = _code_points(text)
+        return search(text) is not None
 
     return matches

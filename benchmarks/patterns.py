@@ -66,7 +66,7 @@ def _summary(values: list[float]) -> dict[str, float]:
 
 
 def python_numbers(corpus: list[str]) -> dict[str, Any]:
-    compile_fresh = ecma_regex.compile_pattern.__wrapped__  # the function under the cache
+    compile_fresh = ecma_regex._compiled.__wrapped__  # the function under the cache
     python_source(r"\p{L}")  # decode the Unicode table once, as the first \p{..} of a run does
     out: dict[str, Any] = {}
     for name, patterns in (("typical", TYPICAL), ("unicode", UNICODE), ("corpus", corpus)):

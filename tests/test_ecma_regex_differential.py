@@ -47,7 +47,7 @@ RULES = {
     "duplicate-names": r"the group name \S+ twice",
     "non-ASCII-names": "non-ASCII group names",
     "properties": r"the Unicode property \w+(=\w+)?:",
-    "counts": "repetition counts above 2147483647",
+    "counts": "(repetition counts above 2147483647|a minimum count above 100000 for a part)",
     "depth": "groups nested deeper than 32 levels",
 }
 # regress cannot take a surrogate code point (its strings are UTF-8): such cases skip it.

@@ -15,6 +15,9 @@ import type { Alternative, Backref, Disjunction, Group, Node, Pattern } from "./
 
 type Tree = Node | Alternative | Disjunction;
 
+/** The most rounds a repetition must run when they can match nothing (V8 overflows at millions). */
+export const MAX_EMPTY_ROUNDS = 100000;
+
 export interface Plan {
   /** A backreference's offset: [group number, plain | if | empty]. */
   readonly refs: ReadonlyMap<number, readonly [number, string]>;
@@ -112,6 +115,12 @@ class Walk {
           "alternative one length, e.g. (?<=ab|abc) instead of (?<=abc?)";
         this.problems.push([node.offset, message]);
       }
+    } else if (node.type === "repeat" && node.min > MAX_EMPTY_ROUNDS && nullable(node.body)) {
+      const message =
+        `toolgen does not support a minimum count above ${MAX_EMPTY_ROUNDS} for a part ` +
+        "that can match the empty string (JavaScript runs out of stack on it): make " +
+        "the part match at least one character";
+      this.problems.push([node.offset, message]);
     }
     for (const child of children(node)) this.visit(child, [...path, node]);
   }

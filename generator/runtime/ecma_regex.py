@@ -32,7 +32,8 @@ Refused (PatternError; each message says what to write instead):
 8. properties: ``\\p{..}`` other than General_Category values (every ECMA-262 alias, also as
    ``gc=``/``General_Category=``) and Any, ASCII, Assigned: Script, Script_Extensions and the
    other binary properties (the tables would not match every engine's Unicode version).
-9. counts: repetition counts above 2147483647 (V8 reads them as infinity).
+9. counts: repetition counts above 2147483647 (V8 reads them as infinity), and a minimum count
+   above 100000 for a part that can match the empty string (V8 runs out of stack on it).
 10. depth: groups and lookarounds nested deeper than 32 levels (Python's ``re`` recurses).
 """
 
@@ -161,9 +162,15 @@ def python_source(source: str) -> str:
     return "(?a)" + _Emitter(plan(pattern, source)).disjunction(pattern.body)
 
 
-@functools.lru_cache(maxsize=1024)
 def compile_pattern(source: str) -> Callable[[str], bool]:
     """A function telling whether ``source`` matches anywhere in a text; PatternError otherwise."""
+    if not isinstance(source, str):  # a schema's pattern may be anything
+        raise PatternError("a pattern must be a string", "", 0)
+    return _compiled(source)
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiled(source: str) -> Callable[[str], bool]:
     translated = python_source(source)
     try:
         search = re.compile(translated).search
@@ -172,9 +179,8 @@ def compile_pattern(source: str) -> Callable[[str], bool]:
         raise PatternError(message, source, 0) from None
 
     def matches(text: str) -> bool:
-        if (
-            not text.isascii() and _PAIRS.search(text) is not None
-        ):  # _code_points, inlined
+        # _code_points, inlined: this runs once per value checked
+        if not text.isascii() and _PAIRS.search(text) is not None:
             text = _code_points(text)
         return search(text) is not None
 

@@ -32,7 +32,10 @@ from .ecma_regex_syntax import (
     Repeat,
 )
 
-__all__ = ["Plan", "plan", "width"]
+__all__ = ["MAX_EMPTY_ROUNDS", "Plan", "plan", "width"]
+
+MAX_EMPTY_ROUNDS = 100000
+"""The most rounds a repetition must run when they can match nothing (V8 overflows at millions)."""
 
 Tree = Node | Alternative | Disjunction
 
@@ -130,6 +133,17 @@ class _Walk:
                     "alternative one length, e.g. (?<=ab|abc) instead of (?<=abc?)"
                 )
                 self.problems.append((node.offset, message))
+        elif (
+            isinstance(node, Repeat)
+            and node.min > MAX_EMPTY_ROUNDS
+            and _nullable(node.body)
+        ):
+            message = (
+                f"toolgen does not support a minimum count above {MAX_EMPTY_ROUNDS} for a part "
+                "that can match the empty string (JavaScript runs out of stack on it): make "
+                "the part match at least one character"
+            )
+            self.problems.append((node.offset, message))
         for child in _children(node):
             self.visit(child, (*path, node))
 

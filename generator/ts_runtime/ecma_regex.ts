@@ -87,6 +87,8 @@ const CACHE = new Map<string, (text: string) => boolean>();
 
 /** A function telling whether `source` matches anywhere in a text; throws PatternError otherwise. */
 export function compilePattern(source: string): (text: string) => boolean {
+  // a schema's pattern may be anything
+  if (typeof source !== "string") throw new PatternError("a pattern must be a string", "", 0);
   let found = CACHE.get(source);
   if (found === undefined) {
     const translated = javascriptSource(source);

@@ -6,6 +6,7 @@ the same answers (tests/test_ecma_regex_differential.py compares the two on a la
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -142,7 +143,13 @@ def test_python_source_spells_out_what_re_reads_otherwise() -> None:
 
 def test_compiled_patterns_are_cached_and_the_cache_is_bounded() -> None:
     assert compile_pattern("^cached$") is compile_pattern("^cached$")
-    assert compile_pattern.cache_info().maxsize == 1024
+    assert ecma_regex._compiled.cache_info().maxsize == 1024
+
+
+@pytest.mark.parametrize("source", [None, 5, ["a"], {"a": 1}])
+def test_a_pattern_that_is_not_a_string_is_a_pattern_error(source: Any) -> None:
+    with pytest.raises(PatternError, match=r"^a pattern must be a string$"):
+        compile_pattern(source)
 
 
 # ---- errors: message and offset ----------------------------------------------------------------
@@ -265,6 +272,7 @@ def test_refusals_name_the_construct_and_the_way_out(rule: str) -> None:
         "(?:a(b)?)+\\1",  # a round may skip the group
         "(?:(a)|\\1b)+",  # another alternative, inside a repetition
         "(?:(a)?\\1)+",  # the group may be unset in this round but set in an earlier one
+        "(?:a?|b){100001}",  # many rounds that can match nothing: V8 overflows its stack
         "\\p{Alpha}",
         "\\p{sc=Grek}",
         "\\P{scx=Latn}",
@@ -288,6 +296,9 @@ def test_refused_forms(pattern: str) -> None:
         "(?:(a)|b)\\1",  # may be unset, never stale
         "(a)(?=\\1)(?!\\1\\1)",
         "(a){0}\\1",
+        "(?:a?){100000}",
+        "a{100001}",
+        "(?:a?){0,2000000}",
     ],
 )
 def test_safe_backreferences_and_lookbehinds_are_accepted(pattern: str) -> None:

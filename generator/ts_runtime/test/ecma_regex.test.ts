@@ -106,6 +106,9 @@ test("refusals say what toolgen does not support and what to write", () => {
   }
 });
 
-test("compiled patterns are cached", () => {
+test("compiled patterns are cached; a pattern that is not a string is a PatternError", () => {
   assert.equal(compilePattern("^x+$"), compilePattern("^x+$"));
+  for (const source of [null, 5, ["a"]]) {
+    assert.throws(() => compilePattern(source as unknown as string), { name: "PatternError", message: "a pattern must be a string" });
+  }
 });

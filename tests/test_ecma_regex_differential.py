@@ -27,7 +27,8 @@ import ts_bridge
 from generator.runtime import ecma_regex
 from generator.runtime.ecma_regex import PatternError, compile_pattern
 from generator.runtime.ecma_regex_rules import width
-from generator.runtime.ecma_regex_syntax import Alternative, Disjunction, Group, Look, Node, Repeat, parse
+from generator.runtime.ecma_regex_syntax import parse
+from generator.runtime.ecma_regex_tree import Alternative, Disjunction, Group, Look, Node, Repeat
 from regex_corpus import EDGE_CASES, INVALID, generated
 
 GENERATED = 2500

@@ -14,10 +14,11 @@ import { complement, MAX_CODE } from "./ecma_regex_sets.js";
 import type { Ranges } from "./ecma_regex_sets.js";
 import { plan } from "./ecma_regex_rules.js";
 import type { Plan } from "./ecma_regex_rules.js";
-import { parse, PatternError } from "./ecma_regex_syntax.js";
-import type { Alternative, Disjunction, Node, Repeat } from "./ecma_regex_syntax.js";
+import { parse } from "./ecma_regex_syntax.js";
+import { PatternError } from "./ecma_regex_tree.js";
+import type { Alternative, Disjunction, Node, Repeat } from "./ecma_regex_tree.js";
 
-export { PatternError } from "./ecma_regex_syntax.js";
+export { PatternError } from "./ecma_regex_tree.js";
 
 function char(code: number): string {
   return /^[A-Za-z0-9_]$/.test(String.fromCodePoint(code)) ? String.fromCodePoint(code) : `\\u{${code.toString(16)}}`;

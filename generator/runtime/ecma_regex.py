@@ -2,11 +2,12 @@
 
 Standard library only. JSON Schema says patterns are ECMA-262 regular expressions; Python's ``re``
 reads many of them differently (``$`` before a final newline, Unicode ``\\d``/``\\w``, no
-``\\p{...}``). ``compile_pattern`` reads a pattern with the ECMA-262 grammar (ecma_regex_syntax),
-checks what toolgen refuses (ecma_regex_rules), and writes the tree as a Python ``re`` pattern
-that answers as a JavaScript ``RegExp`` with the ``u`` flag would. ts_runtime/ecma_regex.ts gives
-the same answers and the same errors: it writes the same tree for JavaScript, with every class
-spelled out as code point ranges, so neither language depends on its engine's Unicode version.
+``\\p{...}``). ``compile_pattern`` reads a pattern with the ECMA-262 grammar (ecma_regex_syntax)
+into a tree (ecma_regex_tree), checks what toolgen refuses (ecma_regex_rules), and writes the tree
+as a Python ``re`` pattern that answers as a JavaScript ``RegExp`` with the ``u`` flag would.
+ts_runtime/ecma_regex.ts gives the same answers and the same errors: it writes the same tree for
+JavaScript, with every class spelled out as code point ranges, so neither language depends on
+its engine's Unicode version.
 
 How the tree becomes Python: ``.`` is every code point but \\n \\r U+2028 U+2029; ``^``/``$`` are
 ``\\A``/``\\Z``; ``\\d \\w \\s`` and their complements are explicit ranges (``\\s`` is ECMA-262's
@@ -45,7 +46,8 @@ from collections.abc import Callable
 
 from .ecma_regex_rules import Plan, plan, width
 from .ecma_regex_sets import MAX_CODE, Ranges, complement
-from .ecma_regex_syntax import (
+from .ecma_regex_syntax import parse
+from .ecma_regex_tree import (
     Alternative,
     Assertion,
     Backref,
@@ -57,7 +59,6 @@ from .ecma_regex_syntax import (
     Node,
     PatternError,
     Repeat,
-    parse,
 )
 
 __all__ = ["PatternError", "compile_pattern", "python_source"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .ecma_regex_syntax import (
+from .ecma_regex_tree import (
     Alternative,
     Assertion,
     Backref,

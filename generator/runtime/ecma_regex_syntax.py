@@ -1,15 +1,13 @@
-"""The ECMA-262 pattern grammar with the ``u`` flag, its early errors, and the syntax tree.
+"""The ECMA-262 pattern grammar with the ``u`` flag and its early errors.
 
 Standard library only. ``parse`` reads a pattern (a string of code points: ecma_regex combines
-surrogate pairs first) into a :class:`Pattern`, or raises :class:`PatternError` with the offset
+surrogate pairs first) into a tree (ecma_regex_tree), or raises ``PatternError`` with the offset
 of the problem in code points. Character classes and class escapes are resolved here into code
 point sets (ecma_regex_sets), so the emitters only write what the tree says.
 ts_runtime/ecma_regex_syntax.ts is the same parser, with the same messages and offsets.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from .ecma_regex_sets import (
     CLASS_ESCAPES,
@@ -19,113 +17,27 @@ from .ecma_regex_sets import (
     property_ranges,
     union,
 )
+from .ecma_regex_tree import (
+    Alternative,
+    Assertion,
+    Backref,
+    Char,
+    CharSet,
+    Disjunction,
+    Group,
+    Look,
+    Node,
+    Pattern,
+    PatternError,
+    Repeat,
+)
 
-__all__ = [
-    "MAX_COUNT",
-    "MAX_DEPTH",
-    "Alternative",
-    "Assertion",
-    "Backref",
-    "Char",
-    "CharSet",
-    "Disjunction",
-    "Group",
-    "Look",
-    "Node",
-    "Pattern",
-    "PatternError",
-    "Repeat",
-    "parse",
-]
+__all__ = ["MAX_COUNT", "MAX_DEPTH", "parse", "show"]
 
 MAX_COUNT = 2147483647
 """The largest repetition count: V8 reads larger ones as infinity, Python's re refuses them."""
 MAX_DEPTH = 32
 """The deepest nesting of groups and lookarounds (Python's re parses them recursively)."""
-
-
-class PatternError(ValueError):
-    """A pattern that is not valid ECMA-262 (``u`` mode), or that toolgen refuses.
-
-    ``offset`` is where the problem is, in code points from the start of ``source``.
-    """
-
-    def __init__(self, message: str, source: str, offset: int) -> None:
-        super().__init__(message)
-        self.message = message
-        self.source = source
-        self.offset = offset
-
-
-@dataclass(frozen=True)
-class Char:
-    code: int
-
-
-@dataclass(frozen=True)
-class CharSet:
-    ranges: Ranges
-
-
-@dataclass(frozen=True)
-class Assertion:
-    kind: str  # ^ $ b B
-
-
-@dataclass(frozen=True)
-class Backref:
-    number: int  # 0 for a named reference until the pattern's names resolve it
-    name: str | None
-    offset: int
-
-
-@dataclass(frozen=True)
-class Alternative:
-    terms: tuple[Node, ...]
-
-
-@dataclass(frozen=True)
-class Disjunction:
-    alternatives: tuple[Alternative, ...]
-
-
-@dataclass(frozen=True)
-class Group:
-    body: Disjunction
-    number: int | None  # None: (?:...)
-    offset: int
-    end: int  # the offset of its ")"
-
-
-@dataclass(frozen=True)
-class Look:
-    body: Disjunction
-    behind: bool
-    negate: bool
-    offset: int
-
-
-@dataclass(frozen=True)
-class Repeat:
-    body: Node
-    min: int
-    max: int | None  # None: no upper bound
-    greedy: bool
-    offset: int
-
-
-Node = Char | CharSet | Assertion | Backref | Group | Look | Repeat
-
-
-@dataclass(frozen=True)
-class Pattern:
-    body: Disjunction
-    groups: int
-    names: dict[str, int]
-
-    def number(self, ref: Backref) -> int:
-        """The group a backreference means (named ones resolved)."""
-        return ref.number if ref.name is None else self.names[ref.name]
 
 
 SYNTAX = "^$\\.*+?()[]{}|"

@@ -9,8 +9,8 @@
  * repetition holds both). JavaScript matches an unset group as empty, so `\N` serves all three.
  */
 
-import { groupNumber, PatternError } from "./ecma_regex_syntax.js";
-import type { Alternative, Backref, Disjunction, Group, Node, Pattern } from "./ecma_regex_syntax.js";
+import { groupNumber, PatternError } from "./ecma_regex_tree.js";
+import type { Alternative, Backref, Disjunction, Group, Node, Pattern } from "./ecma_regex_tree.js";
 
 type Tree = Node | Alternative | Disjunction;
 

@@ -1,95 +1,22 @@
 /**
- * The ECMA-262 pattern grammar with the `u` flag, its early errors, and the syntax tree
- * (mirrors ecma_regex_syntax.py: the same tree, messages and offsets).
+ * The ECMA-262 pattern grammar with the `u` flag and its early errors (mirrors
+ * ecma_regex_syntax.py: the same tree, messages and offsets).
  *
  * `parse` reads a pattern, as an array of code points (surrogate pairs combined, as
- * `Array.from` splits a string), into a Pattern, or throws PatternError with the offset of the
- * problem in code points. Character classes and class escapes are resolved here into code point
- * sets (ecma_regex_sets), so the emitter only writes what the tree says.
+ * `Array.from` splits a string), into a tree (ecma_regex_tree), or throws PatternError with the
+ * offset of the problem in code points. Character classes and class escapes are resolved here
+ * into code point sets (ecma_regex_sets), so the emitter only writes what the tree says.
  */
 
 import { CLASS_ESCAPES, complement, DOT, propertyRanges, union } from "./ecma_regex_sets.js";
 import type { Ranges } from "./ecma_regex_sets.js";
+import { PatternError } from "./ecma_regex_tree.js";
+import type { Alternative, Backref, CharSet, Disjunction, Group, Look, Node, Pattern } from "./ecma_regex_tree.js";
 
 /** The largest repetition count: V8 reads larger ones as infinity, Python's re refuses them. */
 export const MAX_COUNT = 2147483647;
 /** The deepest nesting of groups and lookarounds (Python's re parses them recursively). */
 export const MAX_DEPTH = 32;
-
-/** A pattern that is not valid ECMA-262 (`u` mode), or that toolgen refuses. */
-export class PatternError extends Error {
-  /** Where the problem is, in code points from the start of `source`. */
-  readonly offset: number;
-  readonly source: string;
-
-  constructor(message: string, source: string, offset: number) {
-    super(message);
-    this.name = "PatternError";
-    this.source = source;
-    this.offset = offset;
-  }
-}
-
-export interface Char {
-  readonly type: "char";
-  readonly code: number;
-}
-export interface CharSet {
-  readonly type: "set";
-  readonly ranges: Ranges;
-}
-export interface Assertion {
-  readonly type: "assertion";
-  readonly kind: string; // ^ $ b B
-}
-export interface Backref {
-  readonly type: "backref";
-  readonly number: number; // 0 for a named reference until the pattern's names resolve it
-  readonly name: string | null;
-  readonly offset: number;
-}
-export interface Alternative {
-  readonly type: "alternative";
-  readonly terms: readonly Node[];
-}
-export interface Disjunction {
-  readonly type: "disjunction";
-  readonly alternatives: readonly Alternative[];
-}
-export interface Group {
-  readonly type: "group";
-  readonly body: Disjunction;
-  readonly number: number | null; // null: (?:...)
-  readonly offset: number;
-  readonly end: number; // the offset of its ")"
-}
-export interface Look {
-  readonly type: "look";
-  readonly body: Disjunction;
-  readonly behind: boolean;
-  readonly negate: boolean;
-  readonly offset: number;
-}
-export interface Repeat {
-  readonly type: "repeat";
-  readonly body: Node;
-  readonly min: number;
-  readonly max: number | null; // null: no upper bound
-  readonly greedy: boolean;
-  readonly offset: number;
-}
-export type Node = Char | CharSet | Assertion | Backref | Group | Look | Repeat;
-
-export interface Pattern {
-  readonly body: Disjunction;
-  readonly groups: number;
-  readonly names: ReadonlyMap<string, number>;
-}
-
-/** The group a backreference means (named ones resolved). */
-export function groupNumber(pattern: Pattern, ref: Backref): number {
-  return ref.name === null ? ref.number : pattern.names.get(ref.name)!;
-}
 
 const SYNTAX = "^$\\.*+?()[]{}|";
 const CONTROL: ReadonlyMap<string, number> = new Map([

@@ -71,6 +71,7 @@ bench: $(BENCH_STAMP) ts-deps
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/ts.py
 	$(BIN)/python benchmarks/return_path.py
+	$(BIN)/python benchmarks/patterns.py
 
 clean:
 	rm -rf $(VENV) .toolgen-cache build dist *.egg-info $(TS_DIR)/node_modules

@@ -3,8 +3,8 @@
 On the bundled package with MCP tools (run-time tools go through the same converter as spec
 tools): the sent schema is read back from the tool entry (sent_schema.sent_parameters), unknown
 parameters are refused where the sent object is closed (OpenAI) and reach the handler where it
-is open (Anthropic, Bedrock, Gemini, text path), Gemini's UPPERCASE subset is checked as the
-JSON Schema it stands for, and the parametersJsonSchema fallback is checked as sent.
+is open (Anthropic, Bedrock, Gemini, text path), Gemini's UPPERCASE subset is checked in the
+validator's gemini dialect, and the parametersJsonSchema fallback is checked as sent.
 """
 
 from __future__ import annotations
@@ -117,7 +117,9 @@ def test_the_same_sent_schema_is_compiled_once_per_process() -> None:
     assert other._checker(other.variants[use.name]) is not first._checker(first.variants[use.name])
 
 
-def test_gemini_as_json_schema() -> None:
+def test_gemini_parameters_are_checked_in_the_validators_gemini_dialect() -> None:
+    """One reading of Gemini's subset: the validator's dialect (nullable lets null through the
+    whole node, type list, enum or anyOf; objects are open, as the subset cannot close them)."""
     gemini: dict[str, Any] = {
         "type": "OBJECT",
         "properties": {
@@ -127,15 +129,17 @@ def test_gemini_as_json_schema() -> None:
         },
         "required": ["s"],
     }
-    assert sent_schema.gemini_as_json_schema(gemini) == {
-        "type": "object",
-        "properties": {
-            "s": {"type": ["string", "null"], "enum": ["a", None], "format": "enum"},
-            "u": {"anyOf": [{"type": "integer"}, {"type": "boolean"}, {"type": "null"}]},
-            "l": {"type": "array", "items": {"type": "number", "minimum": 0}},
-        },
-        "required": ["s"],
-    }
+    check = sent_schema.sent_checker(gemini, sent_schema.GEMINI, frozenset({"s"}))
+    assert check({"s": None, "u": None, "l": [0, 2.5], "extra": 1}, False) == (
+        {"s": None, "l": [0, 2.5], "extra": 1},
+        [],
+    )
+    _, problems = check({"s": "b", "u": "x", "l": [-1]}, False)
+    assert problems == [
+        's: must be "a" (got "b")',
+        'u: expected integer or boolean, got string "x"',
+        "l[0]: must be at least 0 (got -1)",
+    ]
 
 
 BAD_PATTERNS = {

@@ -5,7 +5,9 @@ Standard library only. A native request sends each tool's parameters in its form
 schema (OpenAI's closed root and strict mode's nullable required members, Gemini's UPPERCASE
 subset or its ``parametersJsonSchema`` fallback, keywords a format drops or describes): the
 arguments of a call are checked against exactly that schema, read back from the tool entry
-that went out (``sent_parameters``). Checks are compiled once per process for each sent schema
+that went out (``sent_parameters``), by the validator in the slot's dialect (Gemini's subset:
+``compile_schema(schema, dialect="gemini")``; a ``$schema`` in a JSON Schema slot selects its
+draft as usual). Checks are compiled once per process for each sent schema
 (``sent_checker``), so an Offer for a context already seen compiles nothing.
 
 A ``null`` for a parameter the tool's own schema (the spec's, an MCP server's) does not require
@@ -27,7 +29,6 @@ __all__ = [
     "GEMINI",
     "JSON",
     "ArgumentsChecker",
-    "gemini_as_json_schema",
     "sent_checker",
     "sent_parameters",
 ]
@@ -128,11 +129,7 @@ class _Anchored:
 
 
 def _checker(schema: Any, dialect: str, required: frozenset[str]) -> ArgumentsChecker:
-    # The validator takes Gemini's subset itself once it has dialects (compile_schema(...,
-    # dialect="gemini")); until then the subset is read as the JSON Schema it stands for.
-    check = compile_schema(
-        gemini_as_json_schema(schema) if dialect == GEMINI else schema
-    )
+    check = compile_schema(schema, dialect="gemini" if dialect == GEMINI else "2020-12")
 
     def run(
         params: Mapping[str, Any], coerce: bool
@@ -146,39 +143,3 @@ def _checker(schema: Any, dialect: str, required: frozenset[str]) -> ArgumentsCh
         return typed, problems
 
     return run
-
-
-_GEMINI_SCHEMA_ONE = ("items",)
-_GEMINI_SCHEMA_LISTS = ("anyOf",)
-
-
-def gemini_as_json_schema(schema: Any) -> Any:
-    """The JSON Schema that a Gemini ``Schema`` stands for.
-
-    Type names are lower-cased; ``nullable: true`` adds ``"null"`` to the type (and ``None`` to
-    an enum, a null branch to a bare anyOf); ``format: enum`` only marks a string enum. Every
-    other keyword of the subset means what it means in JSON Schema.
-    """
-    if not isinstance(schema, Mapping):
-        return schema
-    out: dict[str, Any] = {}
-    nullable = schema.get("nullable") is True
-    for key, value in schema.items():
-        if key == "nullable":
-            continue
-        if key == "type" and isinstance(value, str):
-            out[key] = [value.lower(), "null"] if nullable else value.lower()
-        elif key == "enum" and isinstance(value, list):
-            out[key] = value + [None] if nullable and None not in value else value
-        elif key in _GEMINI_SCHEMA_ONE:
-            out[key] = gemini_as_json_schema(value)
-        elif key in _GEMINI_SCHEMA_LISTS and isinstance(value, list):
-            branches = [gemini_as_json_schema(v) for v in value]
-            if nullable and "type" not in schema:
-                branches.append({"type": "null"})
-            out[key] = branches
-        elif key == "properties" and isinstance(value, Mapping):
-            out[key] = {k: gemini_as_json_schema(v) for k, v in value.items()}
-        else:
-            out[key] = value
-    return out

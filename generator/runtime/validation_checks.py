@@ -129,6 +129,15 @@ def typed(types: tuple[str, ...], steps: list[Run]) -> Run:
     return run
 
 
+def null_passes(run: Run) -> Run:
+    """Gemini's ``nullable: true``: null is valid for the whole node (its type, enum, anyOf)."""
+
+    def run_nullable(value: Any, problems: list[Problem], coerce: bool) -> Any:
+        return value if value is None else run(value, problems, coerce)
+
+    return run_nullable
+
+
 # ---- enum and const ----------------------------------------------------------------------
 
 

@@ -91,7 +91,7 @@ KEYWORDS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         "nullable",
         "enforced",
         ("2020-12", "2019-09", "draft7", "gemini"),
-        "OpenAPI's nullable: true adds null to the types",
+        "OpenAPI's nullable: true adds null (Gemini: null passes the node)",
     ),
     (
         "enum",
@@ -241,7 +241,7 @@ KEYWORDS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         "properties",
         "enforced",
         ("2020-12", "2019-09", "draft7", "gemini"),
-        "Gemini: an object takes only its declared properties",
+        "Gemini (OpenAPI): objects are open, an undeclared property is allowed",
     ),
     (
         "patternProperties",

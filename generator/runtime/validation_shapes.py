@@ -143,8 +143,6 @@ def objects(scope: Scope) -> Run | None:
         scope.sub("additionalProperties") if "additionalProperties" in schema else None
     )
     closed = extra is not None and extra.place.schema is False
-    if scope.dialect == "gemini" and isinstance(schema.get("properties"), dict):
-        closed = True  # Gemini's objects take their declared properties only
     extra_run = None if extra is None or closed else extra.run
     names = scope.sub("propertyNames") if "propertyNames" in schema else None
     low, high = scope.count("minProperties"), scope.count("maxProperties")

@@ -6,7 +6,8 @@
  * and strict mode's nullable required members, Gemini's UPPERCASE subset or its
  * `parametersJsonSchema` fallback, keywords a format drops or describes): the arguments of a call
  * are checked against exactly that schema, read back from the tool entry that went out
- * (`sentParameters`). Checks are compiled once per process for each sent schema (`sentChecker`).
+ * (`sentParameters`), by the validator in the slot's dialect (Gemini's subset:
+ * `compileSchema(schema, { dialect: "gemini" })`). Checks are compiled once per process for each sent schema (`sentChecker`).
  *
  * A `null` for a parameter the tool's own schema (the spec's, an MCP server's) does not require
  * is removed after the check, before the handler sees it: OpenAI strict sends optional parameters
@@ -80,9 +81,7 @@ export function sentChecker(
 }
 
 function checker(schema: Json, dialect: string, required: ReadonlySet<string>): ArgumentsChecker {
-  // The validator takes Gemini's subset itself once it has dialects; until then the subset is
-  // read as the JSON Schema it stands for.
-  const check = compileSchema(dialect === GEMINI_DIALECT ? geminiAsJsonSchema(schema) : schema);
+  const check = compileSchema(schema, { dialect: dialect === GEMINI_DIALECT ? "gemini" : "2020-12" });
   return (params) => {
     const problems: string[] = [];
     const given: Schema = {};
@@ -96,36 +95,4 @@ function checker(schema: Json, dialect: string, required: ReadonlySet<string>): 
     }
     return [typed, problems];
   };
-}
-
-/**
- * The JSON Schema that a Gemini `Schema` stands for: type names lower-cased; `nullable: true`
- * adds "null" to the type (and null to an enum, a null branch to a bare anyOf). Every other
- * keyword of the subset means what it means in JSON Schema.
- */
-export function geminiAsJsonSchema(schema: Json): Json {
-  if (!isDict(schema)) return schema;
-  const out: Schema = {};
-  const nullable = schema["nullable"] === true;
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === "nullable") continue;
-    if (key === "type" && typeof value === "string") {
-      put(out, key, nullable ? [value.toLowerCase(), "null"] : value.toLowerCase());
-    } else if (key === "enum" && Array.isArray(value)) {
-      put(out, key, nullable && !value.includes(null) ? [...value, null] : value);
-    } else if (key === "items") {
-      put(out, key, geminiAsJsonSchema(value));
-    } else if (key === "anyOf" && Array.isArray(value)) {
-      const branches = value.map(geminiAsJsonSchema);
-      if (nullable && !has(schema, "type")) branches.push({ type: "null" });
-      put(out, key, branches);
-    } else if (key === "properties" && isDict(value)) {
-      const props: Schema = {};
-      for (const [name, sub] of Object.entries(value)) put(props, name, geminiAsJsonSchema(sub));
-      put(out, key, props);
-    } else {
-      put(out, key, value);
-    }
-  }
-  return out;
 }

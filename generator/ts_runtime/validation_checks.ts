@@ -71,6 +71,11 @@ export function typed(types: readonly string[], steps: Run[]): Run {
   };
 }
 
+/** Gemini's `nullable: true`: null is valid for the whole node (its type, enum, anyOf). */
+export function nullPasses(run: Run): Run {
+  return (value, problems, coerce) => (value === null ? value : run(value, problems, coerce));
+}
+
 // ---- enum and const --------------------------------------------------------------------------
 
 export function values(scope: Scope): Run | null {

@@ -111,10 +111,7 @@ export function objects(scope: Scope): Run | null {
     if (search !== null && sub !== null) patterns.push([search, sub.run]);
   }
   const extra = scope.has("additionalProperties") ? scope.sub("additionalProperties") : null;
-  let closed = extra !== null && extra.place.schema === false;
-  if (scope.dialect === "gemini" && isDict(schema["properties"])) {
-    closed = true; // Gemini's objects take their declared properties only
-  }
+  const closed = extra !== null && extra.place.schema === false;
   const extraRun = extra === null || closed ? null : extra.run;
   const names = scope.has("propertyNames") ? scope.sub("propertyNames") : null;
   const low = scope.count("minProperties");

@@ -20,9 +20,9 @@ from generator.runtime.validation import (
 )
 
 
-def problems_of(schema: Any, value: Any, coerce: bool = False) -> list[str]:
+def problems_of(schema: Any, value: Any, coerce: bool = False, dialect: str = "2020-12") -> list[str]:
     problems: list[str] = []
-    compile_schema(schema)(value, "x", problems, coerce)
+    compile_schema(schema, dialect=dialect)(value, "x", problems, coerce)
     return problems
 
 
@@ -513,10 +513,24 @@ def test_gemini_dialect() -> None:
     assert check({"unit": "k", "when": "soon", "extra": 1}, False)[1] == [
         'unit: must be one of "c", "f" (got "k")',
         'when: must be a valid date-time, like "2024-05-01T12:00:00Z" (got "soon")',
-        "extra: unknown parameter",
     ]
+    # OpenAPI semantics: the subset has no additionalProperties, so an undeclared key is allowed
+    assert check({"unit": "c", "extra": 1}, False) == ({"unit": "c", "extra": 1}, [])
     empty = arguments_checker({"type": "OBJECT", "properties": {}}, dialect="gemini")
-    assert empty({"x": 1}, False)[1] == ["x: unknown parameter"]
+    assert empty({"x": 1}, False) == ({"x": 1}, [])
+    # nullable: true lets null through the whole node: its type, its enum, a bare anyOf
+    nulls = {
+        "type": "OBJECT",
+        "properties": {
+            "e": {"type": "STRING", "enum": ["a"], "nullable": True},
+            "u": {"anyOf": [{"type": "INTEGER"}, {"type": "BOOLEAN"}], "nullable": True},
+            "plain": {"type": "STRING", "enum": ["a"]},
+        },
+    }
+    assert problems_of(nulls, {"e": None, "u": None}, dialect="gemini") == []
+    assert problems_of(nulls, {"plain": None}, dialect="gemini") == [
+        "x.plain: expected string, got null"
+    ]
     assert [str(r) for r in schema_refusals({"type": "STRING", "const": "a"}, dialect="gemini")] == [
         "/const: Gemini's Schema has no such keyword"
     ]

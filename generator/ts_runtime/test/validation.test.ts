@@ -109,7 +109,26 @@ test("the Gemini dialect", () => {
     { dialect: "gemini" },
   );
   assert.deepEqual(check({ unit: "c", n: 1 }, false), [{ unit: "c", n: 1 }, []]);
-  assert.deepEqual(check({ unit: "k", extra: 1 }, false)[1], ['unit: must be one of "c", "f" (got "k")', "extra: unknown parameter"]);
+  assert.deepEqual(check({ unit: "k" }, false)[1], ['unit: must be one of "c", "f" (got "k")']);
+  // OpenAPI semantics: the subset has no additionalProperties, so an undeclared key is allowed
+  assert.deepEqual(check({ unit: "c", extra: 1 }, false), [{ unit: "c", extra: 1 }, []]);
+  // nullable: true lets null through the whole node: its type, its enum, a bare anyOf
+  const nulls = compileSchema(
+    {
+      type: "OBJECT",
+      properties: {
+        e: { type: "STRING", enum: ["a"], nullable: true },
+        u: { anyOf: [{ type: "INTEGER" }, { type: "BOOLEAN" }], nullable: true },
+        plain: { type: "STRING", enum: ["a"] },
+      },
+    },
+    { dialect: "gemini" },
+  );
+  const problems: string[] = [];
+  nulls({ e: null, u: null }, "x", problems, false);
+  assert.deepEqual(problems, []);
+  nulls({ plain: null }, "x", problems, false);
+  assert.deepEqual(problems, ["x.plain: expected string, got null"]);
 });
 
 test("text-path coercion", () => {

@@ -111,7 +111,14 @@ CASES: list[tuple[str, str, dict[str, Any], str | None, dict[str, Any] | None]] 
         },
     ),
     ("const", "file_ticket", {"kind": "bug", "target": "OPS-12", "lines": LINES}, "kind: must be", None),
-    ("anyOf", "file_ticket", {"kind": "ticket", "target": "ops12", "lines": LINES}, "target: must match any", None),
+    (
+        "anyOf",
+        "file_ticket",
+        {"kind": "ticket", "target": "ops12", "lines": LINES},
+        # the problem summarises each branch: 1) expected integer ...; 2) must match the pattern ...
+        'target: must match at least one of these schemas (got "ops12"): 1) expected integer',
+        None,
+    ),
     (
         "array of objects",
         "file_ticket",

@@ -174,7 +174,8 @@ def test_none_is_checked_against_the_schema_sent(coordinator: generated.Coordina
     use = ToolUse("read_file", {"path": "a.py", "task_progress": None}, id="c1")
     result = offer.execute(coordinator, None, use)
     assert result is not None and result.is_error
-    assert "- task_progress: expected string, got null" in result.content
+    hint = "(leave the parameter out instead of sending null)"
+    assert f"- task_progress: expected string, got null {hint}" in result.content
     assert ran(coordinator, "read_file") == []
 
 

@@ -212,3 +212,20 @@ def test_a_spec_tool_check_is_shared_by_offers_of_contexts_already_seen() -> Non
     check = first._checker(first.variants["read_file"])
     assert again._checker(again.variants["read_file"]) is check
     assert other._checker(other.variants["read_file"]) is not check  # another format sends another schema
+
+
+@pytest.mark.parametrize("fmt", [*FORMATS, None])
+def test_a_null_the_sent_schema_refuses_says_to_leave_the_parameter_out(fmt: str | None) -> None:
+    """read_file's task_progress is optional and a plain string (no strict mode here): a null is
+    refused with what to do; a required parameter sent as null is not hinted."""
+    family = "generic" if fmt is None else "native-next-gen"
+    sent = Offer(family, None if fmt is None else NATIVE, format=fmt)
+    typed, problems = sent.check(ToolUse("read_file", {"path": "a", "task_progress": None}, id="c"))
+    if fmt is None:  # the text path removes it before the check
+        assert (typed, problems) == ({"path": "a"}, [])
+    else:
+        assert problems == [
+            "task_progress: expected string, got null (leave the parameter out instead of sending null)"
+        ]
+    _, problems = sent.check(ToolUse("read_file", {"path": None}, id="c"))
+    assert problems and not any(p.endswith(sent_schema.NULL_HINT) for p in problems)

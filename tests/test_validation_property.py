@@ -1,8 +1,9 @@
 """toolgen's verdict equals the ``jsonschema`` library's on generated schemas and values.
 
 Hypothesis draws schemas (types and type lists, enum, const, number bounds and multipleOf with
-big integers and floats, string lengths and patterns (ECMA-262 semantics Python's re does not share among them), arrays, objects with
-required and patternProperties, anyOf/oneOf/allOf/not/if-then-else, boolean schemas, nesting)
+big integers and floats, string lengths and patterns, among them ECMA-262 semantics Python's re
+does not share, arrays, objects with required and patternProperties, anyOf/oneOf/allOf/not/
+if-then-else, boolean schemas, nesting)
 and JSON values, and compares ``compile_schema``'s verdict with Draft202012Validator's. JSON
 Schema patterns are ECMA-262, so the reference validator runs ``pattern``, ``patternProperties``
 and ``additionalProperties`` with the ``regress`` ECMA-262 engine instead of Python's ``re``.

@@ -12,7 +12,9 @@
  *
  * A `null` for a parameter the tool's own schema (the spec's, an MCP server's) does not require
  * is removed after the check, before the handler sees it: OpenAI strict sends optional parameters
- * as required and nullable, and the model fills them with `null`.
+ * as required and nullable, and the model fills them with `null`. Where the schema sent does not
+ * allow that null (a format without strict mode), the problem ends with NULL_HINT: the model is
+ * told to leave the parameter out instead.
  */
 
 import { FORMATS, PARAMETERS, pathTo } from "./formats.js";
@@ -93,7 +95,25 @@ function checker(schema: Json, dialect: string, required: ReadonlySet<string>): 
       const kept: Schema = {};
       for (const [k, v] of Object.entries(typed)) if ((v !== null && v !== undefined) || required.has(k)) put(kept, k, v);
       typed = kept;
+      return [typed, problems];
     }
-    return [typed, problems];
+    return [typed, nullHints(problems, given, required)];
   };
+}
+
+/** Ends a problem of an optional parameter sent as null that the schema sent does not allow. */
+export const NULL_HINT = " (leave the parameter out instead of sending null)";
+
+/**
+ * `problems` with NULL_HINT on those of optional parameters the model sent as null: formats
+ * without strict mode send an optional parameter as it is, not nullable, and the model that fills
+ * it with null is told to leave it out instead (a null has no parts, so every problem of that
+ * parameter is at its own place).
+ */
+function nullHints(problems: string[], given: Schema, required: ReadonlySet<string>): string[] {
+  const places = Object.entries(given)
+    .filter(([k, v]) => v === null && !required.has(k))
+    .map(([k]) => `${k}: `);
+  if (places.length === 0) return problems;
+  return problems.map((p) => (places.some((place) => p.startsWith(place)) ? p + NULL_HINT : p));
 }

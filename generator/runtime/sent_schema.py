@@ -11,7 +11,9 @@ draft as usual). Checks are compiled once per process for each sent schema
 
 A ``null`` for a parameter the tool's own schema (the spec's, an MCP server's) does not require
 is removed after the check, before the handler sees it: OpenAI strict sends optional parameters
-as required and nullable, and the model fills them with ``null``.
+as required and nullable, and the model fills them with ``null``. Where the schema sent does
+not allow that null (a format without strict mode), the problem ends with NULL_HINT: the model
+is told to leave the parameter out instead.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = [
     "CACHE_LIMIT",
     "GEMINI",
     "JSON",
+    "NULL_HINT",
     "ArgumentsChecker",
     "sent_checker",
     "sent_parameters",
@@ -139,6 +142,29 @@ def _checker(schema: Any, dialect: str, required: frozenset[str]) -> ArgumentsCh
         typed = value if isinstance(value, dict) else given
         if not problems:
             typed = {k: v for k, v in typed.items() if v is not None or k in required}
+        elif None in given.values():
+            problems = _null_hints(problems, given, required)
         return typed, problems
 
     return run
+
+
+NULL_HINT = " (leave the parameter out instead of sending null)"
+"""Ends a problem of an optional parameter sent as null that the schema sent does not allow."""
+
+
+def _null_hints(
+    problems: list[str], given: dict[str, Any], required: frozenset[str]
+) -> list[str]:
+    """``problems`` with NULL_HINT on those of optional parameters the model sent as null.
+
+    Formats without strict mode send an optional parameter as it is, not nullable: the model
+    that fills it with null is told to leave it out instead (a null has no parts, so every
+    problem of that parameter is at its own place).
+    """
+    places = tuple(
+        f"{k}: " for k, v in given.items() if v is None and k not in required
+    )
+    if not places:
+        return problems
+    return [p + NULL_HINT if p.startswith(places) else p for p in problems]

@@ -44,6 +44,7 @@ from generated import catalog_data
 from generated._runtime import replies, streams, validation
 from generated._runtime.dynamic_tools import encode_mcp_tool_name, load_servers_json, mcp_tools
 from generated._runtime.native import parameters_schema
+from generated._runtime.validation_scope import MAX_PATTERN_TEXT
 from generated.dispatch import (
     HANDLERS,
     MCP_SEPARATOR,
@@ -607,6 +608,12 @@ def validation_inputs() -> Iterator[dict[str, Any]]:
     for schema in keyword_cases:
         wrapped = {"type": "object", "properties": {"v": schema}}
         yield {"schema": wrapped, "cases": [({"v": v}, coerce) for v in values for coerce in (False, True)]}
+    # texts over MAX_PATTERN_TEXT are not matched, in either runtime (a value, and a property name)
+    longest = "a" * MAX_PATTERN_TEXT
+    cases = [({"v": text}, False) for text in (longest, longest + "a", longest + "\n")]
+    cases += [({"b" + text: 1}, False) for text in (longest[1:], longest)]
+    pattern = {"v": {"pattern": "^a*$"}}
+    yield {"schema": {"properties": pattern, "patternProperties": {"^b": {"type": "string"}}}, "cases": cases}
 
 
 def py_validate(given: dict[str, Any]) -> Any:

@@ -18,6 +18,7 @@ from generator.runtime.validation import (
     compile_schema,
     schema_refusals,
 )
+from generator.runtime.validation_scope import MAX_PATTERN_TEXT, matches
 
 
 def problems_of(schema: Any, value: Any, coerce: bool = False, dialect: str = "2020-12") -> list[str]:
@@ -579,3 +580,19 @@ def test_text_path_reads_a_parameter_given_by_ref_as_its_target_declares() -> No
     schema = {"type": "object", "$defs": {"n": {"type": "integer"}}, "properties": {"days": {"$ref": "#/$defs/n"}}}
     assert arguments_checker(schema)({"days": "3"}, True) == ({"days": 3}, [])
     assert arguments_checker(schema)({"days": "3"}, False)[1] == ['days: expected integer, got string "3"']
+
+
+def test_a_text_too_long_to_match_is_a_problem_in_both_runtimes_alike() -> None:
+    """Over MAX_PATTERN_TEXT code points a text is not matched (V8 gives up on such texts, where
+    Python answers): the same problem in both; validation.test.ts checks the TS side."""
+    unmatched = "could not be checked against the pattern ^a*$: too long to match (send a shorter text)"
+    assert problems_of({"pattern": "^a*$"}, "a" * MAX_PATTERN_TEXT) == []
+    assert problems_of({"pattern": "^a*$"}, "a" * (MAX_PATTERN_TEXT + 1)) == [f"x: {unmatched}"]
+    assert problems_of({"pattern": "^a*$"}, "\U0001f600" * MAX_PATTERN_TEXT) == [
+        "x: must match the pattern ^a*$"
+    ]
+    key = "a" * (MAX_PATTERN_TEXT + 1)
+    for closing in ({"additionalProperties": False}, {"unevaluatedProperties": False}):
+        schema = {"patternProperties": {"^a*$": {"type": "integer"}}, **closing}
+        assert problems_of(schema, {key: "1"}) == [f"x.{key}: the name {unmatched}"]  # once
+    assert matches(lambda text: True, "") is True

@@ -162,9 +162,9 @@ def _items(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
 
 
 def _additional_properties(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
-    if (
-        value is not False
-    ):  # false is dropped: the subset cannot close an object (it is sent open)
+    if value is False:  # dropped: the subset cannot close an object (it is sent open)
+        w.dropped.append((w._child(key, node.at, node.origins), key))
+    else:
         raise DialectError(
             w._child(key, node.at, node.origins),
             f"{w.dialect}: free-form maps (additionalProperties) cannot be expressed",

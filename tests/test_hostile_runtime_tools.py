@@ -1,7 +1,9 @@
 """Hostile run-time tools (tests/data/mcp/hostile.json): each one costs itself only, never the list.
 
 Every tool of the corpus is, in every native format, either present and accepted by the
-provider SDK's own types, or listed in the skipped report with its reason; the CLI exits 0.
+provider SDK's own types (with a keyword the validator refuses dropped, and the drop noted in
+its description and reported as degraded), or listed in the skipped report with its reason; the
+CLI exits 0.
 """
 
 from __future__ import annotations
@@ -43,6 +45,19 @@ def skip(reason: str) -> tuple[str, str]:
     return ("skip", reason)
 
 
+DROPPED = "toolgen dropped from the input schema, as its arguments could not be checked against them: "
+
+
+def degraded(reason: str, gemini: str = OK) -> dict[str, Any]:
+    """Offered with the keyword the validator refuses dropped, the drop noted in the description and
+    reported (``reason`` is the validator's refusal); gemini: in the ``gemini`` slot."""
+    return {**every(("degraded", OK, reason)), "gemini": ("degraded", gemini, reason)}
+
+
+def description(tool: dict[str, Any]) -> str:
+    return str(tool.get("description") or tool.get("function", tool.get("toolSpec", {})).get("description"))
+
+
 NESTED = f"inputSchema nests deeper than {100} levels"
 # original tool name -> (name offered to the model, expectation per format)
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
@@ -51,9 +66,15 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "read file": ("_x_read_20_file", every(OK)),
     "café": ("_x_caf_e9_", every(OK)),
     "tool\n": ("_x_tool_a_", every(OK)),
-    "dangling_ref": ("dangling_ref", every(skip("$ref '#/$defs/missing' points to nothing"))),
-    "external_ref": ("external_ref", every(skip("only local JSON pointers"))),
-    "property_not_object": ("property_not_object", every(skip("expected a schema object, got 5"))),
+    "dangling_ref": ("dangling_ref", degraded('/properties/a/$ref: "#/$defs/missing" points to nothing', JSON)),
+    "external_ref": (
+        "external_ref",
+        degraded('/properties/a/$ref: "https://example.com/schema.json" is another document', JSON),
+    ),
+    "property_not_object": (
+        "property_not_object",
+        degraded("/properties/a: must be a schema (an object or a boolean)"),
+    ),
     "recursive_ref": ("recursive_ref", {**every(OK), "gemini": JSON}),
     "deep_300": ("deep_300", every(skip(NESTED))),
     "deep_3000": ("deep_3000", every(skip(NESTED))),
@@ -77,8 +98,8 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "one_of": ("one_of", {**every(OK), "gemini": JSON}),
     "boolean_property": ("boolean_property", {**every(OK), "gemini": JSON}),
-    "properties_is_list": ("properties_is_list", every(skip("properties must map names to schemas"))),
-    "unknown_type": ("unknown_type", every(skip('unknown type "text"'))),
+    "properties_is_list": ("properties_is_list", degraded("/properties: must map property names to schemas")),
+    "unknown_type": ("unknown_type", degraded("/properties/v/type: must be a type name or a list of them", JSON)),
 }
 UNNAMED = 4  # empty name, no name, null name, a tool that is a string
 
@@ -122,12 +143,14 @@ def test_every_hostile_tool_is_present_or_skipped_with_its_reason(fmt):
     for original, (encoded, expect) in CASES.items():
         expect = expect[fmt]
         name = f"xhost1{SEP}{encoded}"
-        if expect in (OK, JSON):
+        if expect in (OK, JSON) or expect[0] == "degraded":
             assert name in offered, original
             assert ("xhost1", original) not in reasons
             if fmt == "gemini":
-                key = "parameters" if expect == OK else "parametersJsonSchema"
+                key = "parameters" if OK in (expect, expect[1]) else "parametersJsonSchema"
                 assert set(offered[name]) == {"name", "description", key}, original
+            if expect[0] == "degraded":
+                assert DROPPED + expect[2] in description(offered[name]), original
         else:
             assert name not in offered, original
             assert expect[1] in reasons[("xhost1", original)], original
@@ -180,10 +203,10 @@ def test_non_finite_numbers_are_dropped_with_a_note(fmt):
     tools, _ = build(fmt)
     tool = next(t for t in tools if tool_name(fmt, t) == f"xhost1{SEP}not_finite")
     json.dumps(tool, allow_nan=False)
-    description = tool.get("description") or tool.get("function", tool.get("toolSpec", {})).get("description")
-    assert "toolgen dropped from the input schema" in description
+    text = description(tool)
+    assert "toolgen dropped from the input schema" in text
     for path in ("/properties/n/maximum (NaN)", "/properties/n/minimum (-Infinity)", "/properties/n/enum/1 (NaN)"):
-        assert path in description
+        assert path in text
 
 
 def test_descriptions_that_are_not_text_fall_back_to_the_tool_name():
@@ -332,6 +355,10 @@ def test_cli_show_tools_over_the_hostile_file_exits_0(capsys, context_file, fmt)
         line = f"skipped MCP tool {f'xhost1{SEP}{encoded}'!r} of 'hostile': "
         if expect[fmt] in (OK, JSON):
             assert line not in err
+        elif expect[fmt][0] == "degraded":
+            assert line not in err
+            assert f"degraded MCP tool {f'xhost1{SEP}{encoded}'!r} of 'hostile': {DROPPED}" in err
+            assert expect[fmt][2] in err
         else:
             assert line in err and expect[fmt][1] in err
     assert err.count("skipped MCP tool (unnamed) of 'hostile': tool has no name") == UNNAMED

@@ -174,7 +174,8 @@ def test_none_is_checked_against_the_schema_sent(coordinator: generated.Coordina
     use = ToolUse("read_file", {"path": "a.py", "task_progress": None}, id="c1")
     result = offer.execute(coordinator, None, use)
     assert result is not None and result.is_error
-    assert "- task_progress: expected string, got null" in result.content
+    hint = "(leave the parameter out instead of sending null)"
+    assert f"- task_progress: expected string, got null {hint}" in result.content
     assert ran(coordinator, "read_file") == []
 
 
@@ -240,25 +241,54 @@ def test_values_that_fail_the_checker_itself_are_an_error_result(
     assert ran(coordinator, "read_file") == []
 
 
-def test_a_schema_the_validator_refuses_costs_only_that_tool(coordinator: generated.Coordinator) -> None:
-    """A run-time tool whose schema cannot be enforced is answered with one error naming the places."""
-    servers = [
-        {
-            "uid": "rx",
-            "name": "refused",
-            "tools": [
-                {"name": "remote", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "https://x/s.json"}}}},
-                {"name": "fine", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
-            ],
-        }
-    ]
-    offer = Offer("generic", {}, mcp_servers=servers)
-    refused = offer.execute(coordinator, None, ToolUse(mcp_name("remote", "rx"), {"a": 1}))
-    assert refused is not None and refused.is_error
-    assert refused.content == (
-        f"Could not check the arguments of tool {mcp_name('remote', 'rx')}: SchemaRefused: the schema cannot be "
-        'checked: /properties/a/$ref: "https://x/s.json" is another document; pass retrieve= to let the validator '
+REFUSED_SERVERS = [
+    {
+        "uid": "rx",
+        "name": "refused",
+        "tools": [
+            # a $ref to another document: the keyword is dropped, the tool offered with a note
+            {"name": "remote", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "https://x/s.json"}}}},
+            # a branch that is no schema: no keyword's removal cures it, the tool is left out
+            {
+                "name": "broken",
+                "inputSchema": {"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, 5]}}},
+            },
+            {"name": "fine", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+        ],
+    }
+]
+
+
+@pytest.mark.parametrize("fmt", [None, "anthropic", "openai-chat"])
+def test_a_schema_the_validator_refuses_costs_only_that_tool(
+    coordinator: generated.Coordinator, fmt: str | None
+) -> None:
+    """At list-build time a run-time tool's schema is made checkable or the tool is left out, with
+    the reason in the reports; a call to a left-out tool is refused saying why, the rest run."""
+    family, context = ("generic", {}) if fmt is None else ("native-next-gen", NATIVE)
+    offer = Offer(family, context, format=fmt, mcp_servers=REFUSED_SERVERS)
+    remote, broken, fine = mcp_name("remote", "rx"), mcp_name("broken", "rx"), mcp_name("fine", "rx")
+    assert remote in offer.names() and fine in offer.names() and broken not in offer.names()
+    dropped = (
+        "toolgen dropped from the input schema, as its arguments could not be checked against them: "
+        '/properties/a/$ref: "https://x/s.json" is another document; pass retrieve= to let the validator '
         "read it (it never uses the network by itself)"
     )
-    fine = offer.execute(coordinator, None, ToolUse(mcp_name("fine", "rx"), {"q": "x"}))
-    assert fine is not None and not fine.is_error
+    left = "its inputSchema cannot be checked: /properties/a/anyOf/1: must be a schema (an object or a boolean)"
+    assert [(d["name"], d["reason"]) for d in offer.degraded] == [(remote, dropped)]
+    assert [(s["name"], s["reason"]) for s in offer.skipped] == [(broken, left)]
+    sent = offer.prompt_section() if fmt is None else json.dumps(offer.tools())
+    assert dropped in sent.replace('\\"', '"') and "https://x/s.json" in sent
+    assert '"$ref"' not in sent and broken not in sent
+    # the degraded tool runs with what is left of its schema (a: anything)
+    args = {"a": {"any": "thing"}} if fmt is not None else {"a": "text"}
+    assert offer.execute(coordinator, None, ToolUse(remote, args)) == ToolResult.ok("ran")
+    assert offer.execute(coordinator, None, ToolUse(fine, {"q": "x"})) == ToolResult.ok("ran")
+    assert ran(coordinator, "use_mcp_tool") == [args, {"q": "x"}]
+    refused = offer.execute(coordinator, None, ToolUse(broken, {"a": "x"}))
+    assert refused is not None and refused.is_error
+    assert refused.content.startswith(
+        f"Tool {broken} is not available in this request: toolgen left the tool 'broken' of the MCP server "
+        f"'rx' out of this request ({left}). Use one of the offered tools: "
+    )
+    assert len(ran(coordinator, "use_mcp_tool")) == 2

@@ -36,13 +36,13 @@ def test_the_suite_is_all_there() -> None:
 
 
 def test_python_decides_every_required_case_as_the_suite() -> None:
-    found = schema_suite.failures(_python(), "python")
+    found = schema_suite.failures(_python())
     assert not found, f"{len(found)} cases:\n" + "\n".join(found[:40])
 
 
 def test_typescript_decides_every_required_case_as_the_suite() -> None:
     ts_bridge.require()
-    found = schema_suite.failures(_typescript(), "typescript")
+    found = schema_suite.failures(_typescript())
     assert not found, f"{len(found)} cases:\n" + "\n".join(found[:40])
 
 

@@ -3,8 +3,8 @@
 On the bundled package with MCP tools (run-time tools go through the same converter as spec
 tools): the sent schema is read back from the tool entry (sent_schema.sent_parameters), unknown
 parameters are refused where the sent object is closed (OpenAI) and reach the handler where it
-is open (Anthropic, Bedrock, Gemini, text path), Gemini's UPPERCASE subset is checked as the
-JSON Schema it stands for, and the parametersJsonSchema fallback is checked as sent.
+is open (Anthropic, Bedrock, Gemini, text path), Gemini's UPPERCASE subset is checked in the
+validator's gemini dialect, and the parametersJsonSchema fallback is checked as sent.
 """
 
 from __future__ import annotations
@@ -117,7 +117,9 @@ def test_the_same_sent_schema_is_compiled_once_per_process() -> None:
     assert other._checker(other.variants[use.name]) is not first._checker(first.variants[use.name])
 
 
-def test_gemini_as_json_schema() -> None:
+def test_gemini_parameters_are_checked_in_the_validators_gemini_dialect() -> None:
+    """One reading of Gemini's subset: the validator's dialect (nullable lets null through the
+    whole node, type list, enum or anyOf; objects are open, as the subset cannot close them)."""
     gemini: dict[str, Any] = {
         "type": "OBJECT",
         "properties": {
@@ -127,15 +129,17 @@ def test_gemini_as_json_schema() -> None:
         },
         "required": ["s"],
     }
-    assert sent_schema.gemini_as_json_schema(gemini) == {
-        "type": "object",
-        "properties": {
-            "s": {"type": ["string", "null"], "enum": ["a", None], "format": "enum"},
-            "u": {"anyOf": [{"type": "integer"}, {"type": "boolean"}, {"type": "null"}]},
-            "l": {"type": "array", "items": {"type": "number", "minimum": 0}},
-        },
-        "required": ["s"],
-    }
+    check = sent_schema.sent_checker(gemini, sent_schema.GEMINI, frozenset({"s"}))
+    assert check({"s": None, "u": None, "l": [0, 2.5], "extra": 1}, False) == (
+        {"s": None, "l": [0, 2.5], "extra": 1},
+        [],
+    )
+    _, problems = check({"s": "b", "u": "x", "l": [-1]}, False)
+    assert problems == [
+        's: must be "a" (got "b")',
+        'u: expected integer or boolean, got string "x"',
+        "l[0]: must be at least 0 (got -1)",
+    ]
 
 
 BAD_PATTERNS = {
@@ -208,3 +212,20 @@ def test_a_spec_tool_check_is_shared_by_offers_of_contexts_already_seen() -> Non
     check = first._checker(first.variants["read_file"])
     assert again._checker(again.variants["read_file"]) is check
     assert other._checker(other.variants["read_file"]) is not check  # another format sends another schema
+
+
+@pytest.mark.parametrize("fmt", [*FORMATS, None])
+def test_a_null_the_sent_schema_refuses_says_to_leave_the_parameter_out(fmt: str | None) -> None:
+    """read_file's task_progress is optional and a plain string (no strict mode here): a null is
+    refused with what to do; a required parameter sent as null is not hinted."""
+    family = "generic" if fmt is None else "native-next-gen"
+    sent = Offer(family, None if fmt is None else NATIVE, format=fmt)
+    typed, problems = sent.check(ToolUse("read_file", {"path": "a", "task_progress": None}, id="c"))
+    if fmt is None:  # the text path removes it before the check
+        assert (typed, problems) == ({"path": "a"}, [])
+    else:
+        assert problems == [
+            "task_progress: expected string, got null (leave the parameter out instead of sending null)"
+        ]
+    _, problems = sent.check(ToolUse("read_file", {"path": None}, id="c"))
+    assert problems and not any(p.endswith(sent_schema.NULL_HINT) for p in problems)

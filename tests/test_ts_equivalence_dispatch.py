@@ -22,8 +22,9 @@ naming the input:
 tests/ts_bridge.py compiles the package once and runs tests/ts_scripts/dispatch.ts on each batch.
 Known differences, which the corpus avoids: JavaScript does not tell 3 from 3.0, loses integers
 past 2**53 (unless a lossless reader gives bigints), and iterates integer-like object keys first
-(docs/handlers.md, "TypeScript handlers"). Patterns are ECMA-262 in both (ecma_regex); while its
-Python side is the interface stub, the corpus keeps to patterns both engines read alike.
+(docs/handlers.md, "TypeScript handlers"). Patterns are ECMA-262 in both (ecma_regex): the keyword
+corpus has invalid and refused patterns (the same refusal texts) and patterns Python's own ``re``
+would read otherwise.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from generated import catalog_data
 from generated._runtime import replies, streams, validation
 from generated._runtime.dynamic_tools import encode_mcp_tool_name, load_servers_json, mcp_tools
 from generated._runtime.native import parameters_schema
+from generated._runtime.validation_scope import MAX_PATTERN_TEXT
 from generated.dispatch import (
     HANDLERS,
     MCP_SEPARATOR,
@@ -539,8 +541,21 @@ def validation_inputs() -> Iterator[dict[str, Any]]:
         False,
         True,
         3,
-        # refused in both, with the same list; an invalid pattern's error text is ecma_regex's
-        {"type": 7, "minLength": True, "maxItems": -1},
+        # refused in both, with the same list and texts (an invalid pattern's text is ecma_regex's)
+        {"type": 7, "minLength": True, "maxItems": -1, "pattern": "("},
+        {"pattern": "a{,5}"},
+        {"pattern": "(?<=a+)b"},  # valid ECMA-262, refused by toolgen (lookbehind-width)
+        {"pattern": "\\p{Script=Greek}"},
+        {"patternProperties": {"[": {"type": "integer"}, "^n_": {"type": "integer"}}},
+        {"type": "object", "properties": {"q": {"pattern": "(?i:a)"}}, "patternProperties": {"\\1(a)": {}}},
+        # ECMA-262 semantics where Python's re reads otherwise: $ before a final newline, \w and
+        # . beyond ASCII and the BMP, \p{..}, an unset group's backreference
+        {"type": "string", "pattern": "b$"},
+        {"type": "string", "pattern": "^\\w+$"},
+        {"type": "string", "pattern": "^.$"},
+        {"type": "string", "pattern": "^\\p{L}+$"},
+        {"type": "string", "pattern": "^(?:(a)|b)\\1$"},
+        {"format": "regex"},
     ]
     values = [
         None,
@@ -582,10 +597,23 @@ def validation_inputs() -> Iterator[dict[str, Any]]:
         "2024-02-30",
         [1, "a", "b"],
         {"n": 1, "abc": 2},
+        "ab\n",
+        "b",
+        "\u00e9t\u00e9",
+        "\U0001f600",
+        "(?<=a+)b",
+        "(",
+        "^a$",
     ]
     for schema in keyword_cases:
         wrapped = {"type": "object", "properties": {"v": schema}}
         yield {"schema": wrapped, "cases": [({"v": v}, coerce) for v in values for coerce in (False, True)]}
+    # texts over MAX_PATTERN_TEXT are not matched, in either runtime (a value, and a property name)
+    longest = "a" * MAX_PATTERN_TEXT
+    cases = [({"v": text}, False) for text in (longest, longest + "a", longest + "\n")]
+    cases += [({"b" + text: 1}, False) for text in (longest[1:], longest)]
+    pattern = {"v": {"pattern": "^a*$"}}
+    yield {"schema": {"properties": pattern, "patternProperties": {"^b": {"type": "string"}}}, "cases": cases}
 
 
 def py_validate(given: dict[str, Any]) -> Any:
@@ -681,9 +709,25 @@ SHAPE_SERVERS: list[dict[str, Any]] = [
                 "name": "bad_patterns",
                 "inputSchema": {
                     "type": "object",
-                    "properties": {"q": {"type": "string", "pattern": "("}, "pattern": {"type": "string"}},
+                    "properties": {
+                        "q": {"type": "string", "pattern": "("},
+                        "pattern": {"type": "string"},
+                        "r": {"type": "string", "pattern": "(?<=a+)b"},
+                        "s": {"type": "string", "pattern": "^\\p{Script=Greek}+$"},
+                    },
                     "patternProperties": {"[": {"type": "integer"}},
                 },
+            },
+            {  # keywords the validator refuses, dropped one by one (the degraded report)
+                "name": "refused_keywords",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"a": {"$ref": "https://x/s.json"}, "b": {"type": "text"}, "c": {"required": True}},
+                },
+            },
+            {  # a refusal no keyword's removal cures: the tool is left out, and a call to it says why
+                "name": "left_out",
+                "inputSchema": {"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, 5]}}},
             },
         ],
     }

@@ -1,8 +1,9 @@
 """toolgen's verdict equals the ``jsonschema`` library's on generated schemas and values.
 
 Hypothesis draws schemas (types and type lists, enum, const, number bounds and multipleOf with
-big integers and floats, string lengths and patterns from a small safe set, arrays, objects with
-required and patternProperties, anyOf/oneOf/allOf/not/if-then-else, boolean schemas, nesting)
+big integers and floats, string lengths and patterns, among them ECMA-262 semantics Python's re
+does not share, arrays, objects with required and patternProperties, anyOf/oneOf/allOf/not/
+if-then-else, boolean schemas, nesting)
 and JSON values, and compares ``compile_schema``'s verdict with Draft202012Validator's. JSON
 Schema patterns are ECMA-262, so the reference validator runs ``pattern``, ``patternProperties``
 and ``additionalProperties`` with the ``regress`` ECMA-262 engine instead of Python's ``re``.
@@ -22,9 +23,26 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from generator.runtime.validation import compile_schema
 
 TYPES = ("null", "boolean", "integer", "number", "string", "array", "object")
-TEXTS = ("", "a", "ab", "abc", "B", "1", "a1", "x y", "é", "zz")
-KEYS = ("a", "b", "c1", "x_y")
-PATTERNS = ("^a", "b$", "^[a-z]+$", "\\d", "^.{2,3}$", "x|y", "^[^0-9]*$", "(a)\\1")
+TEXTS = ("", "a", "ab", "abc", "B", "1", "a1", "x y", "é", "zz", "ab\n", "\U0001f600", "a\u2028", "\u0661")
+KEYS = ("a", "b", "c1", "x_y", "é")
+# Patterns where Python's own re reads otherwise too ($ before a final newline, \w \d \s and . beyond
+# ASCII and the BMP, \p{..}, an unset group's backreference): the ECMA-262 runtime must answer as regress.
+PATTERNS = (
+    "^a",
+    "b$",
+    "^[a-z]+$",
+    "\\d",
+    "^.{2,3}$",
+    "x|y",
+    "^[^0-9]*$",
+    "(a)\\1",
+    "^\\w+$",
+    "^.$",
+    "\\s",
+    "^\\p{L}+$",
+    "^(?:(a)|b)\\1$",
+    "[^a]$",
+)
 EXAMPLES = 400
 
 

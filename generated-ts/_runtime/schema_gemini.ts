@@ -148,7 +148,7 @@ const items: Keyword = (w, node, key, value) => {
 
 const additionalProperties: Keyword = (w, node, key, value) => {
   if (value !== false) {
-    // false is dropped: Gemini objects only take declared properties
+    // false is dropped: the subset cannot close an object (it is sent open)
     throw new DialectError(
       w.child(key, node.at, node.origins),
       `${w.dialect}: free-form maps (additionalProperties) cannot be expressed`,

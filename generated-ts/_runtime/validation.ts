@@ -8,7 +8,8 @@
  * problems]`, every problem named by its place (`days`, `items[2].name`). A schema the validator
  * cannot enforce throws `SchemaRefused` listing every refused place; `schemaRefusals` gives the
  * list without throwing. Dialects: `$schema` selects 2020-12 (the default), 2019-09 or draft 7;
- * `dialect: "gemini"` reads Gemini's Schema subset. Numbers may be `bigint` (from a lossless
+ * `dialect: "gemini"` reads Gemini's Schema subset with OpenAPI semantics (objects are open,
+ * `nullable: true` lets null through the node). Numbers may be `bigint` (from a lossless
  * reader); they are integers, compared exactly. docs/validation.md lists every keyword.
  *
  * Text-path coercion (`coerce`, for the top-level values the XML reader gives as strings), when

@@ -8,7 +8,7 @@ import { CHECKS, LIKE } from "./json_formats.js";
 import { isJsonNumber, isMultiple, jsonType, numberText, show, uniqueKey } from "./json_values.js";
 import { pyLen } from "./pyspell.js";
 import { FORMATS } from "./validation_keywords.js";
-import { accept, coerceText, gotText, nonJsonNumber, type Run, type Scope } from "./validation_scope.js";
+import { accept, coerceText, gotText, matches, nonJsonNumber, unmatched, type Run, type Scope } from "./validation_scope.js";
 
 const FORMAT_STATUS = new Map(FORMATS.map(([name, status, kind]) => [name, [status, kind] as const]));
 const GEMINI_TYPES: Readonly<Record<string, string>> = {
@@ -70,6 +70,11 @@ export function typed(types: readonly string[], steps: Run[]): Run {
     for (const step of steps) value = step(value, problems, nested);
     return value;
   };
+}
+
+/** Gemini's `nullable: true`: null is valid for the whole node (its type, enum, anyOf). */
+export function nullPasses(run: Run): Run {
+  return (value, problems, coerce) => (value === null ? value : run(value, problems, coerce));
 }
 
 // ---- enum and const --------------------------------------------------------------------------
@@ -182,7 +187,11 @@ export function strings(scope: Scope): Run | null {
       if (low !== null && length < low) problems.push([`must be at least ${low} characters long`]);
       if (high !== null && length > high) problems.push([`must be at most ${high} characters long`]);
     }
-    if (search !== null && !search(value)) problems.push([`must match the pattern ${String(source)}`]);
+    if (search !== null) {
+      const hit = matches(search, value);
+      if (hit === null) problems.push([unmatched(source)]);
+      else if (!hit) problems.push([`must match the pattern ${String(source)}`]);
+    }
     return value;
   };
 }

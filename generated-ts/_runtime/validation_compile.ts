@@ -8,7 +8,7 @@ import { jsonType, plainJson, show, type PlainProblem } from "./json_values.js";
 import { isDict } from "./pyspell.js";
 import { MAX_NESTING } from "./schema_common.js";
 import { SchemaIndex, pointerText, resolveUri, splitFragment, type Located } from "./schema_index.js";
-import { formats, numbers, readTypes, strings, typed, values } from "./validation_checks.js";
+import { formats, nullPasses, numbers, readTypes, strings, typed, values } from "./validation_checks.js";
 import { Node, Scope, accept, gotText, passes, placeText, type Problem, type Run } from "./validation_scope.js";
 import { arrays, objects } from "./validation_shapes.js";
 import { unevaluated } from "./validation_unevaluated.js";
@@ -195,6 +195,7 @@ class Compiler {
       types,
       steps.filter((s): s is Run => s !== null),
     );
+    if (place.dialect === "gemini" && known["nullable"] === true) run = nullPasses(run);
     if (this.dynamic && (place.pointer.length === 0 || typeof schema["$id"] === "string")) {
       node.resource = node.base;
       run = this.entering(node.base, run);

@@ -225,7 +225,13 @@ class Offer:
             elif server.get("disabled"):
                 reason = f"the MCP server {uid!r} is disabled"
             else:
-                reason = f"the MCP server {uid!r} offers no tool {tool!r} here"
+                left = [r["reason"] for r in self.skipped if r.get("name") == name]
+                reason = (
+                    f"toolgen left the tool {tool!r} of the MCP server {uid!r} out of "
+                    f"this request ({left[0]})"
+                    if left
+                    else f"the MCP server {uid!r} offers no tool {tool!r} here"
+                )
         elif prefix and name.startswith(prefix):
             reason = "no subagent of that name is configured for this request"
         elif any(v["name"] == name for v in self.catalog.variants[self.family]):

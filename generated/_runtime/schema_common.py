@@ -193,6 +193,9 @@ class Conversion:
     notices: tuple[Notice, ...] = field(default_factory=tuple)
     described: tuple[tuple[Path, str], ...] = ()
     """Input paths and names of the keywords moved into description text: not sent, not checked."""
+    dropped: tuple[tuple[Path, str], ...] = ()
+    """Input paths and names of the keywords the format cannot express at all (Gemini's
+    ``additionalProperties: false``): not sent, not checked, not in the text either."""
 
 
 # --------------------------------------------------------------------------------------------

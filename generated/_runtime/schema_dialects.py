@@ -138,7 +138,9 @@ def convert_with(
                 f"(documented limit {policy.max_depth})",
             )
         )
-    return Conversion(out, tuple(walker.notices), tuple(walker.described))
+    return Conversion(
+        out, tuple(walker.notices), tuple(walker.described), tuple(walker.dropped)
+    )
 
 
 def convert(schema: Schema, dialect: str, *, strict: bool = False) -> Conversion:

@@ -45,9 +45,10 @@ class GeminiHooks(Hooks):
 
     Rewritten here: type lists and anyOf-with-null become ``nullable``; a type list of several
     types becomes anyOf; a string const becomes a one-value enum; integer exclusive bounds
-    become inclusive ones; ``additionalProperties: false`` is dropped (Gemini objects are
-    closed). Moved into the description: non-string enum/const, formats the type lacks, number
-    exclusive bounds, a null default. Refused: additionalProperties true or a schema (maps), an
+    become inclusive ones; ``additionalProperties: false`` is dropped (the subset cannot say
+    it: the object goes out open, and calls are checked as sent). Moved into the
+    description: non-string enum/const, formats the type lacks, number exclusive bounds, a
+    null default. Refused: additionalProperties true or a schema (maps), an
     object below the root without properties, a schema with no type, tuple items, property
     names outside Gemini's rules, required names that are not properties.
     """
@@ -161,9 +162,9 @@ def _items(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
 
 
 def _additional_properties(w: _Walker, node: NodeWork, key: str, value: Any) -> None:
-    if (
-        value is not False
-    ):  # false is dropped: Gemini objects only take declared properties
+    if value is False:  # dropped: the subset cannot close an object (it is sent open)
+        w.dropped.append((w._child(key, node.at, node.origins), key))
+    else:
         raise DialectError(
             w._child(key, node.at, node.origins),
             f"{w.dialect}: free-form maps (additionalProperties) cannot be expressed",

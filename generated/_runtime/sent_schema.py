@@ -5,12 +5,16 @@ Standard library only. A native request sends each tool's parameters in its form
 schema (OpenAI's closed root and strict mode's nullable required members, Gemini's UPPERCASE
 subset or its ``parametersJsonSchema`` fallback, keywords a format drops or describes): the
 arguments of a call are checked against exactly that schema, read back from the tool entry
-that went out (``sent_parameters``). Checks are compiled once per process for each sent schema
+that went out (``sent_parameters``), by the validator in the slot's dialect (Gemini's subset:
+``compile_schema(schema, dialect="gemini")``; a ``$schema`` in a JSON Schema slot selects its
+draft as usual). Checks are compiled once per process for each sent schema
 (``sent_checker``), so an Offer for a context already seen compiles nothing.
 
 A ``null`` for a parameter the tool's own schema (the spec's, an MCP server's) does not require
 is removed after the check, before the handler sees it: OpenAI strict sends optional parameters
-as required and nullable, and the model fills them with ``null``.
+as required and nullable, and the model fills them with ``null``. Where the schema sent does
+not allow that null (a format without strict mode), the problem ends with NULL_HINT: the model
+is told to leave the parameter out instead.
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ __all__ = [
     "CACHE_LIMIT",
     "GEMINI",
     "JSON",
+    "NULL_HINT",
     "ArgumentsChecker",
-    "gemini_as_json_schema",
     "sent_checker",
     "sent_parameters",
 ]
@@ -128,11 +132,7 @@ class _Anchored:
 
 
 def _checker(schema: Any, dialect: str, required: frozenset[str]) -> ArgumentsChecker:
-    # The validator takes Gemini's subset itself once it has dialects (compile_schema(...,
-    # dialect="gemini")); until then the subset is read as the JSON Schema it stands for.
-    check = compile_schema(
-        gemini_as_json_schema(schema) if dialect == GEMINI else schema
-    )
+    check = compile_schema(schema, dialect="gemini" if dialect == GEMINI else "2020-12")
 
     def run(
         params: Mapping[str, Any], coerce: bool
@@ -143,42 +143,29 @@ def _checker(schema: Any, dialect: str, required: frozenset[str]) -> ArgumentsCh
         typed = value if isinstance(value, dict) else given
         if not problems:
             typed = {k: v for k, v in typed.items() if v is not None or k in required}
+        elif None in given.values():
+            problems = _null_hints(problems, given, required)
         return typed, problems
 
     return run
 
 
-_GEMINI_SCHEMA_ONE = ("items",)
-_GEMINI_SCHEMA_LISTS = ("anyOf",)
+NULL_HINT = " (leave the parameter out instead of sending null)"
+"""Ends a problem of an optional parameter sent as null that the schema sent does not allow."""
 
 
-def gemini_as_json_schema(schema: Any) -> Any:
-    """The JSON Schema that a Gemini ``Schema`` stands for.
+def _null_hints(
+    problems: list[str], given: dict[str, Any], required: frozenset[str]
+) -> list[str]:
+    """``problems`` with NULL_HINT on those of optional parameters the model sent as null.
 
-    Type names are lower-cased; ``nullable: true`` adds ``"null"`` to the type (and ``None`` to
-    an enum, a null branch to a bare anyOf); ``format: enum`` only marks a string enum. Every
-    other keyword of the subset means what it means in JSON Schema.
+    Formats without strict mode send an optional parameter as it is, not nullable: the model
+    that fills it with null is told to leave it out instead (a null has no parts, so every
+    problem of that parameter is at its own place).
     """
-    if not isinstance(schema, Mapping):
-        return schema
-    out: dict[str, Any] = {}
-    nullable = schema.get("nullable") is True
-    for key, value in schema.items():
-        if key == "nullable":
-            continue
-        if key == "type" and isinstance(value, str):
-            out[key] = [value.lower(), "null"] if nullable else value.lower()
-        elif key == "enum" and isinstance(value, list):
-            out[key] = value + [None] if nullable and None not in value else value
-        elif key in _GEMINI_SCHEMA_ONE:
-            out[key] = gemini_as_json_schema(value)
-        elif key in _GEMINI_SCHEMA_LISTS and isinstance(value, list):
-            branches = [gemini_as_json_schema(v) for v in value]
-            if nullable and "type" not in schema:
-                branches.append({"type": "null"})
-            out[key] = branches
-        elif key == "properties" and isinstance(value, Mapping):
-            out[key] = {k: gemini_as_json_schema(v) for k, v in value.items()}
-        else:
-            out[key] = value
-    return out
+    places = tuple(
+        f"{k}: " for k, v in given.items() if v is None and k not in required
+    )
+    if not places:
+        return problems
+    return [p + NULL_HINT if p.startswith(places) else p for p in problems]

@@ -18,6 +18,7 @@ from .json_formats import CHECKS, LIKE
 from .json_values import is_multiple, json_type, show, unique_key
 from .validation_keywords import FORMATS
 from .validation_scope import (
+    MAX_PATTERN_TEXT,
     Problem,
     Run,
     Scope,
@@ -26,6 +27,7 @@ from .validation_scope import (
     got_text,
     is_number,
     non_json_number,
+    unmatched,
 )
 
 _FORMAT_STATUS = {name: (status, kind) for name, status, kind, _ in FORMATS}
@@ -128,6 +130,15 @@ def typed(types: tuple[str, ...], steps: list[Run]) -> Run:
         return value if after is None else after(value, problems, nested)
 
     return run
+
+
+def null_passes(run: Run) -> Run:
+    """Gemini's ``nullable: true``: null is valid for the whole node (its type, enum, anyOf)."""
+
+    def run_nullable(value: Any, problems: list[Problem], coerce: bool) -> Any:
+        return value if value is None else run(value, problems, coerce)
+
+    return run_nullable
 
 
 # ---- enum and const ----------------------------------------------------------------------
@@ -252,8 +263,11 @@ def strings(scope: Scope) -> Run | None:
             problems.append([f"must be at least {low} characters long"])
         if high is not None and len(value) > high:
             problems.append([f"must be at most {high} characters long"])
-        if search is not None and not search(value):
-            problems.append([f"must match the pattern {source}"])
+        if search is not None:
+            if len(value) > MAX_PATTERN_TEXT:  # matches(), inlined: the common path
+                problems.append([unmatched(source)])
+            elif not search(value):
+                problems.append([f"must match the pattern {source}"])
         return value
 
     return run

@@ -92,7 +92,7 @@ KEYWORDS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         "nullable",
         "enforced",
         ("2020-12", "2019-09", "draft7", "gemini"),
-        "OpenAPI's nullable: true adds null to the types",
+        "OpenAPI's nullable: true adds null (Gemini: null passes the node)",
     ),
     (
         "enum",
@@ -152,7 +152,7 @@ KEYWORDS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         "pattern",
         "enforced",
         ("2020-12", "2019-09", "draft7", "gemini"),
-        "an ECMA-262 regular expression (ecma_regex)",
+        "ECMA-262 (patterns.md); a pattern toolgen refuses is a refused place",
     ),
     (
         "format",
@@ -242,7 +242,7 @@ KEYWORDS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         "properties",
         "enforced",
         ("2020-12", "2019-09", "draft7", "gemini"),
-        "Gemini: an object takes only its declared properties",
+        "Gemini (OpenAPI): objects are open, an undeclared property is allowed",
     ),
     (
         "patternProperties",
@@ -485,7 +485,7 @@ FORMATS: tuple[tuple[str, str, str, str], ...] = (
         "regex",
         "enforced",
         "string",
-        "an ECMA-262 regular expression (ecma_regex)",
+        "an ECMA-262 pattern toolgen can check (one it refuses is not valid here)",
     ),
     (
         "int32",

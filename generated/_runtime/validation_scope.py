@@ -26,6 +26,23 @@ from .schema_index import Located
 Problem = list[Any]
 Run = Callable[[Any, list[Problem], bool], Any]
 
+MAX_PATTERN_TEXT = 1_000_000
+"""The longest text matched against a pattern, in code points; a longer one is a problem
+(``unmatched``), in both runtimes alike. JavaScript's matcher runs out of backtracking stack on
+texts of a few million characters, where Python answers (ts_runtime/validation_scope.ts also
+reports a shorter text that exhausts it, which only a pattern with many nested or repeated
+groups does)."""
+
+
+def matches(search: Callable[[str], bool], text: str) -> bool | None:
+    """Whether ``text`` matches; None when it cannot be checked (over MAX_PATTERN_TEXT)."""
+    return None if len(text) > MAX_PATTERN_TEXT else search(text)
+
+
+def unmatched(source: Any) -> str:
+    """The problem of a text that could not be checked against the pattern ``source``."""
+    return f"could not be checked against the pattern {source}: too long to match (send a shorter text)"
+
 
 def accept(value: Any, problems: list[Problem], coerce: bool) -> Any:
     """The run of ``true`` and of ``{}``."""

@@ -13,7 +13,16 @@ from typing import Any
 
 from .json_values import show, unique_key
 from .validation_checks import all_of_runs
-from .validation_scope import Node, Problem, Run, Scope, passes, under
+from .validation_scope import (
+    Node,
+    Problem,
+    Run,
+    Scope,
+    matches,
+    passes,
+    under,
+    unmatched,
+)
 
 # ---- arrays --------------------------------------------------------------------------------
 
@@ -131,7 +140,7 @@ def objects(scope: Scope) -> Run | None:
         if "required" in schema
         else ()
     )
-    patterns: list[tuple[Callable[[str], bool], Run]] = []
+    patterns: list[tuple[str, Callable[[str], bool], Run]] = []
     raw_patterns = schema.get("patternProperties")
     if "patternProperties" in schema and not isinstance(raw_patterns, dict):
         scope.refuse("patternProperties", "must map patterns to schemas")
@@ -139,19 +148,17 @@ def objects(scope: Scope) -> Run | None:
         search = scope.pattern("patternProperties", source)
         sub = scope.sub("patternProperties", source)
         if search is not None and sub is not None:
-            patterns.append((search, sub.run))
+            patterns.append((source, search, sub.run))
     extra = (
         scope.sub("additionalProperties") if "additionalProperties" in schema else None
     )
     closed = extra is not None and extra.place.schema is False
-    if scope.dialect == "gemini" and isinstance(schema.get("properties"), dict):
-        closed = True  # Gemini's objects take their declared properties only
     extra_run = None if extra is None or closed else extra.run
     names = scope.sub("propertyNames") if "propertyNames" in schema else None
     low, high = scope.count("minProperties"), scope.count("maxProperties")
     needs, depends = _dependencies(scope)
     scope.node.parts.update(
-        properties=frozenset(props), patterns=[p[0] for p in patterns]
+        properties=frozenset(props), patterns=[p[1] for p in patterns]
     )
     scope.node.parts["additional"] = extra is not None
     general = bool(patterns or extra_run or names)
@@ -164,8 +171,12 @@ def objects(scope: Scope) -> Run | None:
 
     def more(key: str, item: Any, matched: bool, problems: list[Problem]) -> Any:
         """patternProperties, additionalProperties and propertyNames for one property."""
-        for search, pattern_run in patterns:
-            if search(key):
+        for source, search, pattern_run in patterns:
+            hit = matches(search, key)
+            if hit is None:  # reported, and not also an unknown parameter
+                problems.append([f"the name {unmatched(source)}"])
+                matched = True
+            elif hit:
                 item = pattern_run(item, problems, False)
                 matched = True
         if not matched:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .validation_scope import Node, Problem, Run, Scope, passes, under
+from .validation_scope import Node, Problem, Run, Scope, matches, passes, under
 
 
 def unevaluated(scope: Scope) -> Run | None:
@@ -94,7 +94,8 @@ def evaluated_properties(node: Node, value: dict[str, Any], own: bool = False) -
     if names:
         seen.update(k for k in value if k in names)
     for search in parts.get("patterns", ()):
-        seen.update(k for k in value if search(k))
+        # a name too long to match is reported where it is matched: not again here
+        seen.update(k for k in value if matches(search, k) is not False)
     for sub in _applied(node, value):
         more = evaluated_properties(sub, value)
         if more is True:

@@ -2,8 +2,9 @@
 
 Calls are checked against exactly the schema a format sends (runtime/sent_schema.py), so a
 keyword a format moves into the description text (``DESCRIBE`` in runtime/formats.py, and the
-hooks' own moves such as Gemini's non-string enums) is not checked on that format: W502 says
-which keyword and which formats. A conversion notice (Gemini and OpenAI strict read ``oneOf`` as
+hooks' own moves such as Gemini's non-string enums) or cannot express at all (Gemini's
+``additionalProperties: false``: its objects go out open) is not checked on that format: W502
+says which keyword and which formats. A conversion notice (Gemini and OpenAI strict read ``oneOf`` as
 ``anyOf``; strict mode's documented nesting limit) is W503. A keyword the validator cannot
 enforce (``validation.schema_refusals``) is E322 for every format and the text path.
 """
@@ -70,6 +71,7 @@ def check(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnos
         if key not in native:
             continue
         described: dict[tuple[Any, ...], list[str]] = {}
+        dropped: dict[tuple[Any, ...], list[str]] = {}
         noticed: dict[str, list[str]] = {}
         for fmt in formats:
             strict = variant.strict and FORMATS[fmt].strict is not None
@@ -80,18 +82,21 @@ def check(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnos
                 continue  # E500, reported by the format's emitter
             for path, keyword in conversion.described:
                 described.setdefault((tuple(path), keyword), []).append(label)
+            for path, keyword in conversion.dropped:
+                dropped.setdefault((tuple(path), keyword), []).append(label)
             for notice in conversion.notices:
                 text = notice.message.split(": ", 1)[-1]
                 noticed.setdefault(f"{_shown(tuple(notice.path))}: {text}", []).append(label)
-        for (path, keyword), labels in described.items():
-            location, what = _where(variant, path)
-            diags.warning(
-                location,
-                "W502",
-                f"{what} of {variant.key}: {keyword!r} at {_shown(path)} is not sent to {', '.join(labels)} "
-                "(it is described in the text instead), so calls there are not checked against it",
-                "accept it, express the rule with keywords those formats send, or leave them out of 'formats'",
-            )
+        for lost, why in ((described, "it is described in the text instead"), (dropped, "the format cannot say it")):
+            for (path, keyword), labels in lost.items():
+                location, what = _where(variant, path)
+                diags.warning(
+                    location,
+                    "W502",
+                    f"{what} of {variant.key}: {keyword!r} at {_shown(path)} is not sent to {', '.join(labels)} "
+                    f"({why}), so calls there are not checked against it",
+                    "accept it, express the rule with keywords those formats send, or leave them out of 'formats'",
+                )
         for text, labels in noticed.items():
             diags.warning(
                 variant.location,

@@ -95,6 +95,8 @@ class _Walker(_RefResolver):
         self.notices: list[Notice] = []
         self.described: list[tuple[Path, str]] = []
         """Input paths of the keywords moved into description text (not in the schema sent)."""
+        self.dropped: list[tuple[Path, str]] = []
+        """Input paths of the keywords the format cannot express (not sent, not described)."""
 
     # ---- normalization --------------------------------------------------------------------
 

@@ -8,8 +8,9 @@ gives back ``(typed arguments, problems)``: every problem is reported, each name
 format with its status (from validation_keywords.py) and the JSON Schema Test Suite's counts.
 
 Dialects: ``$schema`` selects draft 2020-12 (the default), 2019-09 or draft 7 (draft 6 and 4
-read as 7); ``dialect="gemini"`` reads Gemini's Schema subset (UPPERCASE types, ``nullable``,
-``format: enum``; objects take their declared properties only). A schema the validator cannot
+read as 7); ``dialect="gemini"`` reads Gemini's Schema subset with OpenAPI semantics (UPPERCASE
+types; ``nullable: true`` lets null through the node; ``format: enum``; objects are open, as the
+subset has no ``additionalProperties``). A schema the validator cannot
 enforce (a refused keyword, a pattern that is not ECMA-262, a malformed keyword value, a
 ``$ref`` to another document without ``retrieve``, an unknown dialect) raises
 ``SchemaRefused``, which lists every refused place; ``schema_refusals`` gives that list without

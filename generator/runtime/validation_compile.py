@@ -25,7 +25,15 @@ from .schema_index import (
     resolve_uri,
     split_fragment,
 )
-from .validation_checks import formats, numbers, read_types, strings, typed, values
+from .validation_checks import (
+    formats,
+    null_passes,
+    numbers,
+    read_types,
+    strings,
+    typed,
+    values,
+)
 from .validation_keywords import KEYWORDS
 from .validation_scope import (
     Node,
@@ -219,6 +227,8 @@ class Compiler:
             unevaluated(scope),
         ]
         run = typed(types, [s for s in steps if s is not None])
+        if place.dialect == "gemini" and known.get("nullable") is True:
+            run = null_passes(run)
         if self.dynamic and (place.pointer == () or isinstance(schema.get("$id"), str)):
             node.resource = node.base
             run = self._entering(node.base, run)

@@ -245,7 +245,13 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
       const server = this.servers.get(uid);
       if (server === undefined) reason = `there is no MCP server ${pyRepr(uid)} in this request`;
       else if (has(server, "disabled") && server["disabled"]) reason = `the MCP server ${pyRepr(uid)} is disabled`;
-      else reason = `the MCP server ${pyRepr(uid)} offers no tool ${pyRepr(tool)} here`;
+      else {
+        const left = this.skipped.find((r) => r.name === name);
+        reason =
+          left !== undefined
+            ? `toolgen left the tool ${pyRepr(tool)} of the MCP server ${pyRepr(uid)} out of this request (${left.reason})`
+            : `the MCP server ${pyRepr(uid)} offers no tool ${pyRepr(tool)} here`;
+      }
     } else if (prefix && name.startsWith(prefix)) {
       reason = "no subagent of that name is configured for this request";
     } else if ((this.catalog.variants.get(this.family) ?? []).some((v) => v.name === name)) {

@@ -6,11 +6,14 @@
  * and strict mode's nullable required members, Gemini's UPPERCASE subset or its
  * `parametersJsonSchema` fallback, keywords a format drops or describes): the arguments of a call
  * are checked against exactly that schema, read back from the tool entry that went out
- * (`sentParameters`). Checks are compiled once per process for each sent schema (`sentChecker`).
+ * (`sentParameters`), by the validator in the slot's dialect (Gemini's subset:
+ * `compileSchema(schema, { dialect: "gemini" })`). Checks are compiled once per process for each sent schema (`sentChecker`).
  *
  * A `null` for a parameter the tool's own schema (the spec's, an MCP server's) does not require
  * is removed after the check, before the handler sees it: OpenAI strict sends optional parameters
- * as required and nullable, and the model fills them with `null`.
+ * as required and nullable, and the model fills them with `null`. Where the schema sent does not
+ * allow that null (a format without strict mode), the problem ends with NULL_HINT: the model is
+ * told to leave the parameter out instead.
  */
 
 import { FORMATS, PARAMETERS, pathTo } from "./formats.js";
@@ -80,9 +83,7 @@ export function sentChecker(
 }
 
 function checker(schema: Json, dialect: string, required: ReadonlySet<string>): ArgumentsChecker {
-  // The validator takes Gemini's subset itself once it has dialects; until then the subset is
-  // read as the JSON Schema it stands for.
-  const check = compileSchema(dialect === GEMINI_DIALECT ? geminiAsJsonSchema(schema) : schema);
+  const check = compileSchema(schema, { dialect: dialect === GEMINI_DIALECT ? "gemini" : "2020-12" });
   return (params) => {
     const problems: string[] = [];
     const given: Schema = {};
@@ -93,39 +94,25 @@ function checker(schema: Json, dialect: string, required: ReadonlySet<string>): 
       const kept: Schema = {};
       for (const [k, v] of Object.entries(typed)) if ((v !== null && v !== undefined) || required.has(k)) put(kept, k, v);
       typed = kept;
+      return [typed, problems];
     }
-    return [typed, problems];
+    return [typed, nullHints(problems, given, required)];
   };
 }
 
+/** Ends a problem of an optional parameter sent as null that the schema sent does not allow. */
+export const NULL_HINT = " (leave the parameter out instead of sending null)";
+
 /**
- * The JSON Schema that a Gemini `Schema` stands for: type names lower-cased; `nullable: true`
- * adds "null" to the type (and null to an enum, a null branch to a bare anyOf). Every other
- * keyword of the subset means what it means in JSON Schema.
+ * `problems` with NULL_HINT on those of optional parameters the model sent as null: formats
+ * without strict mode send an optional parameter as it is, not nullable, and the model that fills
+ * it with null is told to leave it out instead (a null has no parts, so every problem of that
+ * parameter is at its own place).
  */
-export function geminiAsJsonSchema(schema: Json): Json {
-  if (!isDict(schema)) return schema;
-  const out: Schema = {};
-  const nullable = schema["nullable"] === true;
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === "nullable") continue;
-    if (key === "type" && typeof value === "string") {
-      put(out, key, nullable ? [value.toLowerCase(), "null"] : value.toLowerCase());
-    } else if (key === "enum" && Array.isArray(value)) {
-      put(out, key, nullable && !value.includes(null) ? [...value, null] : value);
-    } else if (key === "items") {
-      put(out, key, geminiAsJsonSchema(value));
-    } else if (key === "anyOf" && Array.isArray(value)) {
-      const branches = value.map(geminiAsJsonSchema);
-      if (nullable && !has(schema, "type")) branches.push({ type: "null" });
-      put(out, key, branches);
-    } else if (key === "properties" && isDict(value)) {
-      const props: Schema = {};
-      for (const [name, sub] of Object.entries(value)) put(props, name, geminiAsJsonSchema(sub));
-      put(out, key, props);
-    } else {
-      put(out, key, value);
-    }
-  }
-  return out;
+function nullHints(problems: string[], given: Schema, required: ReadonlySet<string>): string[] {
+  const places = Object.entries(given)
+    .filter(([k, v]) => v === null && !required.has(k))
+    .map(([k]) => `${k}: `);
+  if (places.length === 0) return problems;
+  return problems.map((p) => (places.some((place) => p.startsWith(place)) ? p + NULL_HINT : p));
 }

@@ -16,6 +16,31 @@ import type { Located } from "./schema_index.js";
 export type Problem = (string | number)[];
 export type Run = (value: unknown, problems: Problem[], coerce: boolean) => unknown;
 
+/**
+ * The longest text matched against a pattern, in code points; a longer one is a problem
+ * (`unmatched`), in both runtimes alike. V8's matcher runs out of backtracking stack (a
+ * RangeError) on texts of a few million characters, where Python answers; `matches` also reports
+ * a shorter text that exhausts it, which only a pattern with many nested or repeated groups does
+ * (Python answers those: the one difference, docs/patterns.md).
+ */
+export const MAX_PATTERN_TEXT = 1_000_000;
+
+/** Whether `text` matches; null when it cannot be checked (too long, or the matcher gave up). */
+export function matches(search: (text: string) => boolean, text: string): boolean | null {
+  if (text.length > MAX_PATTERN_TEXT && pyLen(text) > MAX_PATTERN_TEXT) return null;
+  try {
+    return search(text);
+  } catch (error) {
+    if (error instanceof RangeError) return null; // V8's backtracking stack ran out
+    throw error;
+  }
+}
+
+/** The problem of a text that could not be checked against the pattern `source`. */
+export function unmatched(source: unknown): string {
+  return `could not be checked against the pattern ${String(source)}: too long to match (send a shorter text)`;
+}
+
 /** The run of `true` and of `{}`. */
 export const accept: Run = (value) => value;
 

@@ -6,7 +6,7 @@
 import { show, uniqueKey } from "./json_values.js";
 import { has, isDict, put } from "./pyspell.js";
 import { allOfRuns } from "./validation_checks.js";
-import { passes, under, type Node, type Problem, type Run, type Scope } from "./validation_scope.js";
+import { matches, passes, under, unmatched, type Node, type Problem, type Run, type Scope } from "./validation_scope.js";
 
 // ---- arrays ----------------------------------------------------------------------------------
 
@@ -102,26 +102,23 @@ export function objects(scope: Scope): Run | null {
     }
   }
   const required = scope.has("required") ? (scope.names("required", schema["required"]) ?? []) : [];
-  const patterns: [(text: string) => boolean, Run][] = [];
+  const patterns: [string, (text: string) => boolean, Run][] = [];
   const rawPatterns = schema["patternProperties"];
   if (scope.has("patternProperties") && !isDict(rawPatterns)) scope.refuse("patternProperties", "must map patterns to schemas");
   for (const source of isDict(rawPatterns) ? Object.keys(rawPatterns) : []) {
     const search = scope.pattern("patternProperties", source);
     const sub = scope.sub("patternProperties", source);
-    if (search !== null && sub !== null) patterns.push([search, sub.run]);
+    if (search !== null && sub !== null) patterns.push([source, search, sub.run]);
   }
   const extra = scope.has("additionalProperties") ? scope.sub("additionalProperties") : null;
-  let closed = extra !== null && extra.place.schema === false;
-  if (scope.dialect === "gemini" && isDict(schema["properties"])) {
-    closed = true; // Gemini's objects take their declared properties only
-  }
+  const closed = extra !== null && extra.place.schema === false;
   const extraRun = extra === null || closed ? null : extra.run;
   const names = scope.has("propertyNames") ? scope.sub("propertyNames") : null;
   const low = scope.count("minProperties");
   const high = scope.count("maxProperties");
   const [needs, depends] = dependencies(scope);
   scope.node.parts["properties"] = new Set(props.keys());
-  scope.node.parts["patterns"] = patterns.map((p) => p[0]);
+  scope.node.parts["patterns"] = patterns.map((p) => p[1]);
   scope.node.parts["additional"] = extra !== null;
   const general = patterns.length > 0 || extraRun !== null || names !== null;
   if (!(props.size > 0 || required.length > 0 || closed || general || needs.size > 0 || depends.size > 0) && low === null && high === null) {
@@ -131,8 +128,12 @@ export function objects(scope: Scope): Run | null {
 
   /** patternProperties, additionalProperties and propertyNames for one property. */
   const more = (key: string, item: unknown, matched: boolean, problems: Problem[]): unknown => {
-    for (const [search, patternRun] of patterns) {
-      if (search(key)) {
+    for (const [source, search, patternRun] of patterns) {
+      const hit = matches(search, key);
+      if (hit === null) {
+        problems.push([`the name ${unmatched(source)}`]); // reported, and not also an unknown parameter
+        matched = true;
+      } else if (hit) {
         item = patternRun(item, problems, false);
         matched = true;
       }

@@ -4,7 +4,7 @@
  */
 
 import { isDict } from "./pyspell.js";
-import { passes, under, type Node, type Run, type Scope } from "./validation_scope.js";
+import { matches, passes, under, type Node, type Run, type Scope } from "./validation_scope.js";
 
 /** unevaluatedProperties and unevaluatedItems of a schema object, null without them. */
 export function unevaluated(scope: Scope): Run | null {
@@ -88,7 +88,8 @@ function evaluatedProperties(node: Node, value: Record<string, unknown>, own = f
   const keys = Object.keys(value);
   if (names) for (const k of keys) if (names.has(k)) seen.add(k);
   for (const search of (parts["patterns"] ?? []) as ((text: string) => boolean)[]) {
-    for (const k of keys) if (search(k)) seen.add(k);
+    // a name too long to match is reported where it is matched: not again here
+    for (const k of keys) if (matches(search, k) !== false) seen.add(k);
   }
   for (const sub of applied(node, value)) {
     const more = evaluatedProperties(sub, value);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { SchemaRefused, argumentsChecker, coerceText, compileSchema, schemaRefusals } from "../validation.js";
+import { MAX_PATTERN_TEXT, matches } from "../validation_scope.js";
 
 function problemsOf(schema: unknown, value: unknown, coerce = false): string[] {
   const problems: string[] = [];
@@ -109,7 +110,26 @@ test("the Gemini dialect", () => {
     { dialect: "gemini" },
   );
   assert.deepEqual(check({ unit: "c", n: 1 }, false), [{ unit: "c", n: 1 }, []]);
-  assert.deepEqual(check({ unit: "k", extra: 1 }, false)[1], ['unit: must be one of "c", "f" (got "k")', "extra: unknown parameter"]);
+  assert.deepEqual(check({ unit: "k" }, false)[1], ['unit: must be one of "c", "f" (got "k")']);
+  // OpenAPI semantics: the subset has no additionalProperties, so an undeclared key is allowed
+  assert.deepEqual(check({ unit: "c", extra: 1 }, false), [{ unit: "c", extra: 1 }, []]);
+  // nullable: true lets null through the whole node: its type, its enum, a bare anyOf
+  const nulls = compileSchema(
+    {
+      type: "OBJECT",
+      properties: {
+        e: { type: "STRING", enum: ["a"], nullable: true },
+        u: { anyOf: [{ type: "INTEGER" }, { type: "BOOLEAN" }], nullable: true },
+        plain: { type: "STRING", enum: ["a"] },
+      },
+    },
+    { dialect: "gemini" },
+  );
+  const problems: string[] = [];
+  nulls({ e: null, u: null }, "x", problems, false);
+  assert.deepEqual(problems, []);
+  nulls({ plain: null }, "x", problems, false);
+  assert.deepEqual(problems, ["x.plain: expected string, got null"]);
 });
 
 test("text-path coercion", () => {
@@ -126,4 +146,28 @@ test("text-path coercion", () => {
   });
   assert.deepEqual(check({ days: "3", note: null }, true), [{ days: 3 }, []]);
   assert.deepEqual(check({ days: "three" }, true), [{ days: "three" }, ['days: expected integer, got text "three"']]);
+});
+
+test("a text too long to match is a problem, as in Python; a matcher that gives up too", () => {
+  const unmatched = "could not be checked against the pattern ^a*$: too long to match (send a shorter text)";
+  assert.deepEqual(problemsOf({ pattern: "^a*$" }, "a".repeat(MAX_PATTERN_TEXT)), []);
+  assert.deepEqual(problemsOf({ pattern: "^a*$" }, "a".repeat(MAX_PATTERN_TEXT + 1)), [`x: ${unmatched}`]);
+  // code points, not UTF-16 units: MAX_PATTERN_TEXT emoji are checked
+  assert.deepEqual(problemsOf({ pattern: "^a*$" }, "\u{1F600}".repeat(MAX_PATTERN_TEXT)), ["x: must match the pattern ^a*$"]);
+  const key = "a".repeat(MAX_PATTERN_TEXT + 1);
+  for (const closing of [{ additionalProperties: false }, { unevaluatedProperties: false }]) {
+    const schema = { patternProperties: { "^a*$": { type: "integer" } }, ...closing };
+    assert.deepEqual(problemsOf(schema, { [key]: "1" }), [`x.${key}: the name ${unmatched}`]);
+  }
+  // V8 throws RangeError when its backtracking stack runs out: reported, not thrown
+  const exhausted = (): boolean => {
+    throw new RangeError("Maximum call stack size exceeded");
+  };
+  assert.equal(matches(exhausted, "a"), null);
+  // a real one: 30 nested groups repeated over 900,000 characters exhaust node 20's matcher
+  const deep = "^" + "(".repeat(30) + "a|b" + ")".repeat(30) + "*$";
+  const found = problemsOf({ pattern: deep }, "a".repeat(900_000));
+  const gaveUp = [`x: could not be checked against the pattern ${deep}: too long to match (send a shorter text)`];
+  assert.ok(found.length === 0 || JSON.stringify(found) === JSON.stringify(gaveUp), found.join("; "));
+  assert.throws(() => matches(() => { throw new TypeError("other"); }, "a"), TypeError);
 });

@@ -492,10 +492,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile", action="store_true", help="only profile toolgen's paths (no timing, no peers)"
     )
+    parser.add_argument(
+        "--ts", action="store_true", help="only time the TypeScript package's paths (return_path_ts.py)"
+    )
     args = parser.parse_args(argv)
     repeats, budget = (3, 0.02) if args.quick else (args.repeats, args.budget)
     notes: list[str] = []
     tg = load_toolgen()
+    if args.ts:
+        return _ts_main(tg, repeats, budget)
     if args.profile:
         OUT.mkdir(parents=True, exist_ok=True)
         summary, text = profile(tg, toolgen_paths(tg)[0], 2000)
@@ -540,6 +545,27 @@ def main(argv: list[str] | None = None) -> int:
     }
     (OUT / "return_path.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
     print(f"\nwritten: {(OUT / 'return_path.json').relative_to(ROOT)}")
+    return 0
+
+
+def _ts_main(tg: Toolgen, repeats: int, budget: float) -> int:
+    from return_path_ts import ts_table, ts_timings
+
+    load_before = machine()["load_average"]
+    got = ts_timings(tg.bodies, tg.names, repeats, budget)
+    if isinstance(got, str):
+        print(got)
+        return 1
+    micros, behaviour = got
+    info = {**machine(), "load_average_before": load_before}
+    after = info["load_average"][0]
+    print(f"\nload average {load_before[0]} before, {after} after; {repeats} batches of ~{budget} s\n")
+    print(ts_table(micros))
+    print(f"\nWhat each reply did (reused Offer): {json.dumps(behaviour)}")
+    OUT.mkdir(parents=True, exist_ok=True)
+    result = {"machine": info, "micros": {k: round(v, 3) for k, v in micros.items()}, "behaviour": behaviour}
+    (OUT / "return_path_ts.json").write_text(json.dumps(result, indent=1) + "\n")
+    print(f"\nwritten: {(OUT / 'return_path_ts.json').relative_to(ROOT)}")
     return 0
 
 

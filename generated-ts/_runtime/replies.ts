@@ -38,7 +38,7 @@ import {
   type FormatRecord,
 } from "./formats.js";
 import { PyJsonError, pyJsonLoads } from "./pyjson.js";
-import { MAX_NESTING, jsonTextDepth, jsonTypeOf, nestingDepth } from "./schema_common.js";
+import { MAX_NESTING, jsonTextTooDeep, jsonTypeOf, nestingDepth } from "./schema_common.js";
 import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
 import { errorText, isDict, PyError, pyLen, pyRepr, pyStrip, pyTypeName } from "./pyspell.js";
 
@@ -183,7 +183,7 @@ export function decodeArguments(
       return [{}, `its arguments are ${length} characters long; at most ${maxChars} are read`];
     }
     if (!pyStrip(value)) return [{}, null];
-    if (jsonTextDepth(value) > MAX_NESTING) {
+    if (jsonTextTooDeep(value)) {
       return [{}, `its arguments are nested more than ${MAX_NESTING} levels deep`];
     }
     try {

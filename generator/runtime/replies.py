@@ -39,7 +39,7 @@ import functools
 import json
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .formats import (
@@ -59,7 +59,12 @@ from .formats import (
     Slot,
     record,
 )
-from .schema_common import MAX_NESTING, _json_type_of, json_text_depth, nesting_depth
+from .schema_common import (
+    MAX_NESTING,
+    _json_type_of,
+    json_text_too_deep,
+    nesting_depth,
+)
 from .tool_types import ToolResult, ToolUse
 
 __all__ = [
@@ -114,6 +119,8 @@ def _spellings(key: str) -> tuple[str, ...]:
 
 def _field(node: Any, key: str | int) -> Any:
     """``node[key]`` for dicts and lists, the attribute for objects; _MISSING if absent."""
+    if type(node) is dict and type(key) is str and key in node:
+        return node[key]  # a parsed JSON body spells it so: no other spelling to try
     if isinstance(key, int):
         if isinstance(node, (list, tuple)) and -len(node) <= key < len(node):
             return node[key]
@@ -131,9 +138,31 @@ def _field(node: Any, key: str | int) -> Any:
 
 def _walk(node: Any, path: Sequence[str | int]) -> Any:
     for key in path:
-        node = _field(node, key)
-        if node is _MISSING or node is None:
+        if type(node) is dict and type(key) is str and key in node:  # _field, inlined
+            node = node[key]
+        else:
+            node = _field(node, key)
+            if node is _MISSING:
+                return None
+        if node is None:
             return None
+    return node
+
+
+def _indexed(node: Any, path: Sequence[str | int]) -> Any:
+    """The value at ``path`` found by plain indexing of dicts and lists (a parsed JSON body),
+    or _MISSING at the first step that finds anything else (an SDK object, an absent key, a
+    null): the general readers then go over it again, with their other spellings and reports.
+    """
+    for key in path:
+        if type(node) is dict and type(key) is str:
+            node = node.get(key, _MISSING)
+        elif type(node) is list and type(key) is int and 0 <= key < len(node):
+            node = node[key]
+        else:
+            return _MISSING
+        if node is _MISSING:
+            return _MISSING
     return node
 
 
@@ -145,6 +174,10 @@ def _spell(path: Sequence[str | int]) -> str:
 
 def _call_list(response: Any, path: tuple[str | int, ...], problems: list[str]) -> Any:
     """The call list of ``response``, entered at the first step of ``path`` it has."""
+    if type(response) is dict:
+        found = _indexed(response, path)
+        if type(found) is list:
+            return found
     node = _plain(response)
     if isinstance(node, (list, tuple)):
         return node
@@ -185,6 +218,32 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+# ``json.loads`` with keyword arguments builds a decoder per call; one serves every call.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+
+
+def _loads(text: str) -> Any:
+    """``json.loads(text, parse_constant=_reject_constant)``: the same value or the same error.
+
+    Arguments are nearly always one object with nothing around it. Then the decoder's own steps
+    (skip blanks, scan from 0, skip blanks, refuse extra data) reduce to one scan from 0 that
+    ends at the end of the text, so the scanner is called directly. Any other text, and text
+    the scanner stops on (StopIteration, which ``decode`` turns into its error), takes
+    ``decode`` (after ``json.loads``' own BOM check); the scanner's own errors are decode's.
+    """
+    if text[:1] == "{":
+        try:
+            value, end = _SCAN(text, 0)
+        except StopIteration:
+            end = -1
+        if end == len(text):
+            return value
+    if text.startswith("\ufeff"):
+        return json.loads(text, parse_constant=_reject_constant)
+    return _DECODER.decode(text)
+
+
 def _size_past(value: Any, limit: int) -> bool:
     """Whether the strings and scalars in ``value`` add up to more than ``limit`` characters."""
     total = 0
@@ -222,12 +281,16 @@ def decode_arguments(
                 f"its arguments are {len(value)} characters long; at most {max_chars} "
                 "are read"
             )
-        if not value.strip():
+        if (
+            not value or value.isspace()
+        ):  # what ``not value.strip()`` says, without a copy
             return {}, None
-        if json_text_depth(value) > MAX_NESTING:
+        if json_text_too_deep(value):
             return {}, f"its arguments are nested more than {MAX_NESTING} levels deep"
         try:
-            value = json.loads(value, parse_constant=_reject_constant)
+            value = _loads(value)
+            if type(value) is dict:
+                return value, None  # made by the decoder just now: no copy needed
         except ValueError as exc:
             detail = getattr(exc, "msg", str(exc))
             where = (
@@ -266,6 +329,9 @@ def cut_off_error(name: str, detail: str) -> str:
 
 def _stop_value(response: Any, cut: CutOff) -> str | None:
     """The response's stop value when it is one of ``cut.values`` (the output limit), else None."""
+    value = _indexed(response, cut.path) if type(response) is dict else _MISSING
+    if value is not _MISSING:
+        return next((v for v in cut.values if value == v), None)
     node = _plain(response)
     if isinstance(node, (list, tuple)):
         return None

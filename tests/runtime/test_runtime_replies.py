@@ -459,3 +459,41 @@ def test_text_result_lays_out_label_outcome_and_output() -> None:
     assert text_result(use, ToolResult.deny(), "[read_file for 'a.txt']").startswith(
         "[read_file for 'a.txt'] was denied:\n"
     )
+
+
+# ---- the fast paths give what the plain ones give ------------------------------------------
+
+_JSONISH = st.text(alphabet='{}[]"\\:, a1-.eE\n\t\ufeffnul', max_size=60)
+
+
+def _outcome(read: Any, text: str) -> Any:
+    try:
+        return ("value", read(text))
+    except ValueError as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+@given(_JSONISH)
+@settings(max_examples=400, deadline=None)
+@example('{"a": 1}  ')
+@example('{"a": [1, {"b": "}"}]}')
+@example('{"a": ')
+@example('{"a": NaN}')
+@example('{"a": 1} x')
+@example("\ufeff{}")
+def test_arguments_are_decoded_as_json_loads_decodes_them(text: str) -> None:
+    from generator.runtime.replies import _loads, _reject_constant
+
+    assert _outcome(_loads, text) == _outcome(lambda t: json.loads(t, parse_constant=_reject_constant), text)
+
+
+@given(st.text(alphabet='{}[]"\\ ab', max_size=80), st.integers(0, 6))
+@settings(max_examples=400, deadline=None)
+@example('"\\', 0)
+@example('{"[[[": [', 1)
+def test_the_depth_bound_agrees_with_the_bracket_scan(text: str, limit: int) -> None:
+    from generator.runtime.schema_common import json_text_depth, json_text_too_deep
+
+    assert json_text_too_deep(text, limit) == (json_text_depth(text, limit) > limit)
+    deep = "[" * (MAX_NESTING + 1) + "]" * (MAX_NESTING + 1)
+    assert json_text_too_deep(deep) and not json_text_too_deep('["' + "[" * 500 + '"]')

@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from .cache import fingerprint
 from .catalog import Catalog, Variant
 from .dynamic_tools import parse_mcp_name
 from .formats import FORMATS, NAME
@@ -36,6 +37,7 @@ from .native import fast_copy, parameters_schema
 from .prompt import TextPath
 from .replies import cut_off_error, read_calls, result_messages, text_result
 from .sent_schema import ArgumentsChecker, sent_checker, sent_parameters
+from .tool_lists import _Copy
 from .tool_types import ToolResult, ToolUse
 from .validation import arguments_checker
 
@@ -131,55 +133,42 @@ class Offer:
         self.family = catalog.known_family(family)
         self.context = catalog.as_context(context)
         self.format = format
-        extra, skipped = catalog.dynamic_variants(
-            self.family, self.context, mcp_servers=mcp_servers, subagents=subagents
-        )
-        self.extra_variants: tuple[Variant, ...] = tuple(extra)
-        self.skipped: list[dict[str, Any]] = skipped
+        key = _plan_key(formats, text_path, self.family, self.context, format)
+        if key is not None:
+            key += (fingerprint(mcp_servers), fingerprint(subagents))
+            if None in key[-2:]:
+                key = None
+        plan = catalog.offers.get(key) if key is not None else None
+        self._tools: list[dict[str, Any]] | None = None
+        if plan is None:
+            plan = _Plan(
+                catalog, text_path, formats, self.family, self.context, format,
+                mcp_servers, subagents,
+            )  # fmt: skip
+            self._tools = plan.first_tools()
+            if key is not None:
+                catalog.offers.put(key, plan)
+        self._plan = plan
+        self.extra_variants: tuple[Variant, ...] = plan.extra
+        """The run-time tools of this request (shared with other Offers: read only)."""
+        self.skipped: list[dict[str, Any]] = [dict(r) for r in plan.skipped]
         """Run-time tools left out of this request, with reasons (``{server, uid, tool, name, reason}``)."""
-        self._tools: list[dict[str, Any]] = []
-        self._section = ""
-        if format is None:
-            self._section = text_path.prompt_section(
-                self.family, self.context, self.extra_variants, self.skipped
-            )
-        else:
-            if format not in formats:
-                raise KeyError(
-                    f"unknown format {format!r}; known: {', '.join(formats)}"
-                )
-            self._tools = formats[format].tools(
-                self.family,
-                self.context,
-                extra_variants=self.extra_variants,
-                skipped=self.skipped,
-            )
-        variants = catalog.assemble(self.family, self.context, self.extra_variants)
-        if format is None:
-            refused = {r.get("name") for r in self.skipped}
-            sent = {v["name"] for v in variants} - refused
-        else:
-            sent = {_entry_name(format, entry) for entry in self._tools}
-        self.variants: dict[str, Variant] = {
-            v["name"]: v for v in variants if v["name"] in sent
-        }
+        self.variants: dict[str, Variant] = dict(plan.variants)
         """The offered tools by name, in the order they were sent."""
-        self._enabled_ids = tuple(v["id"] for v in variants)
-        self._checkers: dict[str, ArgumentsChecker] = {}
-        self._entries: dict[str | None, Any] | None = None
-        self._servers = {
-            str(s.get("uid")): s for s in mcp_servers if isinstance(s, Mapping)
-        }
+        self._servers_given = tuple(mcp_servers)
+        self._servers: dict[str, Mapping[str, Any]] | None = None
 
     # ---- sending -------------------------------------------------------------------------
 
     def tools(self) -> list[dict[str, Any]]:
         """The request's native ``tools`` list (empty on the text path)."""
+        if self._tools is None:  # made on first use: answering needs only the plan
+            self._tools = self._plan.fresh_tools()
         return list(self._tools)
 
     def prompt_section(self) -> str:
         """The text path's '# Tools' section (empty for a native format)."""
-        return self._section
+        return self._plan.section
 
     def names(self) -> tuple[str, ...]:
         """The names of the offered tools, in the order they were sent."""
@@ -190,7 +179,7 @@ class Offer:
         """Offered run-time tools whose schema lost what the check cannot enforce (a pattern
         that is not ECMA-262, ...), one ``{server, uid, tool, name, reason}`` each."""
         return [
-            record
+            dict(record)
             for v in self.extra_variants
             if v["name"] in self.variants
             for record in v.get("degraded", ())
@@ -219,6 +208,12 @@ class Offer:
         parsed = parse_mcp_name(name, separator) if separator else None
         if parsed is not None:
             uid, tool = parsed
+            if self._servers is None:
+                self._servers = {
+                    str(s.get("uid")): s
+                    for s in self._servers_given
+                    if isinstance(s, Mapping)
+                }
             server = self._servers.get(uid)
             if server is None:
                 reason = f"there is no MCP server {uid!r} in this request"
@@ -424,23 +419,25 @@ class Offer:
                 ),
                 use,
             )
+        if type(use) is ToolUse:  # what replace() makes, without its generic field walk
+            run = ToolUse(use.name, params, use.partial, use.id, use.error)
+            return False, None, run
         return False, None, replace(use, params=params)
 
     def _checker(self, variant: Variant) -> ArgumentsChecker:
+        checkers = self._plan.checkers
         name = variant["name"]
-        found = self._checkers.get(name)
+        found = checkers.get(name)
         if found is None:
             text = self.format is None
             found = self._text_checker(variant) if text else self._sent_checker(variant)
-            self._checkers[name] = found
+            checkers[name] = found
         return found
 
     def _sent_checker(self, variant: Variant) -> ArgumentsChecker:
         """The check of the parameters schema this request sent for ``variant``."""
         fmt = str(self.format)
-        if self._entries is None:
-            self._entries = {_entry_name(fmt, e): e for e in self._tools}
-        schema, dialect = sent_parameters(fmt, self._entries.get(variant["name"]))
+        schema, dialect = sent_parameters(fmt, self._plan.entries.get(variant["name"]))
         own = variant.get("input_schema")
         identity = None
         if own is None:
@@ -465,7 +462,7 @@ class Offer:
     def _text_checker(self, variant: Variant) -> ArgumentsChecker:
         """The text path's check: the tool's JSON Schema, with text coercion."""
         params = self.catalog.visible_parameters(
-            variant, self.context, self._enabled_ids
+            variant, self.context, self._plan.enabled_ids
         )
         if variant.get("spec") is None:
             return arguments_checker(_input_schema(variant, params))
@@ -475,6 +472,107 @@ class Offer:
             cached = (variant, arguments_checker(_input_schema(variant, params)))
             _STATIC_CHECKERS[key] = cached
         return cached[1]
+
+
+def _plan_key(
+    formats: Mapping[str, Any],
+    text_path: TextPath,
+    family: str,
+    context: Any,
+    format: str | None,
+) -> tuple[Any, ...] | None:
+    """What an Offer's plan depends on, but the run-time tools (the caller adds their
+    fingerprints); None when the context cannot key a cache (no ``vars``, unhashable values).
+
+    The whole context, and the types of its values (True == 1, but reads "true"), as the
+    prompt sections are keyed: the tools, the names and the checks are all made from it.
+    """
+    try:
+        types = tuple(map(type, vars(context).values()))
+        hash(context)
+        made_by = text_path if format is None else formats.get(format)
+    except TypeError:  # the Offer then says what is wrong, if anything is
+        return None
+    return (format, made_by, family, context, types)
+
+
+class _Plan:
+    """What an Offer works out from its inputs, kept per inputs (``Catalog.offers``) and
+    shared by every Offer made from equal ones: nothing in it is handed out to be changed.
+
+    Made as the Offer always made it: the run-time tools, then the tools list (or the prompt
+    section), then the offered names. Every Offer gets its own copies of what it hands out
+    (``tools()``, ``skipped``, ``variants``); the checks are made on first use and kept here.
+    """
+
+    __slots__ = (
+        "_first",
+        "checkers",
+        "enabled_ids",
+        "entries",
+        "extra",
+        "section",
+        "skipped",
+        "tools",
+        "variants",
+    )
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        text_path: TextPath,
+        formats: Mapping[str, Any],
+        family: str,
+        context: Any,
+        format: str | None,
+        mcp_servers: Sequence[Mapping[str, Any]],
+        subagents: Sequence[Mapping[str, Any]],
+    ) -> None:
+        extra, skipped = catalog.dynamic_variants(
+            family, context, mcp_servers=mcp_servers, subagents=subagents, shared=True
+        )
+        self.extra: tuple[Variant, ...] = tuple(extra)
+        self.section = ""
+        tools: list[dict[str, Any]] = []
+        if format is None:
+            self.section = text_path.prompt_section(
+                family, context, self.extra, skipped
+            )
+        else:
+            if format not in formats:
+                raise KeyError(
+                    f"unknown format {format!r}; known: {', '.join(formats)}"
+                )
+            tools = formats[format].tools(
+                family, context, extra_variants=self.extra, skipped=skipped
+            )
+        self.skipped = tuple(dict(r) for r in skipped)
+        # The first Offer hands out the list just made; the plan keeps a copy of its own.
+        self._first: list[dict[str, Any]] | None = tools
+        self.tools = _Copy(tools)
+        self.entries: dict[str | None, Any] = {}
+        if format is not None:
+            self.entries = {_entry_name(format, e): e for e in self.tools()}
+        variants = catalog.assemble(family, context, self.extra)
+        if format is None:
+            refused = {r.get("name") for r in self.skipped}
+            sent = {v["name"] for v in variants} - refused
+        else:
+            sent = set(self.entries)
+        self.variants: dict[str, Variant] = {
+            v["name"]: v for v in variants if v["name"] in sent
+        }
+        self.enabled_ids = tuple(v["id"] for v in variants)
+        self.checkers: dict[str, ArgumentsChecker] = {}
+
+    def first_tools(self) -> list[dict[str, Any]] | None:
+        """The list made with the plan, for the Offer that made it (None afterwards)."""
+        first, self._first = self._first, None
+        return first
+
+    def fresh_tools(self) -> list[dict[str, Any]]:
+        made: list[dict[str, Any]] = self.tools()
+        return made
 
 
 def _check_sync(coordinator: Any, entry: str) -> None:

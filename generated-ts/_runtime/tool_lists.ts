@@ -71,6 +71,89 @@ export interface DynamicOptions {
   mcpServers?: readonly Json[];
   /** Subagent configs `{name, description}`. */
   subagents?: readonly Json[];
+  /** The kept MCP variants themselves, read only, instead of copies (the Offer). */
+  shared?: boolean;
+}
+
+/**
+ * A key for JSON data taken from a request (an MCP server list, subagent configs, a context), as
+ * cache.py's `fingerprint`: equal texts mean equal data. Strings go in with their length before
+ * them, numbers end with ";" and every container is closed, so the text reads back one way only. null for what is not plain JSON
+ * data (a number that is not finite or is -0, undefined, a hole, a function, an object of a
+ * class, nesting past MAX_FINGERPRINT_DEPTH): such a request is simply not cached.
+ */
+export function fingerprint(value: unknown): string | null {
+  return keyText(value, 0);
+}
+
+const MAX_FINGERPRINT_DEPTH = 1000;
+
+function keyText(value: unknown, depth: number): string | null {
+  switch (typeof value) {
+    case "string":
+      return `${value.length}"${value}`;
+    case "number":
+      return Number.isFinite(value) && !Object.is(value, -0) ? `${value};` : null;
+    case "boolean":
+      return value ? "t" : "f";
+    case "object":
+      break;
+    default:
+      return null;
+  }
+  if (value === null) return "n";
+  if (depth >= MAX_FINGERPRINT_DEPTH) return null;
+  let text: string;
+  if (Array.isArray(value)) {
+    text = "[";
+    for (let i = 0; i < value.length; i++) {
+      const item = i in value ? keyText(value[i], depth + 1) : null;
+      if (item === null) return null;
+      text += item;
+    }
+    return text + "]";
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return null;
+  text = "{";
+  for (const key of Object.keys(value)) {
+    const item = keyText((value as Record<string, unknown>)[key], depth + 1);
+    if (item === null) return null;
+    text += `${key.length}"${key}${item}`;
+  }
+  return text + "}";
+}
+
+/** What mcpTools made of one server list, kept read only; `copy()` hands out copies. */
+interface RuntimeTools {
+  readonly variants: readonly Variant[];
+  readonly skipped: readonly SkipRecord[];
+  readonly copy: () => [Variant[], SkipRecord[]];
+}
+
+const RUNTIME_TOOLS = new WeakMap<object, Map<string, RuntimeTools>>();
+
+/** mcpTools of `servers`, kept per server list (its fingerprint) for the catalog. */
+function keptMcpTools(catalog: NativeCatalog, servers: readonly Json[]): RuntimeTools {
+  const key = fingerprint(servers);
+  let kept = RUNTIME_TOOLS.get(catalog);
+  if (kept === undefined) RUNTIME_TOOLS.set(catalog, (kept = new Map()));
+  const found = key === null ? undefined : kept.get(key);
+  if (found !== undefined) {
+    kept.delete(key as string); // most recently used last
+    kept.set(key as string, found);
+    return found;
+  }
+  const [variants, skipped] = mcpTools(servers, {
+    separator: catalog.data.mcp.separator,
+    maxLength: catalog.data.mcp.name_max_length,
+  });
+  const made: RuntimeTools = { variants, skipped, copy: copier([variants, skipped]) as () => [Variant[], SkipRecord[]] };
+  if (key !== null) {
+    if (kept.size >= CACHE_LIMIT) kept.delete(kept.keys().next().value!);
+    kept.set(key, made);
+  }
+  return made;
 }
 
 /**
@@ -109,12 +192,10 @@ export function dynamicVariants(
   }
   const servers = options.mcpServers ?? [];
   if (servers.length > 0) {
-    const [found, leftOut] = mcpTools(servers, {
-      separator: catalog.data.mcp.separator,
-      maxLength: catalog.data.mcp.name_max_length,
-    });
+    const kept = keptMcpTools(catalog, servers);
+    const [found, leftOut] = options.shared ? [kept.variants, kept.skipped] : kept.copy();
     extra.push(...found);
-    skipped.push(...leftOut);
+    skipped.push(...leftOut.map((record) => ({ ...record })));
   }
   return [extra, skipped];
 }
@@ -255,6 +336,7 @@ const LISTS = new WeakMap<object, Map<string, Schema[]>>();
  * (benchmarks measure a first call and a cache miss with it). */
 export function clearNativeCaches(catalog: NativeCatalog, entries: boolean = false): void {
   LISTS.delete(catalog);
+  RUNTIME_TOOLS.delete(catalog);
   if (entries) ENTRIES = new WeakMap();
 }
 

@@ -28,7 +28,8 @@ import { parametersSchema } from "./native.js";
 import type { TextPath } from "./prompt.js";
 import { type Json } from "./schema_common.js";
 import { sentChecker, sentParameters } from "./sent_schema.js";
-import { dynamicVariants, nativeTools } from "./tool_lists.js";
+import { copier } from "./copies.js";
+import { dynamicVariants, fingerprint, nativeTools } from "./tool_lists.js";
 import { cutOffError, readCalls, resultMessages, textResult } from "./replies.js";
 import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
 import { argumentsChecker, type ArgumentsChecker } from "./validation.js";
@@ -132,6 +133,104 @@ function entryName(format: string, entry: Json): string | null {
   return typeof node === "string" ? node : null;
 }
 
+/**
+ * What an Offer works out from its inputs (offer.py's `_Plan`), kept per inputs for the catalog
+ * and shared by every Offer made from equal ones: nothing in it is handed out to be changed.
+ * Made as the Offer always made it: the run-time tools, then the tools list (or the prompt
+ * section), then the offered names. Every Offer gets its own copies of what it hands out; the
+ * checks are made on first use and kept here.
+ */
+class OfferPlan {
+  readonly extra: readonly Variant[];
+  readonly skipped: readonly SkipRecord[];
+  readonly section: string = "";
+  readonly variants: ReadonlyMap<string, Variant>;
+  readonly enabledIds: readonly string[];
+  readonly entries = new Map<string | null, Json>();
+  readonly checkers = new Map<string, ArgumentsChecker>();
+  readonly copyTools: () => Record<string, unknown>[];
+  private first: Record<string, unknown>[] | null;
+
+  constructor(catalog: Catalog<any>, textPath: TextPath<any>, family: string, context: unknown, format: string | null, options: OfferOptions) {
+    const [extra, skipped] = dynamicVariants(catalog, family, context, {
+      mcpServers: options.mcpServers ?? [],
+      subagents: options.subagents ?? [],
+      shared: true,
+    });
+    this.extra = extra;
+    let tools: Record<string, unknown>[] = [];
+    if (format === null) {
+      this.section = textPath.promptSection(family, context, extra, skipped);
+    } else {
+      if (!FORMATS.has(format)) {
+        throw new PyError("KeyError", `unknown format ${pyRepr(format)}; known: ${[...FORMATS.keys()].join(", ")}`);
+      }
+      tools = nativeTools(catalog, family, context, { format, extraVariants: extra, skipped });
+    }
+    this.skipped = skipped.map((r) => ({ ...r }));
+    // The first Offer hands out the list just made; the plan keeps a copy of its own.
+    this.first = tools;
+    this.copyTools = copier(tools);
+    if (format !== null) for (const entry of this.copyTools()) this.entries.set(entryName(format, entry), entry);
+    const variants = catalog.assemble(family, context, extra);
+    let sent: Set<unknown>;
+    if (format === null) {
+      const refused = new Set(this.skipped.map((r) => r.name));
+      sent = new Set(variants.map((v) => v.name).filter((name) => !refused.has(name)));
+    } else {
+      sent = new Set(this.entries.keys());
+    }
+    this.variants = new Map(variants.filter((v) => sent.has(v.name)).map((v) => [v.name, v]));
+    this.enabledIds = variants.map((v) => v.id);
+  }
+
+  /** The list made with the plan, for the Offer that made it (null afterwards). */
+  firstTools(): Record<string, unknown>[] | null {
+    const first = this.first;
+    this.first = null;
+    return first;
+  }
+}
+
+/** At most this many plans are kept per catalog (least recently used go first). */
+const PLAN_LIMIT = 256;
+const PLANS = new WeakMap<object, Map<string, OfferPlan>>();
+
+/**
+ * The key of a plan: the format, the family, the checked context and the fingerprints of the
+ * run-time tools (null, not kept, when any of them is not plain data). The text path's
+ * TextPath object is part of the catalog's package, so the catalog keys it.
+ */
+function planKey(family: string, context: unknown, format: string | null, options: OfferOptions): string | null {
+  return fingerprint([format, family, context, options.mcpServers ?? [], options.subagents ?? []]);
+}
+
+/** Forget the kept Offer plans of `catalog` (benchmarks time a first Offer with it). */
+export function clearOfferPlans(catalog: Catalog<any>): void {
+  PLANS.delete(catalog);
+}
+
+function keptPlan(
+  catalog: Catalog<any>,
+  make: () => OfferPlan,
+  key: string | null,
+): { plan: OfferPlan; made: boolean } {
+  let plans = PLANS.get(catalog);
+  if (plans === undefined) PLANS.set(catalog, (plans = new Map()));
+  const found = key === null ? undefined : plans.get(key);
+  if (found !== undefined) {
+    plans.delete(key as string); // most recently used last
+    plans.set(key as string, found);
+    return { plan: found, made: false };
+  }
+  const plan = make();
+  if (key !== null) {
+    if (plans.size >= PLAN_LIMIT) plans.delete(plans.keys().next().value!);
+    plans.set(key, plan);
+  }
+  return { plan, made: true };
+}
+
 /** The tools offered in one request; see the module comment. */
 export class Offer<C extends object = { readonly [field: string]: unknown }> {
   readonly catalog: Catalog<C>;
@@ -139,17 +238,16 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
   readonly family: string;
   readonly context: C;
   readonly format: string | null;
+  /** The run-time tools of this request (shared with other Offers: read only). */
   readonly extraVariants: readonly Variant[];
   /** Run-time tools left out of this request, with reasons (`{server, uid, tool, name, reason}`). */
   readonly skipped: SkipRecord[];
   /** The offered tools by name, in the order they were sent. */
   readonly variants: ReadonlyMap<string, Variant>;
-  private readonly sentTools: Record<string, unknown>[] = [];
-  private readonly section: string = "";
-  private readonly enabledIds: readonly string[];
-  private readonly checkers = new Map<string, ArgumentsChecker>();
-  private entries: Map<string | null, Json> | null = null;
-  private readonly servers: Map<string, Json>;
+  private readonly plan: OfferPlan;
+  private sentTools: Record<string, unknown>[] | null = null;
+  private readonly serversGiven: readonly Json[];
+  private servers: Map<string, Json> | null = null;
 
   /**
    * Throws NativeToolsUnavailable (from nativeTools) when the family or context does not use
@@ -161,49 +259,28 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
     this.family = catalog.knownFamily(family);
     this.context = catalog.asContext(context);
     this.format = options.format ?? null;
-    const servers = options.mcpServers ?? [];
-    const [extra, skipped] = dynamicVariants(catalog, this.family, this.context, {
-      mcpServers: servers,
-      subagents: options.subagents ?? [],
-    });
-    this.extraVariants = extra;
-    this.skipped = skipped;
-    if (this.format === null) {
-      this.section = textPath.promptSection(this.family, this.context, this.extraVariants, this.skipped);
-    } else {
-      if (!FORMATS.has(this.format)) {
-        throw new PyError("KeyError", `unknown format ${pyRepr(this.format)}; known: ${[...FORMATS.keys()].join(", ")}`);
-      }
-      this.sentTools = nativeTools(catalog, this.family, this.context, {
-        format: this.format,
-        extraVariants: this.extraVariants,
-        skipped: this.skipped,
-      });
-    }
-    const variants = catalog.assemble(this.family, this.context, this.extraVariants);
-    let sent: Set<unknown>;
-    if (this.format === null) {
-      const refused = new Set(this.skipped.map((r) => r.name));
-      sent = new Set(variants.map((v) => v.name).filter((name) => !refused.has(name)));
-    } else {
-      const format = this.format;
-      sent = new Set(this.sentTools.map((entry) => entryName(format, entry)));
-    }
-    this.variants = new Map(variants.filter((v) => sent.has(v.name)).map((v) => [v.name, v]));
-    this.enabledIds = variants.map((v) => v.id);
-    this.servers = new Map(servers.filter(isDict).map((s) => [pyStr(has(s, "uid") ? s["uid"] : null), s]));
+    const format = this.format;
+    const key = planKey(this.family, this.context, format, options);
+    const kept = keptPlan(catalog, () => new OfferPlan(catalog, textPath, this.family, this.context, format, options), key);
+    this.plan = kept.plan;
+    if (kept.made) this.sentTools = kept.plan.firstTools();
+    this.extraVariants = this.plan.extra;
+    this.skipped = this.plan.skipped.map((r) => ({ ...r }));
+    this.variants = new Map(this.plan.variants);
+    this.serversGiven = [...(options.mcpServers ?? [])];
   }
 
   // ---- sending ----------------------------------------------------------------------------
 
   /** The request's native `tools` list (empty on the text path). */
   tools(): Record<string, unknown>[] {
+    if (this.sentTools === null) this.sentTools = this.plan.copyTools(); // made on first use
     return [...this.sentTools];
   }
 
   /** The text path's '# Tools' section (empty for a native format). */
   promptSection(): string {
-    return this.section;
+    return this.plan.section;
   }
 
   /** The names of the offered tools, in the order they were sent. */
@@ -216,7 +293,7 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
    * ECMA-262, ...), one `{server, uid, tool, name, reason}` each.
    */
   get degraded(): SkipRecord[] {
-    return this.extraVariants.filter((v) => this.variants.has(v.name)).flatMap((v) => [...(v.degraded ?? [])]);
+    return this.extraVariants.filter((v) => this.variants.has(v.name)).flatMap((v) => (v.degraded ?? []).map((r) => ({ ...r })));
   }
 
   // ---- dispatching ------------------------------------------------------------------------
@@ -242,6 +319,9 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
     let reason: string;
     if (parsed !== null) {
       const [uid, tool] = parsed;
+      if (this.servers === null) {
+        this.servers = new Map(this.serversGiven.filter(isDict).map((s) => [pyStr(has(s, "uid") ? s["uid"] : null), s]));
+      }
       const server = this.servers.get(uid);
       if (server === undefined) reason = `there is no MCP server ${pyRepr(uid)} in this request`;
       else if (has(server, "disabled") && server["disabled"]) reason = `the MCP server ${pyRepr(uid)} is disabled`;
@@ -406,18 +486,18 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
   }
 
   private checker(variant: Variant): ArgumentsChecker {
-    let found = this.checkers.get(variant.name);
+    const checkers = this.plan.checkers;
+    let found = checkers.get(variant.name);
     if (found === undefined) {
       found = this.format === null ? this.textChecker(variant) : this.sentChecker(variant, this.format);
-      this.checkers.set(variant.name, found);
+      checkers.set(variant.name, found);
     }
     return found;
   }
 
   /** The check of the parameters schema this request sent for `variant`. */
   private sentChecker(variant: Variant, format: string): ArgumentsChecker {
-    if (this.entries === null) this.entries = new Map(this.sentTools.map((e) => [entryName(format, e), e]));
-    const [schema, dialect] = sentParameters(format, this.entries.get(variant.name) ?? null);
+    const [schema, dialect] = sentParameters(format, this.plan.entries.get(variant.name) ?? null);
     const own: unknown = variant.input_schema;
     let required: Set<string>;
     let identity: [object, string] | null = null;
@@ -436,7 +516,7 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
 
   /** The text path's check: the tool's JSON Schema, with text coercion. */
   private textChecker(variant: Variant): ArgumentsChecker {
-    const params = this.catalog.visibleParameters(variant, this.context, this.enabledIds);
+    const params = this.catalog.visibleParameters(variant, this.context, this.plan.enabledIds);
     if (variant.spec === null) return argumentsChecker(inputSchema(variant, params));
     let perVariant = STATIC_CHECKERS.get(variant);
     if (perVariant === undefined) STATIC_CHECKERS.set(variant, (perVariant = new Map()));

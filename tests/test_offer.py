@@ -269,9 +269,8 @@ def test_a_schema_the_validator_refuses_costs_only_that_tool(coordinator: genera
 
 def _fresh(offer: Offer) -> dict[str, Any]:
     """What an Offer hands out, as JSON text (to compare Offers made from a plan and afresh)."""
-    return json.loads(
-        json.dumps({"tools": offer.tools(), "names": offer.names(), "skipped": offer.skipped, "degraded": offer.degraded})
-    )
+    handed = {"tools": offer.tools(), "names": offer.names(), "skipped": offer.skipped, "degraded": offer.degraded}
+    return json.loads(json.dumps(handed))
 
 
 def test_an_offer_for_inputs_seen_before_hands_out_what_a_fresh_one_does() -> None:

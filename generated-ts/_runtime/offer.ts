@@ -30,7 +30,7 @@ import type { TextPath } from "./prompt.js";
 import { type Json } from "./schema_common.js";
 import { sentChecker, sentParameters } from "./sent_schema.js";
 import { copier } from "./copies.js";
-import { dynamicVariants, fingerprint, nativeTools } from "./tool_lists.js";
+import { dynamicVariants, fingerprint, keptValue, nativeTools } from "./tool_lists.js";
 import { cutOffError, readCalls, resultMessages, textResult } from "./replies.js";
 import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
 import { argumentsChecker, type ArgumentsChecker } from "./validation.js";
@@ -211,27 +211,6 @@ export function clearOfferPlans(catalog: Catalog<any>): void {
   PLANS.delete(catalog);
 }
 
-function keptPlan(
-  catalog: Catalog<any>,
-  make: () => OfferPlan,
-  key: string | null,
-): { plan: OfferPlan; made: boolean } {
-  let plans = PLANS.get(catalog);
-  if (plans === undefined) PLANS.set(catalog, (plans = new Map()));
-  const found = key === null ? undefined : plans.get(key);
-  if (found !== undefined) {
-    plans.delete(key as string); // most recently used last
-    plans.set(key as string, found);
-    return { plan: found, made: false };
-  }
-  const plan = make();
-  if (key !== null) {
-    if (plans.size >= PLAN_LIMIT) plans.delete(plans.keys().next().value!);
-    plans.set(key, plan);
-  }
-  return { plan, made: true };
-}
-
 /** The tools offered in one request; see the module comment. */
 export class Offer<C extends object = { readonly [field: string]: unknown }> {
   readonly catalog: Catalog<C>;
@@ -262,9 +241,10 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
     this.format = options.format ?? null;
     const format = this.format;
     const key = planKey(this.family, this.context, format, options);
-    const kept = keptPlan(catalog, () => new OfferPlan(catalog, textPath, this.family, this.context, format, options), key);
-    this.plan = kept.plan;
-    if (kept.made) this.sentTools = kept.plan.firstTools();
+    const make = () => new OfferPlan(catalog, textPath, this.family, this.context, format, options);
+    const kept = keptValue(PLANS, catalog, key, make, PLAN_LIMIT);
+    this.plan = kept.value;
+    if (kept.made) this.sentTools = kept.value.firstTools();
     this.extraVariants = this.plan.extra;
     this.skipped = this.plan.skipped.map((r) => ({ ...r }));
     this.variants = new Map(this.plan.variants);

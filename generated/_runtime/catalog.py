@@ -135,15 +135,25 @@ class Catalog:
         *,
         mcp_servers: Sequence[Mapping[str, Any]] = (),
         subagents: Sequence[Mapping[str, Any]] = (),
-        shared: bool = False,
     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """Run-time tools for a request: (subagent tools + MCP tools, tools left out with reasons).
 
         Subagent tools exist only when subagents are active for this family and context. What
         ``mcp_tools`` makes of a server list is kept per list (``cache.fingerprint``), so a list
-        seen before costs a copy. ``shared=True`` (the Offer) returns the kept MCP variants
-        themselves, read-only, instead of copies.
+        seen before costs a copy.
         """
+        return self._dynamic_variants(family, context, mcp_servers, subagents, False)
+
+    def _dynamic_variants(
+        self,
+        family: Any,
+        context: Any,
+        mcp_servers: Sequence[Mapping[str, Any]],
+        subagents: Sequence[Mapping[str, Any]],
+        shared: bool,
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """``dynamic_variants``; with ``shared`` (the Offer's plans), the kept MCP variants
+        themselves, read only, instead of copies."""
         context = self.as_context(context)
         extra: list[dict[str, Any]] = []
         skipped: list[dict[str, Any]] = []

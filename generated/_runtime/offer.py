@@ -528,8 +528,8 @@ class _Plan:
         mcp_servers: Sequence[Mapping[str, Any]],
         subagents: Sequence[Mapping[str, Any]],
     ) -> None:
-        extra, skipped = catalog.dynamic_variants(
-            family, context, mcp_servers=mcp_servers, subagents=subagents, shared=True
+        extra, skipped = catalog._dynamic_variants(
+            family, context, mcp_servers, subagents, shared=True
         )
         self.extra: tuple[Variant, ...] = tuple(extra)
         self.section = ""

@@ -132,27 +132,44 @@ interface RuntimeTools {
 
 const RUNTIME_TOOLS = new WeakMap<object, Map<string, RuntimeTools>>();
 
+/**
+ * The value kept under `key` in `owner`'s table (moved to the most recently used end), else
+ * `make()`, kept unless `key` is null; at most `limit` per owner, the least recently used go
+ * first. `made` says whether it was made now.
+ */
+export function keptValue<V>(
+  tables: WeakMap<object, Map<string, V>>,
+  owner: object,
+  key: string | null,
+  make: () => V,
+  limit: number = CACHE_LIMIT,
+): { value: V; made: boolean } {
+  let table = tables.get(owner);
+  if (table === undefined) tables.set(owner, (table = new Map()));
+  const found = key === null ? undefined : table.get(key);
+  if (found !== undefined) {
+    table.delete(key as string);
+    table.set(key as string, found);
+    return { value: found, made: false };
+  }
+  const value = make();
+  if (key !== null) {
+    if (table.size >= limit) table.delete(table.keys().next().value!);
+    table.set(key, value);
+  }
+  return { value, made: true };
+}
+
 /** mcpTools of `servers`, kept per server list (its fingerprint) for the catalog. */
 function keptMcpTools(catalog: NativeCatalog, servers: readonly Json[]): RuntimeTools {
-  const key = fingerprint(servers);
-  let kept = RUNTIME_TOOLS.get(catalog);
-  if (kept === undefined) RUNTIME_TOOLS.set(catalog, (kept = new Map()));
-  const found = key === null ? undefined : kept.get(key);
-  if (found !== undefined) {
-    kept.delete(key as string); // most recently used last
-    kept.set(key as string, found);
-    return found;
-  }
-  const [variants, skipped] = mcpTools(servers, {
-    separator: catalog.data.mcp.separator,
-    maxLength: catalog.data.mcp.name_max_length,
-  });
-  const made: RuntimeTools = { variants, skipped, copy: copier([variants, skipped]) as () => [Variant[], SkipRecord[]] };
-  if (key !== null) {
-    if (kept.size >= CACHE_LIMIT) kept.delete(kept.keys().next().value!);
-    kept.set(key, made);
-  }
-  return made;
+  const make = (): RuntimeTools => {
+    const [variants, skipped] = mcpTools(servers, {
+      separator: catalog.data.mcp.separator,
+      maxLength: catalog.data.mcp.name_max_length,
+    });
+    return { variants, skipped, copy: copier([variants, skipped]) as () => [Variant[], SkipRecord[]] };
+  };
+  return keptValue(RUNTIME_TOOLS, catalog, fingerprint(servers), make).value;
 }
 
 /**

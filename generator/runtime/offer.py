@@ -37,7 +37,7 @@ from .prompt import TextPath
 from .replies import cut_off_error, read_calls, result_messages, text_result
 from .sent_schema import ArgumentsChecker, sent_checker, sent_parameters
 from .tool_lists import _Copy
-from .tool_types import ToolResult, ToolUse
+from .tool_types import ToolResult, ToolUse, tool_use
 from .validation import arguments_checker
 
 __all__ = ["Offer"]
@@ -233,7 +233,8 @@ class Offer:
 
     def check(self, use: ToolUse) -> tuple[dict[str, Any], list[str]]:
         """``use``'s arguments typed by the schema that was sent, and every problem found."""
-        checker = self._checker(self.variants[use.name])
+        variant = self.variants[use.name]
+        checker = self._plan.checkers.get(use.name) or self._checker(variant)
         return checker(use.params, self.format is None)
 
     def execute(self, coordinator: Any, config: Any, use: ToolUse) -> ToolResult | None:
@@ -419,8 +420,11 @@ class Offer:
                 use,
             )
         if type(use) is ToolUse:  # what replace() makes, without its generic field walk
-            run = ToolUse(use.name, params, use.partial, use.id, use.error)
-            return False, None, run
+            return (
+                False,
+                None,
+                tool_use(use.name, params, use.partial, use.id, use.error),
+            )
         return False, None, replace(use, params=params)
 
     def _checker(self, variant: Variant) -> ArgumentsChecker:

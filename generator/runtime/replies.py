@@ -65,7 +65,7 @@ from .schema_common import (
     json_text_too_deep,
     nesting_depth,
 )
-from .tool_types import ToolResult, ToolUse
+from .tool_types import ToolResult, ToolUse, tool_use
 
 __all__ = [
     "MAX_ARGUMENT_CHARS",
@@ -376,7 +376,6 @@ def _make_use(
     name: Any,
     call_id: Any,
     arguments: Any,
-    *,
     ids_optional: bool,
     position: int,
     max_chars: int,
@@ -394,8 +393,8 @@ def _make_use(
     if reason is None:
         params, reason = decode_arguments(arguments, max_chars)
     if reason is not None:
-        return ToolUse(name, {}, id=call_id, error=_refusal(name, reason))
-    return ToolUse(name, params, id=call_id)
+        return tool_use(name, {}, False, call_id, _refusal(name, reason))
+    return tool_use(name, params, False, call_id, None)
 
 
 def _mark_duplicate(use: ToolUse, seen: set[str]) -> ToolUse:
@@ -432,9 +431,9 @@ def _read_call(
         _walk(call, fields.name),
         _walk(call, fields.id),
         _walk(call, fields.arguments),
-        ids_optional=fields.ids_optional,
-        position=position,
-        max_chars=max_chars,
+        fields.ids_optional,
+        position,
+        max_chars,
     )
 
 
@@ -467,16 +466,26 @@ def read_calls(
         stop = None
     uses: list[ToolUse] = []
     seen: set[str] = set()
+    cut_off = rec.cut_off
+    # Calls are cut off only by a stop at the limit or by their own status (_cut_detail).
+    may_cut = stop is not None or (cut_off is not None and bool(cut_off.call_status))
+    last = len(items) - 1
     for number, item in enumerate(items):
         try:
             use = _read_call(item, fields, len(uses), max_argument_chars)
-            last = number == len(items) - 1
-            cut = "" if use is None else _cut_detail(item, rec.cut_off, stop, last)
+            cut = (
+                _cut_detail(item, cut_off, stop, number == last)
+                if may_cut and use is not None
+                else ""
+            )
         except Exception as exc:  # one hostile element costs that element only
             found.append(f"element {number} not read: {type(exc).__name__}: {exc}")
             continue
         if use is not None:
-            use = _mark_duplicate(use, seen)
+            if use.id in seen:
+                use = _mark_duplicate(use, seen)
+            else:
+                seen.add(use.id)
             if cut:
                 use = ToolUse(
                     use.name, {}, id=use.id, error=cut_off_error(use.name, cut)
@@ -492,19 +501,77 @@ def read_calls(
 # ---- results back to the provider ---------------------------------------------------------
 
 
-def _slot_values(use: ToolUse, result: ToolResult) -> dict[str, Any]:
-    failed = result.is_error or result.denied
-    content = str(result.content)
-    given = not use.id.startswith(SYNTHETIC_ID_PREFIX)
-    return {
-        CALL_ID.name: use.id,
-        CALL_ID_IF_GIVEN.name: use.id if given else None,
-        CALL_NAME.name: use.name,
-        CONTENT.name: content,
-        IS_ERROR.name: failed,
-        STATUS.name: "error" if failed else "success",
-        OUTCOME.name: {"error" if failed else "output": content},
-    }
+SlotValue = Callable[[ToolUse, bool, str], Any]
+"""A slot's value from the call, whether it failed (or was denied), and the content text."""
+
+_SLOT_VALUES: dict[str, SlotValue] = {
+    CALL_ID.name: lambda use, failed, content: use.id,
+    CALL_ID_IF_GIVEN.name: lambda use, failed, content: (
+        None if use.id.startswith(SYNTHETIC_ID_PREFIX) else use.id
+    ),
+    CALL_NAME.name: lambda use, failed, content: use.name,
+    CONTENT.name: lambda use, failed, content: content,
+    IS_ERROR.name: lambda use, failed, content: failed,
+    STATUS.name: lambda use, failed, content: "error" if failed else "success",
+    OUTCOME.name: lambda use, failed, content: {
+        "error" if failed else "output": content
+    },
+}
+
+
+def _filler(layout: Envelope) -> Callable[[ToolUse, bool, str], dict[str, Any]]:
+    """``layout`` read once into a function of one answer: each key with how its value is
+    made (a slot's value, a nested layout, a constant); a slot valued None is left out.
+    """
+    parts: list[tuple[str, SlotValue, bool]] = []
+    for key, spec in layout:
+        if isinstance(spec, Slot):
+            parts.append((key, _SLOT_VALUES[spec.name], True))
+        elif isinstance(spec, Items):
+            parts.append((key, _one_item(_filler(spec.layout)), False))
+        elif isinstance(spec, tuple):
+            parts.append((key, _filler(spec), False))
+        else:
+            parts.append((key, _constant(spec), False))
+
+    def fill(use: ToolUse, failed: bool, content: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value_of, slot in parts:
+            value = value_of(use, failed, content)
+            if value is not None or not slot:
+                out[key] = value
+        return out
+
+    return fill
+
+
+def _one_item(inner: SlotValue) -> SlotValue:
+    def value(use: ToolUse, failed: bool, content: str) -> list[Any]:
+        return [inner(use, failed, content)]
+
+    return value
+
+
+def _constant(spec: Any) -> SlotValue:
+    def value(use: ToolUse, failed: bool, content: str) -> Any:
+        return spec
+
+    return value
+
+
+# Per format: its result element's filler (made on first use; the layouts never change).
+_ELEMENTS: dict[str, Callable[[ToolUse, bool, str], dict[str, Any]]] = {}
+
+
+def _element_filler(format: str) -> Callable[[ToolUse, bool, str], dict[str, Any]]:
+    try:
+        found = _ELEMENTS.get(format)
+    except TypeError:  # not a format name: _results_record says so
+        found = None
+    if found is None:
+        _, layout = _results_record(format)
+        found = _ELEMENTS[format] = _filler(layout)
+    return found
 
 
 def _fill(layout: Envelope, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -540,8 +607,8 @@ def result_message(use: ToolUse, result: ToolResult, format: str) -> dict[str, A
     part; Bedrock Converse: a ``toolResult`` content block. A failed or denied result is
     flagged where the format can say so (``is_error``, ``status``, Gemini's ``error`` key).
     """
-    _, layout = _results_record(format)
-    return _fill(layout, _slot_values(use, result))
+    fill = _element_filler(format)
+    return fill(use, result.is_error or result.denied, str(result.content))
 
 
 def result_messages(
@@ -553,7 +620,11 @@ def result_messages(
     get that one message; the OpenAI formats get one message or item per result.
     """
     rec, _ = _results_record(format)
-    elements = [result_message(use, result, format) for use, result in answers]
+    fill = _element_filler(format)
+    elements = [
+        fill(use, result.is_error or result.denied, str(result.content))
+        for use, result in answers
+    ]
     if rec.result_group is None:
         return elements
     if not elements:

@@ -497,3 +497,25 @@ def test_the_depth_bound_agrees_with_the_bracket_scan(text: str, limit: int) -> 
     assert json_text_too_deep(text, limit) == (json_text_depth(text, limit) > limit)
     deep = "[" * (MAX_NESTING + 1) + "]" * (MAX_NESTING + 1)
     assert json_text_too_deep(deep) and not json_text_too_deep('["' + "[" * 500 + '"]')
+
+
+def test_tool_use_makes_the_call_the_dataclass_makes() -> None:
+    from dataclasses import asdict, replace
+
+    from generator.runtime.tool_types import tool_use
+
+    assert not hasattr(ToolUse, "__post_init__")  # tool_use skips __init__: nothing may run there
+    made = tool_use("read_file", {"path": "a"}, True, "c1", "late")
+    plain = ToolUse("read_file", {"path": "a"}, True, "c1", "late")
+    assert made == plain and hash(tool_use("x", (), False, "", None)) == hash(ToolUse("x", ()))  # type: ignore[arg-type]
+    assert vars(made) == vars(plain) and list(vars(made)) == list(vars(plain)) and asdict(made) == asdict(plain)
+    assert replace(made, params={}) == replace(plain, params={}) and repr(made) == repr(plain)
+    with pytest.raises(AttributeError):
+        made.name = "other"  # type: ignore[misc]
+    assert not hasattr(ToolResult, "__post_init__")
+    for quick, plain_result in (
+        (ToolResult.ok("fine"), ToolResult("fine")),
+        (ToolResult.error("bad"), ToolResult("bad", is_error=True)),
+    ):
+        assert quick == plain_result and list(vars(quick).items()) == list(vars(plain_result).items())
+        assert hash(quick) == hash(plain_result) and repr(quick) == repr(plain_result)

@@ -28,7 +28,7 @@ import { parametersSchema } from "./native.js";
 import type { TextPath } from "./prompt.js";
 import { type Json } from "./schema_common.js";
 import { sentChecker, sentParameters } from "./sent_schema.js";
-import { copier } from "./copies.js";
+import { fastCopy } from "./copies.js";
 import { dynamicVariants, fingerprint, keptValue, nativeTools } from "./tool_lists.js";
 import { cutOffError, readCalls, resultMessages, textResult } from "./replies.js";
 import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
@@ -168,10 +168,12 @@ class OfferPlan {
       tools = nativeTools(catalog, family, context, { format, extraVariants: extra, skipped });
     }
     this.skipped = skipped.map((r) => ({ ...r }));
-    // The first Offer hands out the list just made; the plan keeps a copy of its own.
+    // The first Offer hands out the list just made; the plan keeps a copy of its own, read by
+    // the checks and copied for every later Offer.
     this.first = tools;
-    this.copyTools = copier(tools);
-    if (format !== null) for (const entry of this.copyTools()) this.entries.set(entryName(format, entry), entry);
+    const kept = fastCopy(tools);
+    this.copyTools = () => fastCopy(kept);
+    if (format !== null) for (const entry of kept) this.entries.set(entryName(format, entry), entry);
     const variants = catalog.assemble(family, context, extra);
     let sent: Set<unknown>;
     if (format === null) {

@@ -132,11 +132,15 @@ class Offer:
         self.family = catalog.known_family(family)
         self.context = catalog.as_context(context)
         self.format = format
-        key = _plan_key(formats, text_path, self.family, self.context, format)
-        if key is not None:
-            key += (fingerprint(mcp_servers), fingerprint(subagents))
-            if None in key[-2:]:
-                key = None
+        key = _plan_key(
+            formats,
+            text_path,
+            self.family,
+            self.context,
+            format,
+            mcp_servers,
+            subagents,
+        )
         plan = catalog.offers.get(key) if key is not None else None
         self._tools: list[dict[str, Any]] | None = None
         if plan is None:
@@ -392,7 +396,7 @@ class Offer:
         """``(True, answer, use)`` for a call answered here, else ``(False, None, call to run)``."""
         if use.error is not None:
             return True, None if use.partial else ToolResult.error(use.error), use
-        refused = self.refusal(use.name)
+        refused = None if use.name in self.variants else self.refusal(use.name)
         if refused is not None:
             return True, None if use.partial else ToolResult.error(refused), use
         if use.partial:
@@ -483,20 +487,23 @@ def _plan_key(
     family: str,
     context: Any,
     format: str | None,
+    mcp_servers: Sequence[Mapping[str, Any]],
+    subagents: Sequence[Mapping[str, Any]],
 ) -> tuple[Any, ...] | None:
-    """What an Offer's plan depends on, but the run-time tools (the caller adds their
-    fingerprints); None when the context cannot key a cache (no ``vars``, unhashable values).
+    """Everything an Offer's plan is made from, or None when that cannot key a cache (a
+    context without ``vars``, data marshal cannot hold).
 
-    The whole context, and the types of its values (True == 1, but reads "true"), as the
-    prompt sections are keyed: the tools, the names and the checks are all made from it.
+    The module (or text path) that makes what is sent, the context's class, and one
+    fingerprint of the format, the family, the context's values and the run-time tools:
+    marshal tells 1, 1.0 and True apart, as the text must ("1" is not "true").
     """
     try:
-        types = tuple(map(type, vars(context).values()))
-        hash(context)
         made_by = text_path if format is None else formats.get(format)
+        values = tuple(vars(context).values())
     except TypeError:  # the Offer then says what is wrong, if anything is
         return None
-    return (format, made_by, family, context, types)
+    data = fingerprint((format, family, values, mcp_servers, subagents))
+    return None if data is None else (made_by, type(context), data)
 
 
 class _Plan:

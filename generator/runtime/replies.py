@@ -281,11 +281,12 @@ def decode_arguments(
                 f"its arguments are {len(value)} characters long; at most {max_chars} "
                 "are read"
             )
-        if (
-            not value or value.isspace()
-        ):  # what ``not value.strip()`` says, without a copy
+        # ``not value.strip()``, without the copy
+        if not value or value.isspace():
             return {}, None
-        if json_text_too_deep(value):
+        # json_text_too_deep's first test, inlined: almost every text passes it
+        shallow = value.count("{") + value.count("[") <= MAX_NESTING
+        if not shallow and json_text_too_deep(value):
             return {}, f"its arguments are nested more than {MAX_NESTING} levels deep"
         try:
             value = _loads(value)
@@ -410,6 +411,8 @@ def _mark_duplicate(use: ToolUse, seen: set[str]) -> ToolUse:
 
 def _as_call(item: Any, fields: CallFields) -> Any:
     """The call ``item`` holds, or None when it is not a call (text, reasoning, ...)."""
+    if fields.wrapper is None and fields.marker is None:
+        return item
     if fields.wrapper is not None:
         call = _field(item, fields.wrapper)
         return None if call is _MISSING else call

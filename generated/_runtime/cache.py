@@ -71,7 +71,8 @@ def fingerprint(value: Any) -> bytes | None:
 
     marshal's bytes: written in C, exact about types (1, 1.0 and True differ; so do a list and
     a tuple), and what ``marshal.loads`` reads back, so equal bytes mean equal data. Format 2
-    writes no back-references (which depend on reference counts); a string interned in one
+    writes no back-references: later formats mark every object referenced more than once, so
+    the same list would give other bytes as soon as an Offer holds it. A string interned in one
     list and not in another gives other bytes, which costs a miss, never a wrong hit. None for
     data marshal cannot hold (a Mapping that is not a dict, a str subclass, nesting past its
     limit): such a request is simply not cached.

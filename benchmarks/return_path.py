@@ -392,7 +392,7 @@ def targets(micros: dict[str, float]) -> list[dict[str, Any]]:
             return
         out.append({"target": name, "measured": text, "status": "met" if measured <= limit else "NOT met"})
 
-    for toolgen in ("toolgen-new", "toolgen-reused"):
+    for toolgen in ("toolgen-new", "toolgen-reused", "toolgen-answer-new", "toolgen-answer-reused"):
         for peer in ("openai-agents-schema", "openai-agents-typed", "pydantic-ai-schema", "pydantic-ai-typed"):
             for kind in ("good", "bad"):
                 mine, theirs = micros.get(f"{toolgen}/{kind}"), micros.get(f"{peer}/{kind}")
@@ -433,13 +433,14 @@ STAGES = (
     ("  catalog.assemble", "_runtime/catalog.py", "assemble"),
     ("read_calls", "_runtime/replies.py", "read_calls"),
     ("  decode_arguments", "_runtime/replies.py", "decode_arguments"),
-    ("    json_text_depth (bracket scan)", "_runtime/schema_common.py", "json_text_depth"),
+    ("    _loads (the JSON scan)", "_runtime/replies.py", "_loads"),
+    ("    json_text_too_deep (depth bound past the count)", "_runtime/schema_common.py", "json_text_too_deep"),
     ("Offer.execute", "_runtime/offer.py", "execute"),
     ("  Offer.refusal (permission)", "_runtime/offer.py", "refusal"),
     ("  Offer.check (validation)", "_runtime/offer.py", "check"),
     ("    Offer._checker (lookup or build)", "_runtime/offer.py", "_checker"),
     ("      validation.arguments_checker (build)", "_runtime/validation.py", "arguments_checker"),
-    ("  dataclasses.replace (the typed call)", "dataclasses.py", "replace"),
+    ("  tool_use (the typed call)", "_runtime/tool_types.py", "tool_use"),
     ("  Coordinator.execute (dispatch)", "_runtime/dispatch.py", "execute"),
     ("result_messages", "_runtime/replies.py", "result_messages"),
 )

@@ -208,11 +208,6 @@ function planKey(family: string, context: unknown, format: string | null, option
   return fingerprint([format, family, context, options.mcpServers ?? [], options.subagents ?? []]);
 }
 
-/** Forget the kept Offer plans of `catalog` (benchmarks time a first Offer with it). */
-export function clearOfferPlans(catalog: Catalog<any>): void {
-  PLANS.delete(catalog);
-}
-
 /** The tools offered in one request; see the module comment. */
 export class Offer<C extends object = { readonly [field: string]: unknown }> {
   readonly catalog: Catalog<C>;

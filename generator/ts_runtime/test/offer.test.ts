@@ -152,7 +152,7 @@ test("an Offer for inputs seen before hands out what a fresh one does, and copie
 });
 
 test("fingerprints tell apart what reads differently and refuse what is not plain data", async () => {
-  const { fingerprint } = await import("../tool_lists.js");
+  const { fingerprint } = await import("../cache.js");
   assert.equal(fingerprint([{ a: 1, b: ["x"] }]), fingerprint([{ a: 1, b: ["x"] }]));
   const distinct = [["1"], [1], [true], ["1", ""], ['1"'], [{ a: "" }], [{ "": "a" }], [[]], [{}], [null]];
   assert.equal(new Set(distinct.map(fingerprint)).size, distinct.length);

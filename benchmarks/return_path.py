@@ -442,7 +442,7 @@ STAGES = (
     ("      validation.arguments_checker (build)", "_runtime/validation.py", "arguments_checker"),
     ("  tool_use (the typed call)", "_runtime/tool_types.py", "tool_use"),
     ("  Coordinator.execute (dispatch)", "_runtime/dispatch.py", "execute"),
-    ("result_messages", "_runtime/replies.py", "result_messages"),
+    ("result_messages", "_runtime/results.py", "result_messages"),
 )
 
 

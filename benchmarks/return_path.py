@@ -392,7 +392,7 @@ def targets(micros: dict[str, float]) -> list[dict[str, Any]]:
             return
         out.append({"target": name, "measured": text, "status": "met" if measured <= limit else "NOT met"})
 
-    for toolgen in ("toolgen-new", "toolgen-reused"):
+    for toolgen in ("toolgen-new", "toolgen-reused", "toolgen-answer-new", "toolgen-answer-reused"):
         for peer in ("openai-agents-schema", "openai-agents-typed", "pydantic-ai-schema", "pydantic-ai-typed"):
             for kind in ("good", "bad"):
                 mine, theirs = micros.get(f"{toolgen}/{kind}"), micros.get(f"{peer}/{kind}")
@@ -433,15 +433,16 @@ STAGES = (
     ("  catalog.assemble", "_runtime/catalog.py", "assemble"),
     ("read_calls", "_runtime/replies.py", "read_calls"),
     ("  decode_arguments", "_runtime/replies.py", "decode_arguments"),
-    ("    json_text_depth (bracket scan)", "_runtime/schema_common.py", "json_text_depth"),
+    ("    _loads (the JSON scan)", "_runtime/replies.py", "_loads"),
+    ("    json_text_too_deep (depth bound past the count)", "_runtime/schema_common.py", "json_text_too_deep"),
     ("Offer.execute", "_runtime/offer.py", "execute"),
     ("  Offer.refusal (permission)", "_runtime/offer.py", "refusal"),
     ("  Offer.check (validation)", "_runtime/offer.py", "check"),
     ("    Offer._checker (lookup or build)", "_runtime/offer.py", "_checker"),
     ("      validation.arguments_checker (build)", "_runtime/validation.py", "arguments_checker"),
-    ("  dataclasses.replace (the typed call)", "dataclasses.py", "replace"),
+    ("  tool_use (the typed call)", "_runtime/tool_types.py", "tool_use"),
     ("  Coordinator.execute (dispatch)", "_runtime/dispatch.py", "execute"),
-    ("result_messages", "_runtime/replies.py", "result_messages"),
+    ("result_messages", "_runtime/results.py", "result_messages"),
 )
 
 
@@ -492,10 +493,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile", action="store_true", help="only profile toolgen's paths (no timing, no peers)"
     )
+    parser.add_argument(
+        "--ts", action="store_true", help="only time the TypeScript package's paths (return_path_ts.py)"
+    )
     args = parser.parse_args(argv)
     repeats, budget = (3, 0.02) if args.quick else (args.repeats, args.budget)
     notes: list[str] = []
     tg = load_toolgen()
+    if args.ts:
+        return _ts_main(tg, repeats, budget)
     if args.profile:
         OUT.mkdir(parents=True, exist_ok=True)
         summary, text = profile(tg, toolgen_paths(tg)[0], 2000)
@@ -540,6 +546,27 @@ def main(argv: list[str] | None = None) -> int:
     }
     (OUT / "return_path.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
     print(f"\nwritten: {(OUT / 'return_path.json').relative_to(ROOT)}")
+    return 0
+
+
+def _ts_main(tg: Toolgen, repeats: int, budget: float) -> int:
+    from return_path_ts import ts_table, ts_timings
+
+    load_before = machine()["load_average"]
+    got = ts_timings(tg.bodies, tg.names, repeats, budget)
+    if isinstance(got, str):
+        print(got)
+        return 1
+    micros, behaviour = got
+    info = {**machine(), "load_average_before": load_before}
+    after = info["load_average"][0]
+    print(f"\nload average {load_before[0]} before, {after} after; {repeats} batches of ~{budget} s\n")
+    print(ts_table(micros))
+    print(f"\nWhat each reply did (reused Offer): {json.dumps(behaviour)}")
+    OUT.mkdir(parents=True, exist_ok=True)
+    result = {"machine": info, "micros": {k: round(v, 3) for k, v in micros.items()}, "behaviour": behaviour}
+    (OUT / "return_path_ts.json").write_text(json.dumps(result, indent=1) + "\n")
+    print(f"\nwritten: {(OUT / 'return_path_ts.json').relative_to(ROOT)}")
     return 0
 
 

@@ -292,3 +292,69 @@ def test_a_schema_the_validator_refuses_costs_only_that_tool(
         f"'rx' out of this request ({left}). Use one of the offered tools: "
     )
     assert len(ran(coordinator, "use_mcp_tool")) == 2
+
+
+# ---- Offers made from kept plans ------------------------------------------------------------
+
+
+def _fresh(offer: Offer) -> dict[str, Any]:
+    """What an Offer hands out, as JSON text (to compare Offers made from a plan and afresh)."""
+    handed = {"tools": offer.tools(), "names": offer.names(), "skipped": offer.skipped, "degraded": offer.degraded}
+    return json.loads(json.dumps(handed))
+
+
+def test_an_offer_for_inputs_seen_before_hands_out_what_a_fresh_one_does() -> None:
+    generated.catalog.CATALOG.offers.clear()
+    first = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=SERVERS, subagents=SUBAGENTS)
+    again = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=SERVERS, subagents=SUBAGENTS)
+    assert again._plan is first._plan and _fresh(again) == _fresh(first)
+    generated.catalog.CATALOG.offers.clear()
+    generated.catalog.CATALOG.runtime_tools.clear()
+    assert _fresh(Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=SERVERS, subagents=SUBAGENTS)) == (
+        _fresh(first)
+    )
+
+
+def test_what_one_offer_hands_out_is_its_own() -> None:
+    first = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=SERVERS)
+    before = _fresh(first)
+    tools = first.tools()
+    tools[0]["function"]["description"] = "changed"
+    tools[-1]["function"]["parameters"]["properties"].clear()
+    first.skipped.append({"name": "mine"})
+    first.variants.clear()
+    again = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=SERVERS)
+    assert _fresh(again) == before and again.tools() is not again.tools()
+    assert again.tools()[0] is again.tools()[0]  # one list per Offer, as before: entries stay put
+    extra, _ = generated.catalog.CATALOG.dynamic_variants("native-next-gen", NATIVE, mcp_servers=SERVERS)
+    extra[0]["input_schema"]["properties"].clear()  # a copy: the kept variants stay as made
+    assert _fresh(Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=SERVERS)) == before
+
+
+def test_a_changed_server_list_is_a_new_plan(coordinator: generated.Coordinator) -> None:
+    servers = json.loads(json.dumps(SERVERS))
+    before = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=servers)
+    name = before.names()[-1]
+    servers[0]["tools"][0]["inputSchema"]["properties"]["days"]["maximum"] = 3  # changed in place
+    after = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=servers)
+    assert after._plan is not before._plan
+    result = after.execute(coordinator, None, ToolUse(name, {"city": "Oslo", "days": 5}))
+    assert result is not None and result.is_error and "days: must be at most 3" in result.content
+    servers[0]["disabled"] = True
+    assert name not in Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=servers).names()
+    servers[0]["disabled"] = 1  # equal to True, but not the same data: a plan of its own
+    assert Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=servers)._plan is not after._plan
+
+
+def test_inputs_that_cannot_be_fingerprinted_are_not_kept() -> None:
+    from types import MappingProxyType
+
+    from generated._runtime.cache import fingerprint
+
+    assert fingerprint([{"a": 1}]) == fingerprint([{"a": 1}])
+    assert len({fingerprint(v) for v in ([1], [1.0], [True], (1,))}) == 4
+    assert fingerprint([MappingProxyType({})]) is None
+    servers = [MappingProxyType(dict(SERVERS[0]))]
+    first = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=servers)
+    again = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=servers)
+    assert again._plan is not first._plan and again.names() == first.names()

@@ -175,3 +175,25 @@ def test_placeholder_paths_fill_what_a_full_walk_fills(fmt: str) -> None:
         assert adapt(fmt, fast_copy(entry), meta, *args) == adapt(fmt, fast_copy(entry), whole, *args), key
         checked += 1
     assert checked
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_list_with_mcp_tools_is_the_whole_list_made_afresh(fmt: str) -> None:
+    """With MCP tools the static part comes from the cache and the conversions are kept: the
+    list is still what making every entry afresh (``_build``) gives, and a changed tool is
+    converted again."""
+    from generated._runtime import tool_lists
+
+    module = providers.FORMATS[fmt]
+    schema = {"type": "object", "properties": {"q": {"type": "string", "description": "Query."}}}
+    servers = [{"uid": "kb", "name": "kb", "tools": [{"name": "find", "description": "Finds.", "inputSchema": schema}]}]
+    for family in NATIVE:
+        for cache_control in (False, True) if RECORDS[fmt].cache_control else (False,):
+            for _ in range(2):  # a miss, then a hit
+                extra, _skipped = CATALOG.dynamic_variants(family, BASE, mcp_servers=servers)
+                got = module.tools(family, BASE, extra_variants=extra, cache_control=cache_control)
+                whole = tool_lists._build(CATALOG, fmt, module.TOOLS, module.META, family, Context(**BASE), extra, None)
+                assert got == tool_lists._mark_last(whole, cache_control)
+    schema["properties"]["q"]["description"] = "Changed."
+    extra, _skipped = CATALOG.dynamic_variants(NATIVE[0], BASE, mcp_servers=servers)
+    assert "Changed." in str(module.tools(NATIVE[0], BASE, extra_variants=extra)[-1])

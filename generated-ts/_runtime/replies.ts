@@ -20,26 +20,11 @@
  * Nothing throws; a response of an unknown shape gives no calls and a line in `problems`.
  */
 
-import {
-  CALL_ID,
-  CALL_ID_IF_GIVEN,
-  CALL_NAME,
-  CONTENT,
-  IS_ERROR,
-  Items,
-  OUTCOME,
-  RESULTS,
-  STATUS,
-  Slot,
-  record,
-  type CallFields,
-  type CutOff,
-  type Envelope,
-  type FormatRecord,
-} from "./formats.js";
+import { record, type CallFields, type CutOff, type FormatRecord } from "./formats.js";
 import { PyJsonError, pyJsonLoads } from "./pyjson.js";
-import { MAX_NESTING, jsonTextDepth, jsonTypeOf, nestingDepth } from "./schema_common.js";
-import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
+import { MAX_NESTING, jsonTextTooDeep, jsonTypeOf, nestingDepth } from "./schema_common.js";
+import { SYNTHETIC_ID_PREFIX } from "./results.js";
+import { toolUse, type ToolUse } from "./tool_types.js";
 import { errorText, isDict, PyError, pyLen, pyRepr, pyStrip, pyTypeName } from "./pyspell.js";
 
 /**
@@ -47,8 +32,7 @@ import { errorText, isDict, PyError, pyLen, pyRepr, pyStrip, pyTypeName } from "
  * error before any parsing.
  */
 export const MAX_ARGUMENT_CHARS = 4_000_000;
-/** Start of the ids made up for calls that came without one. */
-export const SYNTHETIC_ID_PREFIX = "toolgen-call-";
+export { SYNTHETIC_ID_PREFIX, resultMessage, resultMessages, textResult } from "./results.js";
 
 export const MISSING: unique symbol = Symbol("missing");
 export type Found = unknown | typeof MISSING;
@@ -183,7 +167,7 @@ export function decodeArguments(
       return [{}, `its arguments are ${length} characters long; at most ${maxChars} are read`];
     }
     if (!pyStrip(value)) return [{}, null];
-    if (jsonTextDepth(value) > MAX_NESTING) {
+    if (jsonTextTooDeep(value)) {
       return [{}, `its arguments are nested more than ${MAX_NESTING} levels deep`];
     }
     try {
@@ -364,84 +348,4 @@ export function readCalls(response: unknown, format: string, options: ReadOption
   });
   options.problems?.push(...found);
   return uses;
-}
-
-// ---- results back to the provider ------------------------------------------------------------
-
-function slotValues(use: ToolUse, result: ToolResult): Record<string, unknown> {
-  const failed = result.isError || result.denied;
-  const content = String(result.content);
-  const given = !use.id.startsWith(SYNTHETIC_ID_PREFIX);
-  return {
-    [CALL_ID.name]: use.id,
-    [CALL_ID_IF_GIVEN.name]: given ? use.id : null,
-    [CALL_NAME.name]: use.name,
-    [CONTENT.name]: content,
-    [IS_ERROR.name]: failed,
-    [STATUS.name]: failed ? "error" : "success",
-    [OUTCOME.name]: failed ? { error: content } : { output: content },
-  };
-}
-
-/** `layout` with its slots filled from `values`; a slot valued null is left out. */
-function fill(layout: Envelope, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, spec] of layout) {
-    let value: unknown;
-    if (spec instanceof Slot) {
-      value = values[spec.name];
-      if (value === null || value === undefined) continue;
-    } else if (spec instanceof Items) {
-      value = [fill(spec.layout, values)];
-    } else if (Array.isArray(spec)) {
-      value = fill(spec as Envelope, values);
-    } else {
-      value = spec;
-    }
-    out[key] = value;
-  }
-  return out;
-}
-
-function resultsRecord(format: string): [FormatRecord, Envelope] {
-  const rec = record(format);
-  if (rec.resultEnvelope === null) throw new PyError("ValueError", `format ${pyRepr(format)} has no tool-result message`);
-  return [rec, rec.resultEnvelope];
-}
-
-/**
- * The element answering `use` with `result` in `format`: Anthropic a `tool_result` block, OpenAI
- * Chat a `role: tool` message, OpenAI Responses a `function_call_output` item, Gemini a
- * `functionResponse` part, Bedrock a `toolResult` block. A failed or denied result is flagged
- * where the format can say so.
- */
-export function resultMessage(use: ToolUse, result: ToolResult, format: string): Record<string, unknown> {
-  const [, layout] = resultsRecord(format);
-  return fill(layout, slotValues(use, result));
-}
-
-/**
- * What to append to the conversation after the assistant's reply: every answer, in order. Formats
- * that carry all results in one user message (Anthropic, Gemini, Bedrock) get that message; the
- * OpenAI formats get one message or item per result.
- */
-export function resultMessages(
-  answers: Iterable<readonly [ToolUse, ToolResult]>,
-  format: string,
-): Record<string, unknown>[] {
-  const [rec] = resultsRecord(format);
-  const elements = [...answers].map(([use, result]) => resultMessage(use, result, format));
-  if (rec.resultGroup === null) return elements;
-  if (elements.length === 0) return [];
-  return [fill(rec.resultGroup, { [RESULTS.name]: elements })];
-}
-
-/**
- * A result on the text path, for the next user message: a bracketed label for the call (`label`,
- * e.g. `coordinator.label(use)`; else `[<tool name>]`), whether it returned, failed or was
- * refused, then the output.
- */
-export function textResult(use: Pick<ToolUse, "name">, result: ToolResult, label?: string | null): string {
-  const outcome = result.denied ? "was denied" : result.isError ? "failed" : "returned";
-  return `${label || `[${use.name}]`} ${outcome}:\n${result.content}`;
 }

@@ -113,6 +113,31 @@ def json_text_depth(text: str | bytes, limit: int = MAX_NESTING) -> int:
     return deepest
 
 
+def json_text_too_deep(text: str, limit: int = MAX_NESTING) -> bool:
+    """Whether JSON text nests deeper than ``limit`` (``json_text_depth(text) > limit``).
+
+    Only an opening bracket deepens the nesting, so text with at most ``limit`` of them cannot
+    be too deep: two counts (C speed) answer for almost every text. Past that, the string
+    literals are cut out (the same spans ``json_brackets`` skips: one regex, C speed) and the
+    openers outside them counted; only text with more than ``limit`` of those is walked, one
+    bracket at a time.
+    """
+    if text.count("{") + text.count("[") <= limit:
+        return False
+    outside = _STRING_LITERALS.sub("", text)
+    if outside.count("{") + outside.count("[") <= limit:
+        return False
+    depth = 0
+    for char in _NOT_BRACKETS.sub("", outside):
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif depth:
+            depth -= 1
+    return False
+
+
 def json_brackets(text: str) -> Iterator[tuple[re.Match[str], int]]:
     """Each bracket outside strings with its nesting level (an opener and its closer share one).
 
@@ -135,6 +160,8 @@ def json_brackets(text: str) -> Iterator[tuple[re.Match[str], int]]:
 _BRACKETS_OUTSIDE_STRINGS = re.compile(
     r'"(?:[^"\\]|\\.)*(?:"|\Z)|([\[\]{}])', re.DOTALL
 )
+_STRING_LITERALS = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\Z)', re.DOTALL)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 
 _JSON_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
 

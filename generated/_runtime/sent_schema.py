@@ -138,13 +138,17 @@ def _checker(schema: Any, dialect: str, required: frozenset[str]) -> ArgumentsCh
         params: Mapping[str, Any], coerce: bool
     ) -> tuple[dict[str, Any], list[str]]:
         problems: list[str] = []
-        given = dict(params)
+        # The check never changes what it is given (it copies where it types a value), so a
+        # dict is checked as it is; the caller still gets a dict of its own.
+        given = params if type(params) is dict else dict(params)
         value = check(given, "", problems, False)
         typed = value if isinstance(value, dict) else given
-        if not problems:
+        if not problems and None in typed.values():
             typed = {k: v for k, v in typed.items() if v is not None or k in required}
-        elif None in given.values():
+        elif problems and None in given.values():
             problems = _null_hints(problems, given, required)
+        if typed is params:
+            typed = dict(typed)
         return typed, problems
 
     return run

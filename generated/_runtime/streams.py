@@ -215,9 +215,9 @@ class _OpenCall:
             self.name,
             self.id,
             text if text or not self.initial else self.initial,
-            ids_optional=fields.ids_optional,
-            position=position,
-            max_chars=self.max_chars,
+            fields.ids_optional,
+            position,
+            self.max_chars,
         )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
+from .cache import fingerprint
 from .catalog import Catalog
 from .copies import copier
 from .formats import FORMATS
@@ -104,15 +105,17 @@ class _Plan:
         return values, tuple(map(type, values)), outcomes
 
 
-def _remember(memo: dict[Any, Any], key: Any, value: Any = None) -> Any:
+def _remember(
+    memo: dict[Any, Any], key: Any, value: Any = None, limit: int = CACHE_LIMIT
+) -> Any:
     """``memo[key]`` (None if absent or unhashable); with ``value``, store it first.
 
-    For small tables that repeat (plans, test outcomes): cheaper than an LRU, and emptied
-    when they pass CACHE_LIMIT entries.
+    For small tables that repeat (plans, test outcomes, converted run-time tools): cheaper
+    than an LRU, and emptied when they pass ``limit`` entries.
     """
     try:
         if value is not None:
-            if len(memo) >= CACHE_LIMIT:
+            if len(memo) >= limit:
                 memo.clear()
             memo[key] = value
         return memo.get(key)
@@ -234,11 +237,31 @@ def build_tools(
         raise NativeToolsUnavailable(
             "native tool calls are off in this context (enable_native_tool_calls)"
         )
-    if extra_variants:  # run-time tools differ per request: never cached
+    if any(v.get("input_schema") is None for v in extra_variants):
+        # Subagent tools replace the static use_subagents: the list is made whole here.
         result = _build(
             catalog, dialect, entries, meta, name, ctx, extra_variants, skipped
         )
         return _mark_last(result, cache_control)
+    if extra_variants:
+        # MCP tools come after the static ones, which are what they are without them: the
+        # static part comes from the cache, and only the request's own tools are converted.
+        result = _static(catalog, dialect, entries, meta, name, ctx, False)
+        result += _runtime_entries(catalog, dialect, ctx, extra_variants, skipped)
+        return _mark_last(result, cache_control)
+    return _static(catalog, dialect, entries, meta, name, ctx, cache_control)
+
+
+def _static(
+    catalog: Catalog,
+    dialect: str,
+    entries: Mapping[str, Mapping[str, Any] | None],
+    meta: Mapping[str, Mapping[str, Any] | None],
+    name: str,
+    ctx: Any,
+    cache_control: bool,
+) -> list[dict[str, Any]]:
+    """The family's static tools in ``ctx``, from the cache when it has them (see above)."""
     plan_key = (dialect, name, id(entries), id(meta))
     plan = _remember(catalog.plans, plan_key)
     if plan is None or plan.entries is not entries or plan.meta is not meta:
@@ -305,6 +328,70 @@ def _materialize_plan(
     return result, copiers
 
 
+def _runtime_entries(
+    catalog: Catalog,
+    dialect: str,
+    ctx: Any,
+    variants: Sequence[Mapping[str, Any]],
+    skipped: list[dict[str, Any]] | None,
+) -> list[dict[str, Any]]:
+    """Run-time tools converted for ``dialect``; one the dialect cannot take is left out
+    (and reported in ``skipped``), never failing the list."""
+
+    def server_text(pieces: Sequence[Any]) -> str:
+        # MCP and subagent text comes from servers and users: never fill placeholders in it.
+        return catalog.resolve_text(pieces, ctx, placeholders=False)
+
+    result = []
+    for variant in variants:
+        key = _converted_key(dialect, variant)
+        kept = _remember(_CONVERTED, key) if key is not None else None
+        if kept is None:
+            try:
+                kept = _Converted(runtime_entry(dialect, variant, server_text), None)
+            except Exception as exc:  # one bad run-time tool never costs the others
+                kept = _Converted(None, exc)
+            if key is not None:
+                _remember(_CONVERTED, key, kept, CONVERTED_LIMIT)
+        if kept.error is not None:
+            if skipped is not None:
+                skipped.append(skip_record(variant, dialect, kept.error))
+        elif kept.copy is not None:
+            result.append(kept.copy())
+    return result
+
+
+class _Converted:
+    """A run-time tool converted for a dialect: a copier of its entry (None: not offered,
+    as for a tool without a description), or why the dialect cannot take it."""
+
+    __slots__ = ("copy", "error")
+
+    def __init__(self, entry: dict[str, Any] | None, error: Exception | None) -> None:
+        self.copy = None if entry is None else copier(entry)
+        self.error = error
+
+
+# Run-time tools converted per (dialect, the variant's fingerprint): an MCP server's tools are
+# sent with every request, and converting one costs more than the rest of an Offer.
+_CONVERTED: dict[Any, _Converted] = {}
+CONVERTED_LIMIT = 4096
+
+
+def _converted_key(dialect: str, variant: Mapping[str, Any]) -> Any:
+    """The key of ``variant``'s conversion, or None when it may depend on the context: a text
+    piece with a condition (run-time tools have none; a hand-made one might)."""
+    try:
+        texts = [variant["description"]]
+        texts += [p["instruction"] for p in variant["parameters"]]
+        if not all(isinstance(piece, str) for pieces in texts for piece in pieces):
+            return None
+    except Exception:  # a malformed variant: converted (and refused) afresh every time
+        return None
+    found = fingerprint(variant)
+    return None if found is None else (dialect, found)
+
+
 def _build(
     catalog: Catalog,
     dialect: str,
@@ -315,36 +402,28 @@ def _build(
     extra_variants: Sequence[Mapping[str, Any]],
     skipped: list[dict[str, Any]] | None,
 ) -> list[dict[str, Any]]:
+    """The whole list made afresh: the static tools ``assemble`` keeps, then the run-time ones
+    (which it puts after them)."""
+
     def requirement(predicate: Any) -> bool:
         return catalog.holds(predicate, ctx)
 
     def text(pieces: Sequence[Any]) -> str:
         return catalog.resolve_text(pieces, ctx)
 
-    def server_text(pieces: Sequence[Any]) -> str:
-        # MCP and subagent text comes from servers and users: never fill placeholders in it.
-        return catalog.resolve_text(pieces, ctx, placeholders=False)
-
     def placeholders(value: str) -> str:
         return catalog.resolve_placeholders(value, ctx)
 
     result = []
+    run_time = []
     for variant in catalog.assemble(family, ctx, extra_variants):
-        if variant.get("spec") is None:  # a run-time tool
-            try:
-                built = runtime_entry(dialect, variant, server_text)
-            except Exception as exc:  # one bad run-time tool never costs the others
-                if skipped is not None:
-                    skipped.append(skip_record(variant, dialect, exc))
-                continue
-        else:
-            key = variant["spec"] + "/" + variant["id"]
-            entry = entries[key]
-            built = None
-            if entry is not None:
-                built = materialize(
-                    dialect, entry, meta[key], requirement, text, placeholders
-                )
-        if built is not None:
-            result.append(built)
-    return result
+        if variant.get("spec") is None:
+            run_time.append(variant)
+            continue
+        key = variant["spec"] + "/" + variant["id"]
+        entry = entries[key]
+        if entry is not None:
+            result.append(
+                materialize(dialect, entry, meta[key], requirement, text, placeholders)
+            )
+    return result + _runtime_entries(catalog, dialect, ctx, run_time, skipped)

@@ -26,7 +26,7 @@ else:
 
     ParamsT = TypeVar("ParamsT", bound=Mapping[str, Any], covariant=True)
 
-__all__ = ["ParamsT", "ToolResult", "ToolUse"]
+__all__ = ["ParamsT", "ToolResult", "ToolUse", "tool_use"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,20 @@ class ToolUse(Generic[ParamsT]):
     error: str | None = None
 
 
+def tool_use(
+    name: str, params: Any, partial: bool, id: str, error: str | None
+) -> ToolUse:
+    """``ToolUse(name, params, partial, id, error)``, made for the return path's hot loop.
+
+    A frozen dataclass sets each field through ``object.__setattr__``, which costs more than
+    the rest of reading a call; this fills the same ``__dict__`` in the same order directly
+    (ToolUse has no ``__post_init__``: tests/runtime check that both ways make equal calls).
+    """
+    use: ToolUse = object.__new__(ToolUse)
+    use.__dict__.update(name=name, params=params, partial=partial, id=id, error=error)
+    return use
+
+
 @dataclass(frozen=True)
 class ToolResult:
     """What a handler gives back to the model.
@@ -69,12 +83,22 @@ class ToolResult:
 
     @classmethod
     def ok(cls, content: str) -> ToolResult:
-        return cls(content)
+        return _result(content, False, False) if cls is ToolResult else cls(content)
 
     @classmethod
     def error(cls, message: str) -> ToolResult:
+        if cls is ToolResult:
+            return _result(message, True, False)
         return cls(message, is_error=True)
 
     @classmethod
     def deny(cls, message: str = "The user denied this operation.") -> ToolResult:
         return cls(message, denied=True)
+
+
+def _result(content: str, is_error: bool, denied: bool) -> ToolResult:
+    """``ToolResult(content, is_error, denied)`` made as ``tool_use`` makes a call (every
+    handler answers with one; ToolResult has no ``__post_init__`` either)."""
+    result: ToolResult = object.__new__(ToolResult)
+    result.__dict__.update(content=content, is_error=is_error, denied=denied)
+    return result

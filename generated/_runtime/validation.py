@@ -91,7 +91,8 @@ def compile_schema(
             value = run(value, found, coerce)
         except RecursionError:
             found.append([_TOO_DEEP])
-        problems.extend(_text(p, path) for p in found)
+        if found:
+            problems += [_text(p, path) for p in found]
         return value
 
     return check

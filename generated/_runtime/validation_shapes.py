@@ -254,7 +254,7 @@ def objects(scope: Scope) -> Run | None:
                     start += 1
                 continue
             new = sub(item, problems, coerce)
-            if len(problems) != start:
+            if problems and len(problems) != start:  # no len() while all is well
                 under(problems, start, key)
                 start = len(problems)
             if new is not item:

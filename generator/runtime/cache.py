@@ -7,12 +7,13 @@ cached: the caller computes the result again.
 
 from __future__ import annotations
 
+import marshal
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-__all__ = ["LRU"]
+__all__ = ["LRU", "fingerprint"]
 
 V = TypeVar("V")
 
@@ -62,3 +63,20 @@ class LRU(Generic[V]):
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+def fingerprint(value: Any) -> bytes | None:
+    """A key for JSON-like data taken from a request (an MCP server list, subagent configs).
+
+    marshal's bytes: written in C, exact about types (1, 1.0 and True differ; so do a list and
+    a tuple), and what ``marshal.loads`` reads back, so equal bytes mean equal data. Format 2
+    writes no back-references: later formats mark every object referenced more than once, so
+    the same list would give other bytes as soon as an Offer holds it. A string interned in one
+    list and not in another gives other bytes, which costs a miss, never a wrong hit. None for
+    data marshal cannot hold (a Mapping that is not a dict, a str subclass, nesting past its
+    limit): such a request is simply not cached.
+    """
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return None

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .cache import LRU
+from .cache import LRU, fingerprint
 from .copies import copier
 from .dynamic_tools import mcp_tools
 from .predicates import (
@@ -77,6 +77,10 @@ class Catalog:
         self.sections: LRU[str] = LRU()
         # Per (format, family, entries, meta): the family's entries ready to copy (tool_lists).
         self.plans: dict[tuple[str, str, int, int], Any] = {}
+        # Per MCP server list (its fingerprint): what mcp_tools made of it (dynamic_variants).
+        self.runtime_tools: LRU[_RuntimeTools] = LRU()
+        # Per request inputs: what an Offer works out from them (offer.py's plans).
+        self.offers: LRU[Any] = LRU()
 
     def known_family(self, family: Any) -> str:
         """A known prompt family's name (enum members are accepted); raises KeyError."""
@@ -133,8 +137,22 @@ class Catalog:
     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """Run-time tools for a request: (subagent tools + MCP tools, tools left out with reasons).
 
-        Subagent tools exist only when subagents are active for this family and context.
+        Subagent tools exist only when subagents are active for this family and context. What
+        ``mcp_tools`` makes of a server list is kept per list (``cache.fingerprint``), so a list
+        seen before costs a copy.
         """
+        return self._dynamic_variants(family, context, mcp_servers, subagents, False)
+
+    def _dynamic_variants(
+        self,
+        family: Any,
+        context: Any,
+        mcp_servers: Sequence[Mapping[str, Any]],
+        subagents: Sequence[Mapping[str, Any]],
+        shared: bool,
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """``dynamic_variants``; with ``shared`` (the Offer's plans), the kept MCP variants
+        themselves, read only, instead of copies."""
         context = self.as_context(context)
         extra: list[dict[str, Any]] = []
         skipped: list[dict[str, Any]] = []
@@ -154,14 +172,25 @@ class Catalog:
                 skipped=skipped,
             )
         if mcp_servers:
+            kept = self._mcp_tools(mcp_servers)
+            found, left_out = (kept.variants, kept.skipped) if shared else kept.copy()
+            extra += found
+            skipped += [dict(record) for record in left_out]
+        return extra, skipped
+
+    def _mcp_tools(self, servers: Sequence[Mapping[str, Any]]) -> _RuntimeTools:
+        key = fingerprint(servers)
+        kept = self.runtime_tools.get(key) if key is not None else None
+        if kept is None:
             found, left_out = mcp_tools(
-                mcp_servers,
+                servers,
                 separator=self.mcp["separator"],
                 max_length=self.mcp["name_max_length"],
             )
-            extra += found
-            skipped += left_out
-        return extra, skipped
+            kept = _RuntimeTools(tuple(found), tuple(left_out))
+            if key is not None:
+                self.runtime_tools.put(key, kept)
+        return kept
 
     def assemble(
         self, family: Any, context: Any, extra_variants: Sequence[Variant] = ()
@@ -253,6 +282,19 @@ class Catalog:
             except MatcherError:
                 continue
         return str(self.routing["default"])
+
+
+class _RuntimeTools:
+    """What ``mcp_tools`` made of one server list, kept read-only; ``copy()`` hands out copies."""
+
+    __slots__ = ("copy", "skipped", "variants")
+
+    def __init__(
+        self, variants: tuple[dict[str, Any], ...], skipped: tuple[dict[str, Any], ...]
+    ) -> None:
+        self.variants = variants
+        self.skipped = skipped
+        self.copy: Callable[[], tuple[Any, Any]] = copier((variants, skipped))
 
 
 def _as_text(value: Any) -> str:

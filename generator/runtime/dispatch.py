@@ -402,7 +402,8 @@ class Coordinator:
         never reaches a handler: its error is the result. Raises ``AsyncHandlerError`` (a
         developer error) when the coordinator is bound for async or the handler is async.
         """
-        self.check_sync("Coordinator.execute")
+        if self.asynchronous:
+            self.check_sync("Coordinator.execute")
         answered, handler = self._route(block)
         if answered:
             return handler  # type: ignore[no-any-return]

@@ -106,8 +106,30 @@ def is_async(method: Any) -> bool:
     return inspect.iscoroutinefunction(method) or inspect.isasyncgenfunction(method)
 
 
+# is_async per function, for the sync path, which asks before every call: inspect's answer (a
+# walk through wrappers and code flags) costs more than a quick handler's call. A bound method
+# is answered by its function (inspect looks there too), so one entry serves every instance.
+_ASYNC: dict[Any, bool] = {}
+_ASYNC_LIMIT = 1024
+
+
+def _is_async_known(method: Any) -> bool:
+    func = getattr(method, "__func__", method)
+    try:
+        known = _ASYNC.get(func)
+    except TypeError:  # an unhashable callable: ask every time
+        return is_async(method)
+    if known is None:
+        if len(_ASYNC) >= _ASYNC_LIMIT:
+            _ASYNC.clear()
+        known = _ASYNC[func] = is_async(method)
+    return known
+
+
 def refuse_awaitable(value: Any, handler: Any, attr: str, name: str) -> None:
     """Raise ``AsyncHandlerError`` when a sync call returned an awaitable (closed first)."""
+    if type(value) is ToolResult or value is None:
+        return  # the usual answers, which are not awaitable: no need to ask inspect
     if inspect.isawaitable(value):
         close = getattr(value, "close", None)
         if callable(close):
@@ -142,7 +164,7 @@ def refuse_async(handler: Any, attr: str, name: str) -> None:
     """Raise ``AsyncHandlerError`` before calling an async method on the sync path (one made by
     a subagent factory, or put in the table behind ``register``'s back)."""
     target = handler.inner if isinstance(handler, SharedToolHandler) else handler
-    if is_async(getattr(target, attr, None)):
+    if _is_async_known(getattr(target, attr, None)):
         raise AsyncHandlerError(
             "an async handler reached a sync path",
             [f"{type(target).__name__}.{attr} ({name})"],

@@ -115,10 +115,20 @@ def is_multiple(value: int | float, step: int | float) -> bool:
     return _exact(value) % _exact(step) == 0
 
 
+# json.dumps(value, ensure_ascii=False) makes an encoder per call; this one serves them all.
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+_LITERALS = {None: "null", True: "true", False: "false"}
+
+
 def show(value: Any) -> str:
     """A short JSON rendering of a value for a problem message (60 characters at most)."""
+    if value is None or type(value) is bool:
+        return _LITERALS[value]
+    if type(value) is int:
+        text = int.__repr__(value)  # what the encoder writes for an int
+        return text if len(text) <= 60 else text[:57] + "..."
     try:
-        text = json.dumps(value, ensure_ascii=False)
+        text = _ENCODER.encode(value)
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."

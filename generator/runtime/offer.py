@@ -30,12 +30,12 @@ from typing import Any
 
 from .catalog import Catalog, Variant
 from .dynamic_tools import parse_mcp_name
-from .formats import FORMATS, NAME
 from .native import fast_copy, parameters_schema
+from .offer_plan import Plan, plan_key
 from .prompt import TextPath
 from .replies import cut_off_error, read_calls, result_messages, text_result
 from .sent_schema import ArgumentsChecker, sent_checker, sent_parameters
-from .tool_types import ToolResult, ToolUse
+from .tool_types import ToolResult, ToolUse, tool_use
 from .validation import arguments_checker
 
 __all__ = ["Offer"]
@@ -84,7 +84,6 @@ def _with_branch_types(prop: Any) -> Any:
     return {**prop, "type": types} if types else prop
 
 
-_NAME_PATHS = {name: rec.path_to(NAME) for name, rec in FORMATS.items()}
 # Per catalog variant: whether its parameter schemas hold no placeholder, so that what it sends
 # in a format depends only on the parameters sent (the variant is kept: its id stays its own).
 _FIXED: dict[int, tuple[Variant, bool]] = {}
@@ -96,13 +95,6 @@ def _fixed_schema(variant: Variant) -> bool:
         text = json.dumps([p["schema"] for p in variant["parameters"]], default=repr)
         known = _FIXED[id(variant)] = (variant, "{{" not in text)
     return known[1]
-
-
-def _entry_name(format_name: str, entry: Any) -> str | None:
-    node = entry
-    for key in _NAME_PATHS[format_name]:
-        node = node.get(key) if isinstance(node, Mapping) else None
-    return node if isinstance(node, str) else None
 
 
 class Offer:
@@ -130,55 +122,46 @@ class Offer:
         self.family = catalog.known_family(family)
         self.context = catalog.as_context(context)
         self.format = format
-        extra, skipped = catalog.dynamic_variants(
-            self.family, self.context, mcp_servers=mcp_servers, subagents=subagents
+        key = plan_key(
+            formats,
+            text_path,
+            self.family,
+            self.context,
+            format,
+            mcp_servers,
+            subagents,
         )
-        self.extra_variants: tuple[Variant, ...] = tuple(extra)
-        self.skipped: list[dict[str, Any]] = skipped
+        plan = catalog.offers.get(key) if key is not None else None
+        self._tools: list[dict[str, Any]] | None = None
+        if plan is None:
+            plan = Plan(
+                catalog, text_path, formats, self.family, self.context, format,
+                mcp_servers, subagents,
+            )  # fmt: skip
+            self._tools = plan.first_tools()
+            if key is not None:
+                catalog.offers.put(key, plan)
+        self._plan = plan
+        self.extra_variants: tuple[Variant, ...] = plan.extra
+        """The run-time tools of this request (shared with other Offers: read only)."""
+        self.skipped: list[dict[str, Any]] = [dict(r) for r in plan.skipped]
         """Run-time tools left out of this request, with reasons (``{server, uid, tool, name, reason}``)."""
-        self._tools: list[dict[str, Any]] = []
-        self._section = ""
-        if format is None:
-            self._section = text_path.prompt_section(
-                self.family, self.context, self.extra_variants, self.skipped
-            )
-        else:
-            if format not in formats:
-                raise KeyError(
-                    f"unknown format {format!r}; known: {', '.join(formats)}"
-                )
-            self._tools = formats[format].tools(
-                self.family,
-                self.context,
-                extra_variants=self.extra_variants,
-                skipped=self.skipped,
-            )
-        variants = catalog.assemble(self.family, self.context, self.extra_variants)
-        if format is None:
-            refused = {r.get("name") for r in self.skipped}
-            sent = {v["name"] for v in variants} - refused
-        else:
-            sent = {_entry_name(format, entry) for entry in self._tools}
-        self.variants: dict[str, Variant] = {
-            v["name"]: v for v in variants if v["name"] in sent
-        }
+        self.variants: dict[str, Variant] = dict(plan.variants)
         """The offered tools by name, in the order they were sent."""
-        self._enabled_ids = tuple(v["id"] for v in variants)
-        self._checkers: dict[str, ArgumentsChecker] = {}
-        self._entries: dict[str | None, Any] | None = None
-        self._servers = {
-            str(s.get("uid")): s for s in mcp_servers if isinstance(s, Mapping)
-        }
+        self._servers_given = tuple(mcp_servers)
+        self._servers: dict[str, Mapping[str, Any]] | None = None
 
     # ---- sending -------------------------------------------------------------------------
 
     def tools(self) -> list[dict[str, Any]]:
         """The request's native ``tools`` list (empty on the text path)."""
+        if self._tools is None:  # made on first use: answering needs only the plan
+            self._tools = self._plan.fresh_tools()
         return list(self._tools)
 
     def prompt_section(self) -> str:
         """The text path's '# Tools' section (empty for a native format)."""
-        return self._section
+        return self._plan.section
 
     def names(self) -> tuple[str, ...]:
         """The names of the offered tools, in the order they were sent."""
@@ -189,7 +172,7 @@ class Offer:
         """Offered run-time tools whose schema lost what the check cannot enforce (a pattern
         that is not ECMA-262, ...), one ``{server, uid, tool, name, reason}`` each."""
         return [
-            record
+            dict(record)
             for v in self.extra_variants
             if v["name"] in self.variants
             for record in v.get("degraded", ())
@@ -218,6 +201,12 @@ class Offer:
         parsed = parse_mcp_name(name, separator) if separator else None
         if parsed is not None:
             uid, tool = parsed
+            if self._servers is None:
+                self._servers = {
+                    str(s.get("uid")): s
+                    for s in self._servers_given
+                    if isinstance(s, Mapping)
+                }
             server = self._servers.get(uid)
             if server is None:
                 reason = f"there is no MCP server {uid!r} in this request"
@@ -244,7 +233,8 @@ class Offer:
 
     def check(self, use: ToolUse) -> tuple[dict[str, Any], list[str]]:
         """``use``'s arguments typed by the schema that was sent, and every problem found."""
-        checker = self._checker(self.variants[use.name])
+        variant = self.variants[use.name]
+        checker = self._plan.checkers.get(use.name) or self._checker(variant)
         return checker(use.params, self.format is None)
 
     def execute(self, coordinator: Any, config: Any, use: ToolUse) -> ToolResult | None:
@@ -402,7 +392,7 @@ class Offer:
         """``(True, answer, use)`` for a call answered here, else ``(False, None, call to run)``."""
         if use.error is not None:
             return True, None if use.partial else ToolResult.error(use.error), use
-        refused = self.refusal(use.name)
+        refused = None if use.name in self.variants else self.refusal(use.name)
         if refused is not None:
             return True, None if use.partial else ToolResult.error(refused), use
         if use.partial:
@@ -429,23 +419,28 @@ class Offer:
                 ),
                 use,
             )
+        if type(use) is ToolUse:  # what replace() makes, without its generic field walk
+            return (
+                False,
+                None,
+                tool_use(use.name, params, use.partial, use.id, use.error),
+            )
         return False, None, replace(use, params=params)
 
     def _checker(self, variant: Variant) -> ArgumentsChecker:
+        checkers = self._plan.checkers
         name = variant["name"]
-        found = self._checkers.get(name)
+        found = checkers.get(name)
         if found is None:
             text = self.format is None
             found = self._text_checker(variant) if text else self._sent_checker(variant)
-            self._checkers[name] = found
+            checkers[name] = found
         return found
 
     def _sent_checker(self, variant: Variant) -> ArgumentsChecker:
         """The check of the parameters schema this request sent for ``variant``."""
         fmt = str(self.format)
-        if self._entries is None:
-            self._entries = {_entry_name(fmt, e): e for e in self._tools}
-        schema, dialect = sent_parameters(fmt, self._entries.get(variant["name"]))
+        schema, dialect = sent_parameters(fmt, self._plan.entries.get(variant["name"]))
         own = variant.get("input_schema")
         identity = None
         if own is None:
@@ -470,7 +465,7 @@ class Offer:
     def _text_checker(self, variant: Variant) -> ArgumentsChecker:
         """The text path's check: the tool's JSON Schema, with text coercion."""
         params = self.catalog.visible_parameters(
-            variant, self.context, self._enabled_ids
+            variant, self.context, self._plan.enabled_ids
         )
         if variant.get("spec") is None:
             return arguments_checker(_input_schema(variant, params))

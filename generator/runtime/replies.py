@@ -7,7 +7,9 @@ attributes otherwise (a key is tried as written, then in snake_case).
 
 What differs per format lives in its record (``formats.FormatRecord``): ``call_path`` and
 ``call_fields`` say where the calls are and how one is spelled, ``result_envelope`` and
-``result_group`` how results go back. One reader and one writer serve every format.
+``result_group`` how results go back. One reader (here) and one writer (results.py, whose
+``result_message``, ``result_messages`` and ``text_result`` are re-exported here) serve every
+format.
 
 Rules of :func:`read_calls`:
 
@@ -39,28 +41,23 @@ import functools
 import json
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .formats import (
-    CALL_ID,
-    CALL_ID_IF_GIVEN,
-    CALL_NAME,
-    CONTENT,
-    IS_ERROR,
-    OUTCOME,
-    RESULTS,
-    STATUS,
-    CallFields,
-    CutOff,
-    Envelope,
-    FormatRecord,
-    Items,
-    Slot,
-    record,
+from .formats import CallFields, CutOff, FormatRecord, record
+from .results import (
+    SYNTHETIC_ID_PREFIX,
+    result_message,
+    result_messages,
+    text_result,
 )
-from .schema_common import MAX_NESTING, _json_type_of, json_text_depth, nesting_depth
-from .tool_types import ToolResult, ToolUse
+from .schema_common import (
+    MAX_NESTING,
+    _json_type_of,
+    json_text_too_deep,
+    nesting_depth,
+)
+from .tool_types import ToolUse, tool_use
 
 __all__ = [
     "MAX_ARGUMENT_CHARS",
@@ -80,8 +77,6 @@ MAX_ARGUMENT_CHARS = 4_000_000
 what today's largest model output limits allow). Longer arguments make the call an error
 before any parsing, so a hostile 10 MB string costs a length check, not a parse."""
 
-SYNTHETIC_ID_PREFIX = "toolgen-call-"
-"""Start of the ids made up for calls that came without one."""
 
 _MISSING = object()
 _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
@@ -114,6 +109,8 @@ def _spellings(key: str) -> tuple[str, ...]:
 
 def _field(node: Any, key: str | int) -> Any:
     """``node[key]`` for dicts and lists, the attribute for objects; _MISSING if absent."""
+    if type(node) is dict and type(key) is str and key in node:
+        return node[key]  # a parsed JSON body spells it so: no other spelling to try
     if isinstance(key, int):
         if isinstance(node, (list, tuple)) and -len(node) <= key < len(node):
             return node[key]
@@ -131,9 +128,31 @@ def _field(node: Any, key: str | int) -> Any:
 
 def _walk(node: Any, path: Sequence[str | int]) -> Any:
     for key in path:
-        node = _field(node, key)
-        if node is _MISSING or node is None:
+        if type(node) is dict and type(key) is str and key in node:  # _field, inlined
+            node = node[key]
+        else:
+            node = _field(node, key)
+            if node is _MISSING:
+                return None
+        if node is None:
             return None
+    return node
+
+
+def _indexed(node: Any, path: Sequence[str | int]) -> Any:
+    """The value at ``path`` found by plain indexing of dicts and lists (a parsed JSON body),
+    or _MISSING at the first step that finds anything else (an SDK object, an absent key, a
+    null): the general readers then go over it again, with their other spellings and reports.
+    """
+    for key in path:
+        if type(node) is dict and type(key) is str:
+            node = node.get(key, _MISSING)
+        elif type(node) is list and type(key) is int and 0 <= key < len(node):
+            node = node[key]
+        else:
+            return _MISSING
+        if node is _MISSING:
+            return _MISSING
     return node
 
 
@@ -145,6 +164,10 @@ def _spell(path: Sequence[str | int]) -> str:
 
 def _call_list(response: Any, path: tuple[str | int, ...], problems: list[str]) -> Any:
     """The call list of ``response``, entered at the first step of ``path`` it has."""
+    if type(response) is dict:
+        found = _indexed(response, path)
+        if type(found) is list:
+            return found
     node = _plain(response)
     if isinstance(node, (list, tuple)):
         return node
@@ -185,6 +208,32 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+# ``json.loads`` with keyword arguments builds a decoder per call; one serves every call.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+
+
+def _loads(text: str) -> Any:
+    """``json.loads(text, parse_constant=_reject_constant)``: the same value or the same error.
+
+    Arguments are nearly always one object with nothing around it. Then the decoder's own steps
+    (skip blanks, scan from 0, skip blanks, refuse extra data) reduce to one scan from 0 that
+    ends at the end of the text, so the scanner is called directly. Any other text, and text
+    the scanner stops on (StopIteration, which ``decode`` turns into its error), takes
+    ``decode`` (after ``json.loads``' own BOM check); the scanner's own errors are decode's.
+    """
+    if text[:1] == "{":
+        try:
+            value, end = _SCAN(text, 0)
+        except StopIteration:
+            end = -1
+        if end == len(text):
+            return value
+    if text.startswith("\ufeff"):
+        return json.loads(text, parse_constant=_reject_constant)
+    return _DECODER.decode(text)
+
+
 def _size_past(value: Any, limit: int) -> bool:
     """Whether the strings and scalars in ``value`` add up to more than ``limit`` characters."""
     total = 0
@@ -222,12 +271,17 @@ def decode_arguments(
                 f"its arguments are {len(value)} characters long; at most {max_chars} "
                 "are read"
             )
-        if not value.strip():
+        # ``not value.strip()``, without the copy
+        if not value or value.isspace():
             return {}, None
-        if json_text_depth(value) > MAX_NESTING:
+        # json_text_too_deep's first test, inlined: almost every text passes it
+        shallow = value.count("{") + value.count("[") <= MAX_NESTING
+        if not shallow and json_text_too_deep(value):
             return {}, f"its arguments are nested more than {MAX_NESTING} levels deep"
         try:
-            value = json.loads(value, parse_constant=_reject_constant)
+            value = _loads(value)
+            if type(value) is dict:
+                return value, None  # made by the decoder just now: no copy needed
         except ValueError as exc:
             detail = getattr(exc, "msg", str(exc))
             where = (
@@ -266,6 +320,9 @@ def cut_off_error(name: str, detail: str) -> str:
 
 def _stop_value(response: Any, cut: CutOff) -> str | None:
     """The response's stop value when it is one of ``cut.values`` (the output limit), else None."""
+    value = _indexed(response, cut.path) if type(response) is dict else _MISSING
+    if value is not _MISSING:
+        return next((v for v in cut.values if value == v), None)
     node = _plain(response)
     if isinstance(node, (list, tuple)):
         return None
@@ -310,7 +367,6 @@ def _make_use(
     name: Any,
     call_id: Any,
     arguments: Any,
-    *,
     ids_optional: bool,
     position: int,
     max_chars: int,
@@ -328,8 +384,8 @@ def _make_use(
     if reason is None:
         params, reason = decode_arguments(arguments, max_chars)
     if reason is not None:
-        return ToolUse(name, {}, id=call_id, error=_refusal(name, reason))
-    return ToolUse(name, params, id=call_id)
+        return tool_use(name, {}, False, call_id, _refusal(name, reason))
+    return tool_use(name, params, False, call_id, None)
 
 
 def _mark_duplicate(use: ToolUse, seen: set[str]) -> ToolUse:
@@ -345,6 +401,8 @@ def _mark_duplicate(use: ToolUse, seen: set[str]) -> ToolUse:
 
 def _as_call(item: Any, fields: CallFields) -> Any:
     """The call ``item`` holds, or None when it is not a call (text, reasoning, ...)."""
+    if fields.wrapper is None and fields.marker is None:
+        return item
     if fields.wrapper is not None:
         call = _field(item, fields.wrapper)
         return None if call is _MISSING else call
@@ -366,9 +424,9 @@ def _read_call(
         _walk(call, fields.name),
         _walk(call, fields.id),
         _walk(call, fields.arguments),
-        ids_optional=fields.ids_optional,
-        position=position,
-        max_chars=max_chars,
+        fields.ids_optional,
+        position,
+        max_chars,
     )
 
 
@@ -401,16 +459,26 @@ def read_calls(
         stop = None
     uses: list[ToolUse] = []
     seen: set[str] = set()
+    cut_off = rec.cut_off
+    # Calls are cut off only by a stop at the limit or by their own status (_cut_detail).
+    may_cut = stop is not None or (cut_off is not None and bool(cut_off.call_status))
+    last = len(items) - 1
     for number, item in enumerate(items):
         try:
             use = _read_call(item, fields, len(uses), max_argument_chars)
-            last = number == len(items) - 1
-            cut = "" if use is None else _cut_detail(item, rec.cut_off, stop, last)
+            cut = (
+                _cut_detail(item, cut_off, stop, number == last)
+                if may_cut and use is not None
+                else ""
+            )
         except Exception as exc:  # one hostile element costs that element only
             found.append(f"element {number} not read: {type(exc).__name__}: {exc}")
             continue
         if use is not None:
-            use = _mark_duplicate(use, seen)
+            if use.id in seen:
+                use = _mark_duplicate(use, seen)
+            else:
+                seen.add(use.id)
             if cut:
                 use = ToolUse(
                     use.name, {}, id=use.id, error=cut_off_error(use.name, cut)
@@ -421,87 +489,3 @@ def read_calls(
     if problems is not None:
         problems.extend(found)
     return uses
-
-
-# ---- results back to the provider ---------------------------------------------------------
-
-
-def _slot_values(use: ToolUse, result: ToolResult) -> dict[str, Any]:
-    failed = result.is_error or result.denied
-    content = str(result.content)
-    given = not use.id.startswith(SYNTHETIC_ID_PREFIX)
-    return {
-        CALL_ID.name: use.id,
-        CALL_ID_IF_GIVEN.name: use.id if given else None,
-        CALL_NAME.name: use.name,
-        CONTENT.name: content,
-        IS_ERROR.name: failed,
-        STATUS.name: "error" if failed else "success",
-        OUTCOME.name: {"error" if failed else "output": content},
-    }
-
-
-def _fill(layout: Envelope, values: Mapping[str, Any]) -> dict[str, Any]:
-    """``layout`` with its slots filled from ``values``; a slot valued None is left out."""
-    out: dict[str, Any] = {}
-    for key, spec in layout:
-        if isinstance(spec, Slot):
-            value = values[spec.name]
-            if value is None:
-                continue
-        elif isinstance(spec, Items):
-            value = [_fill(spec.layout, values)]
-        elif isinstance(spec, tuple):
-            value = _fill(spec, values)
-        else:
-            value = spec
-        out[key] = value
-    return out
-
-
-def _results_record(format: str) -> tuple[FormatRecord, Envelope]:
-    rec = record(format)
-    if rec.result_envelope is None:
-        raise ValueError(f"format {format!r} has no tool-result message")
-    return rec, rec.result_envelope
-
-
-def result_message(use: ToolUse, result: ToolResult, format: str) -> dict[str, Any]:
-    """The element answering ``use`` with ``result`` in ``format``.
-
-    Anthropic: a ``tool_result`` content block; OpenAI Chat: a ``role: tool`` message;
-    OpenAI Responses: a ``function_call_output`` input item; Gemini: a ``functionResponse``
-    part; Bedrock Converse: a ``toolResult`` content block. A failed or denied result is
-    flagged where the format can say so (``is_error``, ``status``, Gemini's ``error`` key).
-    """
-    _, layout = _results_record(format)
-    return _fill(layout, _slot_values(use, result))
-
-
-def result_messages(
-    answers: Iterable[tuple[ToolUse, ToolResult]], format: str
-) -> list[dict[str, Any]]:
-    """What to append to the conversation after the assistant's reply: every answer, in order.
-
-    Formats that carry all results of a reply in one user message (Anthropic, Gemini, Bedrock)
-    get that one message; the OpenAI formats get one message or item per result.
-    """
-    rec, _ = _results_record(format)
-    elements = [result_message(use, result, format) for use, result in answers]
-    if rec.result_group is None:
-        return elements
-    if not elements:
-        return []
-    return [_fill(rec.result_group, {RESULTS.name: elements})]
-
-
-def text_result(use: ToolUse, result: ToolResult, label: str | None = None) -> str:
-    """A result on the text path, for the next user message: a bracketed label for the call
-    (``label``, e.g. ``Coordinator.label(use)``; else ``[<tool name>]``), a header saying
-    whether it returned, failed or was refused, then the output. This follows the layout the
-    modelled system uses for text-path results (label, header line, output), in our wording.
-    """
-    outcome = (
-        "was denied" if result.denied else "failed" if result.is_error else "returned"
-    )
-    return f"{label or '[' + use.name + ']'} {outcome}:\n{result.content}"

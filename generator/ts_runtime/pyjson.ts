@@ -45,6 +45,7 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   t: "\t",
 };
 const INT_MAX_STR_DIGITS = 4300;
+const LONG_DIGITS = new RegExp(`[0-9]{${INT_MAX_STR_DIGITS + 1}}`);
 
 class Expecting {
   constructor(readonly pos: number) {}
@@ -57,6 +58,37 @@ class Expecting {
  * CPython refuses them. Objects get their keys as own properties (even `__proto__`).
  */
 export function pyJsonLoads(text: string): unknown {
+  // JSON.parse reads the same grammar to the same values; it only also takes integers longer than
+  // CPython does. So a text it reads without a run of that many digits is taken from it, and
+  // everything else (errors included, whose texts must be CPython's) goes through the scanner.
+  // A text that opens a container it does not close (arguments cut off) goes there at once:
+  // JSON.parse would only throw, which costs more than the rest of reading a call.
+  if (closesWhatItOpens(text)) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (text.length <= INT_MAX_STR_DIGITS || !LONG_DIGITS.test(text)) return parsed;
+    } catch {
+      // the scanner says why, as CPython does
+    }
+  }
+  return pyJsonScan(text);
+}
+
+/** Whether `text`'s last character past JSON blanks closes the container its first one opens
+ * (true for a text that opens none). */
+function closesWhatItOpens(text: string): boolean {
+  let first = 0;
+  while (first < text.length && JSON_SPACE.has(text[first] as string)) first++;
+  let last = text.length - 1;
+  while (last > first && JSON_SPACE.has(text[last] as string)) last--;
+  const opens = text[first];
+  if (opens === "{") return text[last] === "}" && last > first;
+  if (opens === "[") return text[last] === "]" && last > first;
+  return true;
+}
+
+/** `pyJsonLoads` by CPython's scanner alone (what the JSON.parse shortcut must agree with). */
+export function pyJsonScan(text: string): unknown {
   if (text.startsWith("\ufeff")) throw new PyJsonError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0);
   const end = text.length;
   const space = (i: number): number => {

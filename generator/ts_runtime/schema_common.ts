@@ -74,6 +74,35 @@ export function jsonTextDepth(text: string, limit: number = MAX_NESTING): number
   return deepest;
 }
 
+/**
+ * Whether JSON text nests deeper than `limit` (`jsonTextDepth(text) > limit`), as
+ * schema_common.py's `json_text_too_deep`: text with at most `limit` opening brackets cannot be
+ * too deep; past that, the string literals are cut out (the spans `jsonBrackets` skips) and the
+ * openers outside them counted; only text with more than `limit` of those is walked.
+ */
+export function jsonTextTooDeep(text: string, limit: number = MAX_NESTING): boolean {
+  if (openers(text) <= limit) return false;
+  const outside = text.replace(/"(?:[^"\\]|\\[\s\S])*(?:"|$)/g, "");
+  if (openers(outside) <= limit) return false;
+  let depth = 0;
+  for (const char of outside.replace(/[^[\]{}]+/g, "")) {
+    if (char === "[" || char === "{") {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (depth > 0) {
+      depth -= 1;
+    }
+  }
+  return false;
+}
+
+function openers(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf("{"); i >= 0; i = text.indexOf("{", i + 1)) count++;
+  for (let i = text.indexOf("["); i >= 0; i = text.indexOf("[", i + 1)) count++;
+  return count;
+}
+
 /** A bracket outside strings: its character and offset. */
 export interface Bracket {
   readonly char: string;

@@ -9,6 +9,7 @@
  * Python runtime does. A small per-context cache keeps repeated calls cheap.
  */
 
+import { fingerprint, keptValue } from "./cache.js";
 import { copier, fastCopy } from "./copies.js";
 import { FORMATS } from "./formats.js";
 import {
@@ -70,6 +71,29 @@ export interface DynamicOptions {
   mcpServers?: readonly Json[];
   /** Subagent configs `{name, description}`. */
   subagents?: readonly Json[];
+  /** The kept MCP variants themselves, read only, instead of copies (the Offer). */
+  shared?: boolean;
+}
+
+/** What mcpTools made of one server list, kept read only; `copy()` hands out copies. */
+interface RuntimeTools {
+  readonly variants: readonly Variant[];
+  readonly skipped: readonly SkipRecord[];
+  readonly copy: () => [Variant[], SkipRecord[]];
+}
+
+const RUNTIME_TOOLS = new WeakMap<object, Map<string, RuntimeTools>>();
+
+/** mcpTools of `servers`, kept per server list (its fingerprint) for the catalog. */
+function keptMcpTools(catalog: NativeCatalog, servers: readonly Json[]): RuntimeTools {
+  const make = (): RuntimeTools => {
+    const [variants, skipped] = mcpTools(servers, {
+      separator: catalog.data.mcp.separator,
+      maxLength: catalog.data.mcp.name_max_length,
+    });
+    return { variants, skipped, copy: copier([variants, skipped]) as () => [Variant[], SkipRecord[]] };
+  };
+  return keptValue(RUNTIME_TOOLS, catalog, fingerprint(servers), make, CACHE_LIMIT).value;
 }
 
 /**
@@ -108,12 +132,10 @@ export function dynamicVariants(
   }
   const servers = options.mcpServers ?? [];
   if (servers.length > 0) {
-    const [found, leftOut] = mcpTools(servers, {
-      separator: catalog.data.mcp.separator,
-      maxLength: catalog.data.mcp.name_max_length,
-    });
+    const kept = keptMcpTools(catalog, servers);
+    const [found, leftOut] = options.shared ? [kept.variants, kept.skipped] : kept.copy();
     extra.push(...found);
-    skipped.push(...leftOut);
+    skipped.push(...leftOut.map((record) => ({ ...record })));
   }
   return [extra, skipped];
 }
@@ -227,7 +249,25 @@ export function buildTools(
     throw new NativeToolsUnavailable("native tool calls are off in this context (enable_native_tool_calls)");
   }
   const extra = options.extraVariants ?? [];
-  const key = extra.length > 0 ? null : cacheKey(catalog, dialect, name, data, ctx, cacheControl);
+  let result: Schema[];
+  if (extra.some((v) => v.input_schema === null || v.input_schema === undefined)) {
+    // Subagent tools replace the static use_subagents: the list is made whole here.
+    result = build(catalog, dialect, name, ctx, extra, options.skipped);
+  } else if (extra.length > 0) {
+    // MCP tools come after the static ones, which are what they are without them: the static
+    // part comes from the cache, and only the request's own tools are converted.
+    result = staticList(catalog, dialect, name, data, ctx, false);
+    result.push(...runtimeEntries(catalog, dialect, ctx, extra, options.skipped));
+  } else {
+    return staticList(catalog, dialect, name, data, ctx, cacheControl);
+  }
+  if (cacheControl && result.length > 0) result[result.length - 1]["cache_control"] = { type: "ephemeral" };
+  return result;
+}
+
+/** The family's static tools in `ctx`, from the cache when it has them. */
+function staticList(catalog: NativeCatalog, dialect: string, name: string, data: Json, ctx: Json, cacheControl: boolean): Schema[] {
+  const key = cacheKey(catalog, dialect, name, data, ctx, cacheControl);
   const lists = listsOf(catalog);
   if (key !== null) {
     const cached = lists.get(key);
@@ -237,11 +277,72 @@ export function buildTools(
       return fastCopy(cached);
     }
   }
-  const result = build(catalog, dialect, name, ctx, extra, options.skipped);
+  const result = build(catalog, dialect, name, ctx, [], undefined);
   if (cacheControl && result.length > 0) result[result.length - 1]["cache_control"] = { type: "ephemeral" };
   if (key !== null) {
     if (lists.size >= CACHE_LIMIT) lists.delete(lists.keys().next().value!);
     lists.set(key, fastCopy(result));
+  }
+  return result;
+}
+
+/** A run-time tool converted for a dialect: a copier of its entry (null: not offered), or why
+ * the dialect cannot take it. */
+interface Converted {
+  readonly copy: (() => Schema) | null;
+  readonly error: unknown;
+}
+
+/** Run-time tools converted per dialect and the variant's fingerprint (tool_lists.py's
+ * `_CONVERTED`): an MCP server's tools are sent with every request. */
+const CONVERTED = new Map<string, Converted>();
+const CONVERTED_LIMIT = 4096;
+
+/** The key of `variant`'s conversion, or null when it may depend on the context (a text piece
+ * with a condition: run-time tools have none, a hand-made one might). */
+function convertedKey(dialect: string, variant: Variant): string | null {
+  try {
+    const texts: Json[] = [variant.description, ...variant.parameters.map((p: Json) => p.instruction)];
+    if (!texts.every((pieces) => Array.isArray(pieces) && pieces.every((piece: Json) => typeof piece === "string"))) return null;
+  } catch {
+    return null; // a malformed variant: converted (and refused) afresh every time
+  }
+  const found = fingerprint(variant);
+  return found === null ? null : `${dialect}\u0000${found}`;
+}
+
+/** Run-time tools converted for `dialect`; one the dialect cannot take is left out (and reported
+ * in `skipped`), never failing the list. */
+function runtimeEntries(
+  catalog: NativeCatalog,
+  dialect: string,
+  ctx: Json,
+  variants: readonly Variant[],
+  skipped: SkipRecord[] | undefined,
+): Schema[] {
+  // MCP and subagent text comes from servers and users: never fill placeholders in it.
+  const serverText = (pieces: readonly Json[]): string => catalog.resolveText(pieces, ctx, false);
+  const result: Schema[] = [];
+  for (const variant of variants) {
+    const key = convertedKey(dialect, variant);
+    let kept = key === null ? undefined : CONVERTED.get(key);
+    if (kept === undefined) {
+      try {
+        const entry = runtimeEntry(dialect, variant, serverText);
+        kept = { copy: entry === null ? null : copier(entry), error: null };
+      } catch (exc) {
+        kept = { copy: null, error: exc }; // one bad run-time tool never costs the others
+      }
+      if (key !== null) {
+        if (CONVERTED.size >= CONVERTED_LIMIT) CONVERTED.clear();
+        CONVERTED.set(key, kept);
+      }
+    }
+    if (kept.error !== null) {
+      if (skipped !== undefined) skipped.push(skipRecord(variant, dialect, kept.error));
+    } else if (kept.copy !== null) {
+      result.push(kept.copy());
+    }
   }
   return result;
 }
@@ -254,7 +355,11 @@ const LISTS = new WeakMap<object, Map<string, Schema[]>>();
  * (benchmarks measure a first call and a cache miss with it). */
 export function clearNativeCaches(catalog: NativeCatalog, entries: boolean = false): void {
   LISTS.delete(catalog);
-  if (entries) ENTRIES = new WeakMap();
+  RUNTIME_TOOLS.delete(catalog);
+  if (entries) {
+    ENTRIES = new WeakMap();
+    CONVERTED.clear();
+  }
 }
 
 function listsOf(catalog: NativeCatalog): Map<string, Schema[]> {
@@ -295,6 +400,8 @@ function memoized<K, V>(fn: (key: K) => V): (key: K) => V {
   };
 }
 
+/** The whole list made afresh: the static tools `assemble` keeps, then the run-time ones (which it
+ * puts after them). */
 function build(
   catalog: NativeCatalog,
   dialect: string,
@@ -305,29 +412,20 @@ function build(
 ): Schema[] {
   const requirement = memoized((predicate: Json): boolean => catalog.holds(predicate, ctx));
   const text = (pieces: readonly Json[]): string => catalog.resolveText(pieces, ctx);
-  // MCP and subagent text comes from servers and users: never fill placeholders in it.
-  const serverText = (pieces: readonly Json[]): string => catalog.resolveText(pieces, ctx, false);
   const placeholders = memoized((value: string): string => catalog.resolvePlaceholders(value, ctx));
   const result: Schema[] = [];
+  const runTime: Variant[] = [];
   for (const variant of catalog.assemble(family, ctx, extraVariants)) {
-    let built: Schema | null = null;
     if (variant.spec === null || variant.spec === undefined) {
-      // a run-time tool: one bad one never costs the others
-      try {
-        built = runtimeEntry(dialect, variant, serverText);
-      } catch (exc) {
-        if (skipped !== undefined) skipped.push(skipRecord(variant, dialect, exc));
-        continue;
-      }
-    } else {
-      const found = staticEntry(dialect, variant);
-      if (found.copy !== null) {
-        built = found.copy();
-        if (found.meta !== null) built = adapt(dialect, built, found.meta, requirement, text, placeholders);
-      }
+      runTime.push(variant);
+      continue;
     }
-    if (built !== null) result.push(built);
+    const found = staticEntry(dialect, variant);
+    if (found.copy !== null) {
+      let built = found.copy();
+      if (found.meta !== null) built = adapt(dialect, built, found.meta, requirement, text, placeholders);
+      result.push(built);
+    }
   }
-  return result;
+  return result.concat(runtimeEntries(catalog, dialect, ctx, runTime, skipped));
 }
-

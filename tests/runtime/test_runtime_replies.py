@@ -459,3 +459,63 @@ def test_text_result_lays_out_label_outcome_and_output() -> None:
     assert text_result(use, ToolResult.deny(), "[read_file for 'a.txt']").startswith(
         "[read_file for 'a.txt'] was denied:\n"
     )
+
+
+# ---- the fast paths give what the plain ones give ------------------------------------------
+
+_JSONISH = st.text(alphabet='{}[]"\\:, a1-.eE\n\t\ufeffnul', max_size=60)
+
+
+def _outcome(read: Any, text: str) -> Any:
+    try:
+        return ("value", read(text))
+    except ValueError as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+@given(_JSONISH)
+@settings(max_examples=400, deadline=None)
+@example('{"a": 1}  ')
+@example('{"a": [1, {"b": "}"}]}')
+@example('{"a": ')
+@example('{"a": NaN}')
+@example('{"a": 1} x')
+@example("\ufeff{}")
+def test_arguments_are_decoded_as_json_loads_decodes_them(text: str) -> None:
+    from generator.runtime.replies import _loads, _reject_constant
+
+    assert _outcome(_loads, text) == _outcome(lambda t: json.loads(t, parse_constant=_reject_constant), text)
+
+
+@given(st.text(alphabet='{}[]"\\ ab', max_size=80), st.integers(0, 6))
+@settings(max_examples=400, deadline=None)
+@example('"\\', 0)
+@example('{"[[[": [', 1)
+def test_the_depth_bound_agrees_with_the_bracket_scan(text: str, limit: int) -> None:
+    from generator.runtime.schema_common import json_text_depth, json_text_too_deep
+
+    assert json_text_too_deep(text, limit) == (json_text_depth(text, limit) > limit)
+    deep = "[" * (MAX_NESTING + 1) + "]" * (MAX_NESTING + 1)
+    assert json_text_too_deep(deep) and not json_text_too_deep('["' + "[" * 500 + '"]')
+
+
+def test_tool_use_makes_the_call_the_dataclass_makes() -> None:
+    from dataclasses import asdict, replace
+
+    from generator.runtime.tool_types import tool_use
+
+    assert not hasattr(ToolUse, "__post_init__")  # tool_use skips __init__: nothing may run there
+    made = tool_use("read_file", {"path": "a"}, True, "c1", "late")
+    plain = ToolUse("read_file", {"path": "a"}, True, "c1", "late")
+    assert made == plain and hash(tool_use("x", (), False, "", None)) == hash(ToolUse("x", ()))  # type: ignore[arg-type]
+    assert vars(made) == vars(plain) and list(vars(made)) == list(vars(plain)) and asdict(made) == asdict(plain)
+    assert replace(made, params={}) == replace(plain, params={}) and repr(made) == repr(plain)
+    with pytest.raises(AttributeError):
+        made.name = "other"  # type: ignore[misc]
+    assert not hasattr(ToolResult, "__post_init__")
+    for quick, plain_result in (
+        (ToolResult.ok("fine"), ToolResult("fine")),
+        (ToolResult.error("bad"), ToolResult("bad", is_error=True)),
+    ):
+        assert quick == plain_result and list(vars(quick).items()) == list(vars(plain_result).items())
+        assert hash(quick) == hash(plain_result) and repr(quick) == repr(plain_result)

@@ -78,7 +78,7 @@ function converted(c: { schema: Json; strict: boolean }): Json {
 }
 
 /** Median microseconds per call of `run` over `repeats` batches of about `budget` seconds. */
-function perCall(run: () => unknown, repeats: number, budget: number): number {
+export function perCall(run: () => unknown, repeats: number, budget: number): number {
   for (let i = 0; i < 50; i++) run(); // warm up (the JIT)
   let count = 0;
   const start = performance.now();
@@ -94,7 +94,7 @@ function perCall(run: () => unknown, repeats: number, budget: number): number {
     times.push(((performance.now() - t0) / number) * 1000);
   }
   times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return times[Math.floor(times.length / 2)] as number;
 }
 
 function bench(b: { families: string[]; context: Json; repeats: number; budget: number }): Json {

@@ -136,3 +136,25 @@ test("answerAsync runs the calls of a turn concurrently and answers in call orde
   assert.throws(() => offer.answer(dispatcher, null, response), /Offer\.answer refused/);
   assert.throws(() => offer.answerText(dispatcher, null, ""), /use answer$/);
 });
+
+test("an Offer for inputs seen before hands out what a fresh one does, and copies of its own", () => {
+  const servers = JSON.parse(JSON.stringify(SERVERS));
+  const snapshot = (offer: Offer) => JSON.stringify([offer.names(), offer.skipped, offer.degraded, offer.promptSection()]);
+  const first = new Offer(CATALOG, new TextPath(CATALOG), "fam", {}, { mcpServers: servers });
+  const before = snapshot(first);
+  first.skipped.push({ server: null, uid: null, tool: null, name: "mine", reason: "" });
+  (first.variants as Map<string, unknown>).clear();
+  const again = new Offer(CATALOG, new TextPath(CATALOG), "fam", {}, { mcpServers: servers });
+  assert.equal(snapshot(again), before);
+  servers[0].tools[0].name = "later"; // changed in place: a plan of its own
+  const changed = new Offer(CATALOG, new TextPath(CATALOG), "fam", {}, { mcpServers: servers });
+  assert.deepEqual(changed.names(), ["a", "wx0mcp0later"]);
+});
+
+test("fingerprints tell apart what reads differently and refuse what is not plain data", async () => {
+  const { fingerprint } = await import("../cache.js");
+  assert.equal(fingerprint([{ a: 1, b: ["x"] }]), fingerprint([{ a: 1, b: ["x"] }]));
+  const distinct = [["1"], [1], [true], ["1", ""], ['1"'], [{ a: "" }], [{ "": "a" }], [[]], [{}], [null]];
+  assert.equal(new Set(distinct.map(fingerprint)).size, distinct.length);
+  for (const bad of [[Number.NaN], [-0], [undefined], [new Map()], [() => 1], new Array(2)]) assert.equal(fingerprint(bad), null);
+});

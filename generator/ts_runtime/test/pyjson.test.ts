@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { PyJsonError, pyJsonLoads } from "../pyjson.js";
+import { PyJsonError, pyJsonLoads, pyJsonScan } from "../pyjson.js";
+import { jsonTextDepth, jsonTextTooDeep } from "../schema_common.js";
 import { pyLen, pySlice, pySortedDumps, pySplit, pyStrip } from "../pyspell.js";
 
 function error(text: string): string {
@@ -41,4 +42,52 @@ test("Python's whitespace, lengths and sorted dumps", () => {
   assert.equal(pyLen("a\u{1F600}"), 2);
   assert.equal(pySlice("\u{1F600}\u{1F600}", 1), "\u{1F600}");
   assert.equal(pySortedDumps({ b: 1, a: [true, { d: null, c: 0.5 }] }), '{"a": [true, {"c": 0.5, "d": null}], "b": 1}');
+});
+
+function outcome(read: (text: string) => unknown, text: string): unknown {
+  try {
+    return ["value", read(text)];
+  } catch (e) {
+    return ["error", (e as Error).name, (e as Error).message];
+  }
+}
+
+/** Texts of a few JSON characters, made up deterministically (a small linear congruential walk). */
+function texts(alphabet: string, count: number, longest: number): string[] {
+  const out: string[] = [];
+  let seed = 7;
+  for (let n = 0; n < count; n++) {
+    let text = "";
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const size = seed % (longest + 1);
+    for (let i = 0; i < size; i++) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      text += alphabet[seed % alphabet.length];
+    }
+    out.push(text);
+  }
+  return out;
+}
+
+test("json.loads: the JSON.parse shortcut reads what the scanner reads, and leaves it every error", () => {
+  const cases = [
+    ...texts('{}[]":, a1-.eE\n\t\ufeffnul\\', 3000, 14),
+    '{"a": 1}  ',
+    '{"__proto__": {"b": [1, 2.5, -0]}}',
+    '"\\ud800"',
+    "1e400",
+    "\ufeff{}",
+    "9".repeat(4301),
+    `[1.${"9".repeat(4400)}]`,
+  ];
+  for (const text of cases) assert.deepEqual(outcome(pyJsonLoads, text), outcome(pyJsonScan, text), JSON.stringify(text));
+});
+
+test("the depth bound agrees with the bracket scan", () => {
+  for (const text of texts('{}[]"\\ ab', 3000, 40)) {
+    for (const limit of [0, 1, 3, 6]) {
+      assert.equal(jsonTextTooDeep(text, limit), jsonTextDepth(text, limit) > limit, JSON.stringify([text, limit]));
+    }
+  }
+  assert.ok(jsonTextTooDeep("[".repeat(101)) && !jsonTextTooDeep(`["${"[".repeat(500)}"]`));
 });

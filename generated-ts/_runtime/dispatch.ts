@@ -41,7 +41,7 @@ import {
 import { ToolResult, type ToolUse } from "./tool_types.js";
 
 export { AsyncHandlerError, SharedToolHandler };
-import { errorName, errorText, has, isDict, pyGeneral, pyLen } from "./pyspell.js";
+import { errorName, errorText, isDict, own, pyGeneral, pyLen } from "./pyspell.js";
 
 /** How many subagent tool names a Coordinator keeps a handler for (least recently used go). */
 export const MAX_DYNAMIC_HANDLERS = 256;
@@ -181,10 +181,6 @@ export class Bindings {
   }
 }
 
-function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
-  return has(record, key) ? record[key] : undefined;
-}
-
 function lookup(namespace: HandlerNamespace, className: string): HandlerClass | null {
   const found = namespace instanceof Map ? namespace.get(className) : own(namespace as Record<string, unknown>, className);
   return typeof found === "function" ? (found as HandlerClass) : null;
@@ -205,9 +201,9 @@ export interface CoordinatorOptions {
   /** Makes the handler behind each dynamic subagent tool name; without it the subagents tool's handler is shared. */
   subagentFactory?: (() => ToolHandler<any, any>) | null;
   /** Receives a line for each handler failure (default: dropped; the result reports it). */
-  log?: DispatchLog;
+  log?: DispatchLog | undefined;
   /** Bound for the async paths: async handlers allowed, the sync `execute` refused. */
-  asynchronous?: boolean;
+  asynchronous?: boolean | undefined;
 }
 
 /** Options of `fromNamespace`. */

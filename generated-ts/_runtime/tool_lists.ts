@@ -262,8 +262,14 @@ export function buildTools(
   } else {
     return staticList(catalog, dialect, name, data, ctx, cacheControl);
   }
-  if (cacheControl && result.length > 0) result[result.length - 1]["cache_control"] = { type: "ephemeral" };
+  if (cacheControl) markCacheBreakpoint(result);
   return result;
+}
+
+/** Anthropic's prompt-cache breakpoint on the last tool of a list (none on an empty list). */
+function markCacheBreakpoint(tools: Schema[]): void {
+  const last = tools[tools.length - 1];
+  if (last !== undefined) last["cache_control"] = { type: "ephemeral" };
 }
 
 /** The family's static tools in `ctx`, from the cache when it has them. */
@@ -279,7 +285,7 @@ function staticList(catalog: NativeCatalog, dialect: string, name: string, data:
     }
   }
   const result = build(catalog, dialect, name, ctx, [], undefined);
-  if (cacheControl && result.length > 0) result[result.length - 1]["cache_control"] = { type: "ephemeral" };
+  if (cacheControl) markCacheBreakpoint(result);
   if (key !== null) {
     if (lists.size >= CACHE_LIMIT) lists.delete(lists.keys().next().value!);
     lists.set(key, fastCopy(result));

@@ -51,15 +51,16 @@ export interface NativeCatalog {
   route(providerId: unknown, modelId?: unknown): string;
 }
 
-export interface NativeToolsOptions {
+/** Options of `nativeTools`; `F` is the format's name as given (a literal selects its entry type). */
+export interface NativeToolsOptions<F extends string = string> {
   /** The format; the context's routed format when left out. */
-  format?: string | null;
+  format?: F | null | undefined;
   /** Run-time tools (subagents, MCP) from dynamicVariants. */
-  extraVariants?: readonly Variant[];
+  extraVariants?: readonly Variant[] | undefined;
   /** Marks the last tool as a prompt-cache breakpoint (anthropic only). */
-  cacheControl?: boolean;
+  cacheControl?: boolean | undefined;
   /** Run-time tools the format cannot take are appended here when given. */
-  skipped?: SkipRecord[];
+  skipped?: SkipRecord[] | undefined;
 }
 
 /** The native format the context's provider (and model) use. */

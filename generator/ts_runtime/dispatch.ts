@@ -475,7 +475,7 @@ export class Coordinator<Config = unknown> {
   async executeAsync(
     config: Config,
     block: ToolUse,
-    options: { timeout?: number | null } = {},
+    options: { timeout?: number | null | undefined } = {},
   ): Promise<ToolResult | null> {
     const timeout = options.timeout ?? null;
     const route = this.route(block);

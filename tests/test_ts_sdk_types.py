@@ -28,6 +28,13 @@ PACKAGE_JSON = ts_bridge.ROOT / "tests" / "ts" / "package.json"
 SDKS = ("@anthropic-ai/sdk", "openai", "@google/genai", "@aws-sdk/client-bedrock-runtime")
 MCP_SERVERS = ts_bridge.ROOT / "tests" / "data" / "mcp" / "servers.json"
 SUBAGENTS = [{"name": "Code Reviewer", "description": "Reviews a diff."}, {"name": "tester"}]
+SDK_CALLS = (
+    "messages.create(",
+    "chat.completions.create(",
+    "responses.create(",
+    "generateContent(",
+    "ConverseCommand(",
+)
 NATIVE_FAMILIES = ("gpt-5-native", "gpt-5-1-native", "gemini3", "native-next-gen")
 
 # variant file -> (text replaced in the host, its replacement, what tsc must report)
@@ -116,7 +123,7 @@ def test_the_host_passes_every_value_to_the_sdks_with_no_cast(diagnostics: dict[
     assert others == {}, others
     source = HOST.read_text("utf-8")
     assert " as " not in source and "<any>" not in source and "@ts-" not in source, "the host needs no cast"
-    for call in ("messages.create(", "chat.completions.create(", "responses.create(", "generateContent(", "ConverseCommand("):
+    for call in SDK_CALLS:
         assert call in source, call
 
 
@@ -141,7 +148,7 @@ def test_the_package_types_name_no_sdk() -> None:
     for rel, data in package.items():
         if rel.endswith(".ts"):
             imports = re.findall(r'from\s+"([^"]+)"', data.decode("utf-8"))
-            assert all(spec.startswith("./") or spec.startswith("../") for spec in imports), (rel, imports)
+            assert all(spec.startswith(("./", "../")) for spec in imports), (rel, imports)
 
 
 def test_host_file_is_the_one_documented() -> None:

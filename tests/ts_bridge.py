@@ -211,7 +211,9 @@ def as_json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def typecheck_host(package: dict[str, bytes], modules: dict[str, str], folder: str = "tests/ts/hosts") -> dict[str, str]:
+def typecheck_host(
+    package: dict[str, bytes], modules: dict[str, str], folder: str = "tests/ts/hosts"
+) -> dict[str, str]:
     """``tsc --noEmit`` of ``package`` as generated-ts/ and ``modules`` (name -> source) in ``folder``,
     with tests/ts/tsconfig.json's flags, Node's types and tests/ts/node_modules (the provider SDKs)
     reachable as a host project's own; tsc's output lines per file (modules by bare name)."""

@@ -27,6 +27,7 @@ from ..render import header, render_text
 from ..resolve import ResolvedFamily
 from ..runtime import RUNTIME_VERSION
 from ..semantics import member_name
+from . import ts_package
 from .core import catalog_values, spec_sources
 
 RUNTIME_FOLDER = "_runtime"
@@ -358,4 +359,5 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
     files["dispatch.ts"] = emit_dispatch(catalog)
     for name in ("catalog", "prompt", "providers", "offer", "index"):  # bindings without data: ts_<name>.ts.j2
         files[f"{name}.ts"] = render_text(f"ts_{name}.ts.j2", header=head, runtime=RUNTIME_FOLDER)
+    files.update(ts_package.emit(catalog))
     return dict(sorted(files.items()))

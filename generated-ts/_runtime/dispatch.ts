@@ -199,7 +199,7 @@ function describe(error: unknown): string {
 /** Options of a Coordinator. */
 export interface CoordinatorOptions {
   /** Makes the handler behind each dynamic subagent tool name; without it the subagents tool's handler is shared. */
-  subagentFactory?: (() => ToolHandler<any, any>) | null;
+  subagentFactory?: (() => ToolHandler<any, any>) | null | undefined;
   /** Receives a line for each handler failure (default: dropped; the result reports it). */
   log?: DispatchLog | undefined;
   /** Bound for the async paths: async handlers allowed, the sync `execute` refused. */
@@ -211,7 +211,7 @@ export interface NamespaceOptions extends Pick<CoordinatorOptions, "log" | "asyn
   /** Handed to the classes whose binding takes the validator. */
   validator?: unknown;
   /** Register what exists and skip missing classes instead of throwing MissingHandlersError. */
-  lenient?: boolean;
+  lenient?: boolean | undefined;
 }
 
 /** A call answered without running a handler, or the handler (a partial block's has `handlePartialBlock`). */

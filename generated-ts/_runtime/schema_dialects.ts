@@ -70,7 +70,7 @@ export function convertWith(schema: Json, rec: FormatRecord, policy: SchemaPolic
 }
 
 export interface ConvertOptions {
-  strict?: boolean;
+  strict?: boolean | undefined;
 }
 
 /** Converts a parameters JSON Schema for `dialect`; returns the schema and notices. */
@@ -111,10 +111,10 @@ export function layOut(envelope: Envelope, values: ReadonlyMap<Slot, Json>): Sch
 }
 
 export interface ToolEntryOptions {
-  strict?: boolean;
-  cacheControl?: boolean;
+  strict?: boolean | undefined;
+  cacheControl?: boolean | undefined;
   /** Conversion notices are appended here when given. */
-  notices?: unknown[];
+  notices?: unknown[] | undefined;
 }
 
 /** The request-ready tool dict for `dialect`; `parameters` is the input JSON Schema. */

@@ -115,9 +115,9 @@ function scrub(prefix: string, body: string, separator: string): string {
 }
 
 export interface SubagentNameOptions {
-  prefix?: string;
-  maxLength?: number;
-  separator?: string;
+  prefix?: string | undefined;
+  maxLength?: number | undefined;
+  separator?: string | undefined;
 }
 
 /** The tool name for one subagent: `prefix` + the name sanitized, within `maxLength`. */
@@ -174,7 +174,7 @@ export function splitSubagents(configs: readonly Schema[]): [Schema[], SkipRecor
 
 export interface SubagentToolsOptions extends SubagentNameOptions {
   /** Skip records of refused configs are appended here when given. */
-  skipped?: SkipRecord[];
+  skipped?: SkipRecord[] | undefined;
 }
 
 /** One variant per subagent config `{name, description}`, named by `subagentNames`. */

@@ -431,9 +431,7 @@ def _read_call(
     )
 
 
-def _plain_call(
-    item: Any, fields: CallFields, position: int, max_chars: int
-) -> Any:
+def _plain_call(item: Any, fields: CallFields, position: int, max_chars: int) -> Any:
     """The call in ``item`` read the quick way, or _MISSING to read it with ``_read_call``.
 
     Almost every element of a parsed JSON body is a dict with the call's name and id as

@@ -162,12 +162,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.command == "generate":
             print("toolgen: up to date", file=sys.stderr)
         return EXIT_OK
+    if args.command == "validate":
+        return _validate(args, early)
     from . import write
 
     options = _options(args, out)
-    blocked = {} if args.command == "validate" else {f: b for f in options if (b := file_above(f)) is not None}
-    if args.command == "validate" or blocked or not outputs.usable:
-        # validate lowers too (provider limits are spec errors); only hashes are kept
+    blocked = {f: b for f in options if (b := file_above(f)) is not None}
+    if blocked or not outputs.usable:
+        # spec errors are reported first; only hashes of the output are kept
         result = _render(args, write.Staging(None), early, _hash_only(args))
         if result.diagnostics.has_errors or not blocked:
             return EXIT_INVALID if result.diagnostics.has_errors else EXIT_OK
@@ -189,6 +191,17 @@ def _dispatch(args: argparse.Namespace) -> int:
         hint = _os_hint(exc, "pass another --out") + kept
         _error(args, out, "E404", f"cannot {verb} the output folder: {_os_reason(exc)}", hint)
     return EXIT_INVALID
+
+
+def _validate(args: argparse.Namespace, early: Diagnostics) -> int:
+    """Every check of a run, the outputs' own included (provider limits are spec errors), with
+    nothing rendered: the workspace's diagnostics and the output folders' checks."""
+    from .workspace import Workspace
+
+    diags = Workspace(args.specs, typescript="typescript" in args.extra).diagnostics()
+    diags.extend(early.items)
+    _print_diagnostics(diags, args.error_format)
+    return EXIT_INVALID if diags.has_errors else EXIT_OK
 
 
 def _options(args: argparse.Namespace, out: Path) -> dict[Path, str]:

@@ -5,7 +5,7 @@ tool list is held against the format's limits (E501, W501), and sent_checks repo
 format drops (W502, W503, E322). Rendering (lower/native.py) reports through the same functions,
 so ``toolgen validate``, the language server and ``generate`` say the same things; validating
 this way imports no template engine. The TypeScript package's own checks (E800, E801, E820)
-join when that target is on.
+are lower/ts.py's ``check``, which the workspace adds when that target is on.
 """
 
 from __future__ import annotations
@@ -103,15 +103,9 @@ def _shared_label(message: str) -> str:
     return message
 
 
-def check_outputs(
-    catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnostics, typescript: bool = False
-) -> None:
-    """Every check the outputs make (see the module docstring), reported to ``diags``."""
+def check_outputs(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnostics) -> None:
+    """Every check the Python package makes (see the module docstring), reported to ``diags``."""
     for dialect in FORMATS:
         if dialect in catalog.project.formats:
             family_limits(dialect, families, entries(dialect, catalog, diags), diags)
     sent_checks.check(catalog, families, diags)
-    if typescript:
-        from .lower.ts import check as check_typescript  # the TypeScript lowering's own checks
-
-        check_typescript(catalog, families, diags)

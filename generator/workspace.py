@@ -247,7 +247,8 @@ class Workspace:
             self._front = self._build_front()
             self._front_key = key
             self._full = None
-        return self._front
+        front = self._front
+        return Front(_copy(front.diagnostics), front.catalog, front.families)
 
     @property
     def catalog(self) -> Catalog | None:
@@ -263,14 +264,18 @@ class Workspace:
 
     def diagnostics(self) -> Diagnostics:
         """Every finding, the outputs' checks included; what ``toolgen validate`` prints."""
-        front = self.front()
+        front = self.front()  # resets self._full when the files changed
         if self._full is None:
             full = self._collector()
             full.extend(front.diagnostics.items)
             if front.catalog is not None and front.families is not None:
                 from .outchecks import check_outputs
 
-                check_outputs(front.catalog, front.families, full, self._wants_typescript(front.catalog))
+                check_outputs(front.catalog, front.families, full)
+                if self._wants_typescript():
+                    from .lower.ts import check as check_typescript  # the TypeScript package's own checks
+
+                    check_typescript(front.catalog, front.families, full)
             self._full = full
         result = self._collector()
         result.extend(self._full.items)
@@ -288,7 +293,7 @@ class Workspace:
     def _collector(self) -> Diagnostics:
         return Diagnostics() if self._prefixed else spec_diagnostics(self.specs)
 
-    def _wants_typescript(self, catalog: Catalog) -> bool:
+    def _wants_typescript(self) -> bool:
         if self.typescript is not None:
             return self.typescript
         project = self._files.get("toolgen.yaml")
@@ -403,6 +408,11 @@ class Workspace:
         self._global = tuple(diags.items)
         self._usable = True
         return [rel for rel in files if kind_of_spec(rel) is not None]
+
+
+def _copy(diags: Diagnostics) -> Diagnostics:
+    """A collector of its own for a caller (which may add to it), the items shared."""
+    return Diagnostics(list(diags.items), diags.specs)
 
 
 def _model_order(rel: str) -> tuple[int, str]:

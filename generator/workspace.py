@@ -22,7 +22,7 @@ The API, stable for its users (the CLI, watch, breaking, the language server):
     of the files whose diagnostics changed (those to publish again, cleared ones included).
 ``ws.refresh()``
     Look at the disk again (new, deleted and changed files; unchanged ones are not re-read when
-    their size, mtime and inode are the same). Returns the names of the files whose content changed.
+    their size, mtime, ctime and inode are the same). Returns the names of the files whose content changed.
 ``ws.diagnostics()``
     Every finding as :class:`~generator.diagnostics.Diagnostics` (the CLI's own values: codes,
     severities, locations and hints; ``render`` prints them as the CLI does), the checks the
@@ -135,8 +135,9 @@ class Front:
     families: tuple[ResolvedFamily, ...] | None
 
 
-# (mtime_ns, size, inode) of a file on disk: unchanged means not read again.
-_Stamp = tuple[int, int, int]
+# (mtime_ns, ctime_ns, size, inode) of a file on disk: unchanged means not read again (ctime:
+# a chmod changes whether it can be read at all).
+_Stamp = tuple[int, int, int, int]
 
 
 class Workspace:
@@ -432,7 +433,7 @@ def _stamp(path: Path) -> _Stamp | None:
         info = os.stat(path)
     except OSError:
         return None
-    return info.st_mtime_ns, info.st_size, info.st_ino
+    return info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino
 
 
 @contextmanager

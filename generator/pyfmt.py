@@ -14,7 +14,6 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Iterator
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, TextIO
@@ -100,14 +99,17 @@ def _kind(value: Any) -> tuple[str, str]:
     raise TypeError(f"cannot emit {type(value).__name__} as a literal")
 
 
-def _items(value: Any) -> Iterator[tuple[str, Any]]:
+def _items(value: Any) -> list[tuple[str, Any]]:
     """(prefix, element) pairs: 'key: ' for mapping entries, '' for sequence elements."""
     if isinstance(value, (dict, MappingProxyType)):
-        for key, item in value.items():
-            yield (string(key) if isinstance(key, str) else str(atom(key))) + ": ", item
-    else:
-        for item in value:
-            yield "", item
+        return [(_key(key), item) for key, item in value.items()]
+    return [("", item) for item in value]
+
+
+@lru_cache(maxsize=4096, typed=True)  # typed: the keys 1 and True are written differently
+def _key(key: Any) -> str:
+    """A mapping key's prefix: its literal and ': '."""
+    return (string(key) if isinstance(key, str) else str(atom(key))) + ": "
 
 
 def flat(value: Any) -> str:
@@ -185,10 +187,11 @@ class _Writer:
         self.out, self.first = out, True
 
     def line(self, text: str) -> None:
-        if not self.first:
-            self.out.write("\n")
-        self.first = False
-        self.out.write(text)
+        if self.first:
+            self.first = False
+            self.out.write(text)
+        else:
+            self.out.write("\n" + text)
 
 
 def _write_lines(writer: _Writer, value: Any, prefix: str, suffix: str, depth: int, flat: _Flat | None = None) -> None:
@@ -203,19 +206,21 @@ def _write_lines(writer: _Writer, value: Any, prefix: str, suffix: str, depth: i
     if one is not None:
         writer.line(head + one + suffix)
         return
-    items = list(_items(value))
+    items = _items(value)
     opening, closing = _kind(value)
     if not items:
         writer.line(head + opening + closing + suffix)
         return
     writer.line(head + opening)
-    if len(items) == 1:
-        # A lone element is hugged without a trailing comma, except in a tuple, which needs it.
-        key, item = items[0]
-        _write_lines(writer, item, key, "," if opening == "(" else "", depth + 1, flat)
-    else:
-        for key, item in items:
-            _write_lines(writer, item, key, ",", depth + 1, flat)
+    # A lone element is hugged without a trailing comma, except in a tuple, which needs it.
+    comma = "," if len(items) > 1 or opening == "(" else ""
+    inner = INDENT * (depth + 1)
+    for key, item in items:
+        text = atom(item)
+        if text is not None:  # most elements: written here, without a call per line
+            writer.line(inner + key + text + comma)
+        else:
+            _write_lines(writer, item, key, comma, depth + 1, flat)
     writer.line(INDENT * depth + closing + suffix)
 
 

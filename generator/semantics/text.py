@@ -6,6 +6,7 @@ reader (a model, a terminal, the shipped XML parser) would make of it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..diagnostics import Location
@@ -18,11 +19,8 @@ from ..validate import suggest
 from .common import Scope, freeze
 from .predicates import check_predicate
 
-
-def _is_control(ch: str) -> bool:
-    """C0/C1 control characters other than tab and line breaks."""
-    code = ord(ch)
-    return (code < 0x20 and ch not in "\t\n\r") or 0x7F <= code < 0xA0
+# C0/C1 control characters other than tab and line breaks.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def check_text(scope: Scope, src: SourceFile, node: Any, path: PathKey) -> tuple[TextPiece, ...]:
@@ -41,7 +39,7 @@ def check_text(scope: Scope, src: SourceFile, node: Any, path: PathKey) -> tuple
                     f"unknown placeholder {{{{{name}}}}}",
                     suggest(name, scope.placeholders) or "declare it under placeholders: in toolgen.yaml",
                 )
-        odd = sorted({ch for ch in piece["text"] if _is_control(ch)})
+        odd = sorted(set(_CONTROL.findall(piece["text"])))
         if odd:
             scope.diags.warning(
                 src.loc(at),

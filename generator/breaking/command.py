@@ -35,9 +35,10 @@ def run(args: argparse.Namespace) -> int:
     # Imported here: the parser is built on every toolgen run, and these pull in the YAML stack.
     from ..pipeline import load_specs
     from .against import load_against
-    from .compare import Side, compare
+    from .compare import compare
     from .report import apply_exceptions, counts, read_exceptions, render
     from .selection import selection_changes
+    from .side import Side
 
     diags = Diagnostics()
     if not isinstance(args.against, str):  # argparse drops the value of --against=-- and leaves a list

@@ -47,5 +47,6 @@ def test_a_new_field_without_a_decision_is_caught(monkeypatch: pytest.MonkeyPatc
 
 def test_the_documented_table_is_current() -> None:
     doc = (ROOT / "docs" / "breaking.md").read_text("utf-8")
-    assert make_breaking_fields.START in doc and make_breaking_fields.END in doc
+    for marker in (make_breaking_fields.START, make_breaking_fields.END, make_breaking_fields.RULES_START):
+        assert marker in doc
     assert make_breaking_fields.updated(doc) == doc, "run python tools/make_breaking_fields.py"

@@ -64,7 +64,7 @@ def test_against_previous_commit(repo: Path, capsys: pytest.CaptureFixture[str])
     )
     assert "specs/tools/ask.yaml:3:1: breaking[HANDLER_CLASS_ADDED]" in out  # AskHandler is new to the host
     assert "specs/tools/ask.yaml:5:3: info[DESCRIPTION_CHANGED]" in out  # the work tree is the new side
-    assert lines[-1] == "toolgen breaking: 2 breaking, 0 excepted, 1 info (against HEAD~1)"
+    assert lines[-1] == "toolgen breaking: 2 breaking, 0 warnings, 0 excepted, 1 info (against HEAD~1)"
     assert state(repo) == before
 
 
@@ -84,7 +84,7 @@ def test_against_a_sha_names_old_files_by_revision(repo: Path, capsys: pytest.Ca
 
 def test_same_revision_reports_nothing(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "breaking", "--against", "HEAD")
-    assert (code, out) == (0, "toolgen breaking: 0 breaking, 0 excepted, 0 info (against HEAD)\n")
+    assert (code, out) == (0, "toolgen breaking: 0 breaking, 0 warnings, 0 excepted, 0 info (against HEAD)\n")
 
 
 def test_invalid_specs_in_the_revision(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

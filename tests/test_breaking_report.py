@@ -33,7 +33,7 @@ def test_text_output(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFi
         "minimum raised from 1 to 2 [families: compact, native, generic; formats: xml, anthropic, "
         "openai-chat, openai-responses, gemini, bedrock-converse]"
     )
-    assert lines[-1] == "toolgen breaking: 1 breaking, 0 excepted, 0 info (against old/specs)"
+    assert lines[-1] == "toolgen breaking: 1 breaking, 0 warnings, 0 excepted, 0 info (against old/specs)"
 
 
 def test_github_output(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -57,6 +57,7 @@ def test_json_output_shape(breaking_trees: tuple[Path, Path], capsys: pytest.Cap
         "against",
         "errors",
         "breaking",
+        "warnings",
         "excepted",
         "info",
         "findings",
@@ -69,11 +70,13 @@ def test_json_output_shape(breaking_trees: tuple[Path, Path], capsys: pytest.Cap
         "rule": "BOUND_TIGHTENED",
         "fingerprint": finding["fingerprint"],  # test_fingerprints_stay_when_lines_move
         "breaking": True,
+        "level": "error",
         "excepted": None,
         "path": "specs/tools/read_file.yaml",
         "line": 14,
         "col": 9,
         "tool": "read_file",
+        "parameter": "start_line",
         "families": ["compact", "native", "generic"],
         "formats": ["xml", "anthropic", "openai-chat", "openai-responses", "gemini", "bedrock-converse"],
         "message": "read_file: parameter 'start_line': minimum raised from 1 to 2",
@@ -87,7 +90,7 @@ def test_exception_by_rule(breaking_trees: tuple[Path, Path], capsys: pytest.Cap
     assert code == 0
     assert "excepted[BOUND_TIGHTENED]: read_file: parameter 'start_line'" in out
     assert out.splitlines()[0].endswith("(excepted: nobody sends line 1)")
-    assert out.splitlines()[-1] == "toolgen breaking: 0 breaking, 1 excepted, 0 info (against old/specs)"
+    assert out.splitlines()[-1] == "toolgen breaking: 0 breaking, 0 warnings, 1 excepted, 0 info (against old/specs)"
 
 
 def test_exception_by_rule_and_tool(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -241,6 +244,7 @@ def test_invalid_new_specs_exit_2(breaking_trees: tuple[Path, Path], capsys: pyt
         "against": "old/specs",
         "errors": 1,
         "breaking": 0,
+        "warnings": 0,
         "excepted": 0,
         "info": 0,
         "findings": [],

@@ -145,8 +145,15 @@ def _unlisted_tools(old: Side, new: Side, renamed: dict[str, str], reported: set
 def _variant(old: ToolVariant, new: ToolVariant, family: str, formats: tuple[str, ...], out: Collector) -> None:
     """A tool as one family sends it, before and after."""
 
-    def add(rule: str, message: str, where: Location = new.location, fmts: tuple[str, ...] = formats) -> None:
-        out.add(rule, where, f"{new.name}: {message}", tool=new.tool_id, family=family, formats=fmts)
+    def add(
+        rule: str,
+        message: str,
+        where: Location = new.location,
+        fmts: tuple[str, ...] = formats,
+        parameter: str | None = None,
+    ) -> None:
+        message = f"{new.name}: {message}"
+        out.add(rule, where, message, tool=new.tool_id, family=family, formats=fmts, parameter=parameter)
 
     if old.name != new.name:
         add("TOOL_RENAMED", f"tool {old.name!r} is now sent as {new.name!r}")
@@ -195,11 +202,12 @@ def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add
     added = [p for p in after if p.name not in old_names]
     renames = _pair(removed, added, lambda p: (p.required, shape(p.schema)))
     for was, now in renames:
-        add("PARAMETER_RENAMED", f"parameter {was.name!r} renamed to {now.name!r}", where=now.location)
+        message = f"parameter {was.name!r} renamed to {now.name!r}"
+        add("PARAMETER_RENAMED", message, where=now.location, parameter=now.name)
     paired = {id(p) for pair in renames for p in pair}
     for param in removed:
         if id(param) not in paired:
-            add("PARAMETER_REMOVED", f"parameter {param.name!r} removed", where=param.location)
+            add("PARAMETER_REMOVED", f"parameter {param.name!r} removed", where=param.location, parameter=param.name)
     for param in added:
         if id(param) not in paired:
             rule = "PARAMETER_REQUIRED_ADDED" if param.required else "PARAMETER_ADDED"
@@ -207,6 +215,7 @@ def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add
                 rule,
                 f"{'required' if param.required else 'optional'} parameter {param.name!r} added",
                 where=param.location,
+                parameter=param.name,
             )
     old_by_name = {p.name: p for p in before}
     for now in after:
@@ -214,8 +223,12 @@ def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add
             _parameter(old_by_name[now.name], now, add)
 
 
-def _parameter(was: Parameter, now: Parameter, add: Add) -> None:
+def _parameter(was: Parameter, now: Parameter, add_any: Add) -> None:
     where = now.location
+
+    def add(rule: str, message: str, **extra: Any) -> None:
+        add_any(rule, message, parameter=now.name, **extra)
+
     name = f"parameter {now.name!r}"
     if now.required and not was.required:
         add("PARAMETER_MADE_REQUIRED", f"{name} is now required", where=where)

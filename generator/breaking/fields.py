@@ -178,6 +178,12 @@ DECISIONS: dict[str, Decision] = {
     "toolgen.yaml:breaking.exceptions[].rule": Decision(_NONE, "policy"),
     "toolgen.yaml:breaking.exceptions[].tool": Decision(_NONE, "policy"),
     "toolgen.yaml:breaking.exceptions[].reason": Decision(_NONE, "policy"),
+    "toolgen.yaml:breaking.exceptions[].parameter": Decision(_NONE, "policy"),
+    "toolgen.yaml:breaking.exceptions[].family": Decision(_NONE, "policy"),
+    "toolgen.yaml:breaking.exceptions[].format": Decision(_NONE, "policy"),
+    "toolgen.yaml:breaking.protect": Decision(_NONE, "policy: which audience's rules are on"),
+    "toolgen.yaml:breaking.levels": Decision(_NONE, "policy: the level of each rule"),
+    "toolgen.yaml:breaking.levels.<name>": Decision(_NONE, "policy"),
     "toolgen.yaml:routing": Decision(_ROUTING, "see its members"),
     "toolgen.yaml:routing.default": Decision(_ROUTING, "the format of providers no rule names"),
     "toolgen.yaml:routing.rules": Decision(_ROUTING, "compared on the grid of contexts"),
@@ -281,6 +287,14 @@ def table() -> str:
     for place, found in _decided():
         rules = ", ".join(f"`{r}`" for r in found.rules) or "not compared"
         rows.append(f"| `{place}` | {rules} | {found.meaning} |")
+    return "\n".join(rows) + "\n"
+
+
+def rules_table() -> str:
+    """The rule table of docs/breaking.md: each rule's default level, audience and summary."""
+    rows = ["| rule | default level | protects | what it reports |", "| --- | --- | --- | --- |"]
+    for rule in RULES.values():
+        rows.append(f"| [`{rule.id}`](#{rule.id.lower()}) | {rule.level} | {rule.audience} | {rule.summary} |")
     return "\n".join(rows) + "\n"
 
 

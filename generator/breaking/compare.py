@@ -68,11 +68,17 @@ def _pair(removed: list[T], added: list[T], key: Callable[[T], Any]) -> list[tup
 
 
 def _renamed_tools(old: Side, new: Side) -> dict[str, str]:
-    """Old tool id -> new tool id, for ids that changed while the tool kept its shape."""
+    """Old tool id -> new tool id: declared renames (``renamed_from:``), then ids that changed
+    while the tool kept its shape."""
     before, after = old.tools, new.tools
-    removed = [t for i, t in before.items() if i not in after]
-    added = [t for i, t in after.items() if i not in before]
-    return {a.id: b.id for a, b in _pair(removed, added, _tool_shape)}
+    declared = {
+        t.renamed_from: t.id
+        for t in after.values()
+        if t.renamed_from in before and t.renamed_from not in after and t.id not in before
+    }
+    removed = [t for i, t in before.items() if i not in after and i not in declared]
+    added = [t for i, t in after.items() if i not in before and i not in declared.values()]
+    return {**declared, **{a.id: b.id for a, b in _pair(removed, added, _tool_shape)}}
 
 
 def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> None:
@@ -200,10 +206,19 @@ def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add
     new_names = {p.name for p in after}
     removed = [p for p in before if p.name not in new_names]
     added = [p for p in after if p.name not in old_names]
-    renames = _pair(removed, added, lambda p: (p.required, shape(p.schema)))
+    by_name = {p.name: p for p in removed}
+    declared = [(by_name[p.renamed_from], p) for p in added if p.renamed_from in by_name]
+    taken = {id(x) for pair in declared for x in pair}
+    renames = declared + _pair(
+        [p for p in removed if id(p) not in taken],
+        [p for p in added if id(p) not in taken],
+        lambda p: (p.required, shape(p.schema)),
+    )
     for was, now in renames:
         message = f"parameter {was.name!r} renamed to {now.name!r}"
         add("PARAMETER_RENAMED", message, where=now.location, parameter=now.name)
+    for was, now in declared:  # a declared rename may change more than the name: compare the rest
+        _parameter(was, now, add)
     paired = {id(p) for pair in renames for p in pair}
     for param in removed:
         if id(param) not in paired:

@@ -200,6 +200,9 @@ DECISIONS: dict[str, Decision] = {
     ),
     "tools/<tool>.yaml:handler.validator": Decision(("HANDLER_CHANGED",), "the handler's own check changes"),
     "tools/<tool>.yaml:handler.shares": Decision(("HANDLER_CHANGED",), "another tool's handler runs the calls"),
+    "tools/<tool>.yaml:renamed_from": Decision(
+        ("TOOL_RENAMED",), "declares a rename: the old and new ids are paired even when the shape changed"
+    ),
     "tools/<tool>.yaml:label": Decision(_NONE, "a log label for people; never sent, never in host types"),
     "tools/<tool>.yaml:variants": Decision(("TOOL_REMOVED_FROM_FAMILY", "TOOL_ADDED"), "see its members"),
     "tools/<tool>.yaml:variants.<name>": Decision(
@@ -222,6 +225,9 @@ DECISIONS: dict[str, Decision] = {
         "an object member, compared like a parameter (name.member)",
     ),
     "<parameter>.name": Decision(("PARAMETER_RENAMED", "PARAMETER_REMOVED"), "the argument name"),
+    "<parameter>.renamed_from": Decision(
+        ("PARAMETER_RENAMED",), "declares a rename: the pair is compared, type changes included"
+    ),
     "<parameter>.use": Decision(_NONE, "spelling only: the resolved parameter is compared"),
     "<parameter>.required": Decision(("PARAMETER_MADE_REQUIRED", "PARAMETER_MADE_OPTIONAL"), "made required breaks"),
     "<parameter>.instruction": Decision(_TEXT, "prose a model reads"),

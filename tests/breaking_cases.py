@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import edit, run_cli
+from conftest import edit, keep_versions, run_cli
 
 Mutate = Callable[[Path, Path], None]
 
@@ -243,6 +243,11 @@ CASES: dict[str, tuple[Mutate, str, int]] = {
         new_edit("toolgen.yaml", 'CWD: {field: cwd, default: "/"}', 'CWD: {field: cwd, default: "/work"}'),
         "specs/toolgen.yaml:59:3",
         0,
+    ),
+    "FAMILY_VERSION_NOT_BUMPED": (
+        lambda _, new: (keep_versions(new), edit(new / "tools" / "read_file.yaml", "minimum: 1", "minimum: 2")),
+        "specs/variants/compact.yaml:4:1",
+        1,
     ),
     "NPM_PACKAGE_RENAMED": (
         new_edit("toolgen.yaml", "selection:\n", "npm: {name: fixture-tools}\nselection:\n"),

@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from .report import apply_exceptions, read_exceptions, render
     from .selection import selection_changes
     from .side import Side
+    from .versions import version_findings
 
     diags = Diagnostics()
     if not isinstance(args.against, str):  # argparse drops the value of --against=-- and leaves a list
@@ -92,5 +93,10 @@ def run(args: argparse.Namespace) -> int:
     findings = compare(*sides) + selection_changes(*sides)
     findings.sort(key=lambda f: (f.location, f.rule, f.message))
     findings, unused = apply_exceptions(apply_policy(findings, policy), accepted)
+    # the version check looks at what is left breaking, then passes the same policy and exceptions
+    checked = version_findings(sides[0], sides[1], findings)
+    versions, unused_too = apply_exceptions(apply_policy(checked, policy), accepted)
+    findings = sorted(findings + versions, key=lambda f: (f.location, f.rule, f.message))
+    unused = [e for e in unused if e in unused_too]
     print(render(findings, unused, args.against, args.error_format, diags))
     return EXIT_BREAKING if any(fails(f, args.fail_on) for f in findings) else EXIT_OK

@@ -108,6 +108,12 @@ _RULES = (
         "a placeholder's field, default or texts changed: so does every text using it",
         "model",
     ),
+    Rule(
+        "FAMILY_VERSION_NOT_BUMPED",
+        True,
+        "a family that breaking changes reach kept its version: (a check, not a change) raise version:",
+        "both",
+    ),
     Rule("NPM_PACKAGE_RENAMED", True, "the TypeScript package has another npm name: hosts import it by name", "host"),
     Rule("CONTEXT_FIELD_REMOVED", True, "a context field is gone", "host"),
     Rule("CONTEXT_FIELD_TYPE_CHANGED", True, "a context field's type changed, or it is no longer nullable", "host"),

@@ -87,7 +87,9 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
     reported: set[str] = set()  # old ids reported as removed or renamed in some family
     for name, (family, variants) in old_families.items():
         if name not in new_families:
-            out.add("FAMILY_REMOVED", old.at(family.source, ("family",)), f"family {name!r} removed", family=name)
+            # placed where it was removed from, in the file that is still there
+            where = new.at(new.catalog.project.source, ("families",))
+            out.add("FAMILY_REMOVED", where, f"family {name!r} removed", family=name)
             continue
         now, new_variants = new_families[name]
         formats = new.formats(now)
@@ -108,7 +110,7 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
                 message = f"family {name!r} no longer offers tool {variant.name!r}"
                 out.add("TOOL_REMOVED_FROM_FAMILY", where, message, tool=variant.tool_id, family=name, formats=formats)
             else:
-                where = old.at(old.tools[variant.tool_id].source, ("id",))
+                where = new.at(new.catalog.project.source, ("tools",))
                 out.add(
                     "TOOL_REMOVED",
                     where,
@@ -124,7 +126,10 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
                 if variant.tool_id not in old.tools
                 else f"family {name!r} now offers tool {variant.name!r}"
             )
-            out.add("TOOL_ADDED", variant.location, message, tool=variant.tool_id, family=name, formats=formats)
+            where = variant.location
+            if variant.tool_id in old.tools and variant.tool_id in now.tools:  # the family's list changed
+                where = new.at(now.source, ("tools", now.tools.index(variant.tool_id)))
+            out.add("TOOL_ADDED", where, message, tool=variant.tool_id, family=name, formats=formats)
     for name, (family, _) in new_families.items():
         if name not in old_families:
             out.add("FAMILY_ADDED", new.at(family.source, ("family",)), f"family {name!r} added", family=name)
@@ -134,14 +139,15 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
 def _unlisted_tools(old: Side, new: Side, renamed: dict[str, str], reported: set[str], out: Collector) -> None:
     """Tool ids removed, renamed or added that no family offers (the ToolId enum still changes)."""
     before, after = old.tools, new.tools
-    for tool_id, tool in before.items():
+    for tool_id in before:
         if tool_id in reported or tool_id in after:
             continue
         if tool_id in renamed:
             where = new.at(after[renamed[tool_id]].source, ("id",))
             out.add("TOOL_RENAMED", where, f"tool id {tool_id!r} is now {renamed[tool_id]!r}", tool=renamed[tool_id])
         else:
-            out.add("TOOL_REMOVED", old.at(tool.source, ("id",)), f"tool {tool_id!r} removed", tool=tool_id)
+            where = new.at(new.catalog.project.source, ("tools",))
+            out.add("TOOL_REMOVED", where, f"tool {tool_id!r} removed", tool=tool_id)
     offered = {v.tool_id for _, variants in new.families.values() for v in variants}
     for tool_id, tool in after.items():
         if tool_id not in before and tool_id not in offered and tool_id not in renamed.values():
@@ -220,9 +226,16 @@ def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add
     for was, now in declared:  # a declared rename may change more than the name: compare the rest
         _parameter(was, now, add)
     paired = {id(p) for pair in renames for p in pair}
+    new_by_name = {p.name: p for p in after}
     for param in removed:
         if id(param) not in paired:
-            add("PARAMETER_REMOVED", f"parameter {param.name!r} removed", where=param.location, parameter=param.name)
+            # where it was removed from, in the new file: beside the parameter that preceded it
+            # (else followed it) there; the variant when none is left
+            index = before.index(param)
+            neighbours = [*reversed(before[:index]), *before[index + 1 :]]
+            kept = next((new_by_name[p.name] for p in neighbours if p.name in new_by_name), None)
+            extra = {"where": kept.location} if kept is not None else {}
+            add("PARAMETER_REMOVED", f"parameter {param.name!r} removed", parameter=param.name, **extra)
     for param in added:
         if id(param) not in paired:
             rule = "PARAMETER_REQUIRED_ADDED" if param.required else "PARAMETER_ADDED"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import BUNDLED_SPECS, edit, read_tree, run_cli
 from generator import pipeline
-from generator.lower import ts
+from generator.lower import ts, ts_values
 
 
 def configure(specs: Path, value: str = "../generated-ts") -> None:
@@ -72,17 +72,17 @@ def test_unsafe_integer_is_refused_with_e800(capsys, specs: Path, tmp_path: Path
 
 
 def test_array_index_keys_out_of_order_are_refused() -> None:
-    writer = ts._Writer()
+    writer = ts_values.JsWriter()
     writer.value({"b": 1, "10": 2, "2": 3}, "X")
     assert len(writer.problems) == 1 and "'10', '2'" in writer.problems[0][1]
-    fine = ts._Writer()
+    fine = ts_values.JsWriter()
     fine.value({"1": 1, "2": 2, "x": 3}, "X")
     assert fine.problems == []
 
 
 def test_strings_stay_valid_utf8_and_exact() -> None:
-    assert ts.string('a\u2028b\ud800"\n') == '"a\\u2028b\\ud800\\"\\n"'
-    assert ts.string("é✓") == '"é✓"'
+    assert ts_values.string('a\u2028b\ud800"\n') == '"a\\u2028b\\ud800\\"\\n"'
+    assert ts_values.string("é✓") == '"é✓"'
 
 
 def test_typescript_output_is_byte_stable() -> None:

@@ -24,7 +24,7 @@
 import type { Catalog } from "./catalog.js";
 import { parseMcpName } from "./dynamic_tools.js";
 import { parametersSchema } from "./native.js";
-import { keptPlan, type OfferPlan } from "./offer_plan.js";
+import { keptPlan, type OfferOptions, type OfferPlan } from "./offer_plan.js";
 import type { TextPath } from "./prompt.js";
 import { type Json } from "./schema_common.js";
 import { sentChecker, sentParameters } from "./sent_schema.js";
@@ -33,6 +33,8 @@ import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
 import { argumentsChecker, type ArgumentsChecker } from "./validation.js";
 import type { SkipRecord, Variant } from "./variants.js";
 import { errorText, has, isDict, put, PyError, pyRepr, pyStr } from "./pyspell.js";
+
+export type { OfferOptions };
 
 /** At most this many offered names are listed in a refusal. */
 const LISTED = 40;
@@ -60,15 +62,6 @@ function textTurn<Config>(coordinator: Dispatcher<Config>, uses: readonly ToolUs
     .join("\n\n");
 }
 
-/** The request's format and run-time tools. */
-export interface OfferOptions {
-  /** A native format name; null or left out: the text path. */
-  format?: string | null;
-  /** MCP servers `{uid, name, disabled, tools}`. */
-  mcpServers?: readonly Json[];
-  /** Subagent configs `{name, description}`. */
-  subagents?: readonly Json[];
-}
 
 // Text-path checkers of static variants, per variant object and names of the parameters sent: the catalog's
 // variants live as long as the package.

@@ -86,15 +86,15 @@ def test_strings_stay_valid_utf8_and_exact() -> None:
 
 
 def test_typescript_output_is_byte_stable() -> None:
-    first = pipeline.run(BUNDLED_SPECS, typescript=True).ts_files
-    second = pipeline.run(BUNDLED_SPECS, typescript=True).ts_files
+    first = pipeline.run(BUNDLED_SPECS, targets={"typescript": True}).targets["typescript"]
+    second = pipeline.run(BUNDLED_SPECS, targets={"typescript": True}).targets["typescript"]
     assert first == second and first
 
 
 def test_committed_ts_package_is_current() -> None:
     committed = read_tree(BUNDLED_SPECS.parent / "generated-ts")
     committed.pop("toolgen-manifest.json")
-    assert committed == pipeline.run(BUNDLED_SPECS, typescript=True).ts_files
+    assert committed == pipeline.run(BUNDLED_SPECS, targets={"typescript": True}).targets["typescript"]
 
 
 def test_validate_reports_e800_without_writing(capsys, specs: Path, tmp_path: Path) -> None:

@@ -3,26 +3,19 @@
  * providers.py (`native_tools`, `format_for`).
  *
  * The Python package converts every spec variant at generation time (generated/<format>.py:
- * TOOLS and META) and adapts the entries per context. The TypeScript package computes the same
- * entries and META from the catalog data on first use, per format and variant, with the same
- * converter and the same rules as generator/lower/native.py, then adapts them exactly as the
- * Python runtime does. A small per-context cache keeps repeated calls cheap.
+ * TOOLS and META, made by runtime/native.py's spec_entry and spec_meta) and adapts the entries
+ * per context. The TypeScript package applies the same rules (native.ts: specEntry, specMeta)
+ * to its catalog data on first use, per format and variant, then adapts the entries exactly as
+ * the Python runtime does: baking them would put every format's converted text into the
+ * package beside the catalog data. A small per-context cache keeps repeated calls cheap.
  */
 
 import { fingerprint, keptValue } from "./cache.js";
 import { copier, fastCopy } from "./copies.js";
 import { FORMATS } from "./formats.js";
-import {
-  NativeToolsUnavailable,
-  adapt,
-  parametersSchema,
-  placeholderPaths,
-  runtimeEntry,
-  type EntryMeta,
-} from "./native.js";
+import { NativeToolsUnavailable, adapt, runtimeEntry, specEntry, specMeta, type EntryMeta } from "./native.js";
 import { fieldValue, truthy } from "./predicates.js";
 import { type Json, type Schema } from "./schema_common.js";
-import { toolEntry } from "./schema_dialects.js";
 import { mcpTools } from "./dynamic_tools.js";
 import { subagentTools, subagentsActive } from "./subagents.js";
 import { skipRecord, type SkipRecord, type Variant } from "./variants.js";
@@ -148,43 +141,6 @@ interface StaticEntry {
   readonly copy: (() => Schema) | null;
 }
 
-const isConditional = (piece: Json): boolean => typeof piece !== "string";
-const plain = (pieces: readonly Json[]): string => pieces.filter((p) => typeof p === "string").join("");
-const pieceText = (piece: Json): string => (typeof piece === "string" ? piece : piece[0]);
-
-/** The converted entry (placeholders unresolved); null for a tool with no description. */
-function buildEntry(dialect: string, variant: Json): Schema | null {
-  const description = plain(variant.description);
-  if (!description && !variant.description.some(isConditional)) return null;
-  const schema = parametersSchema(
-    variant.parameters.map((p: Json) => ({
-      name: p.name,
-      required: p.required,
-      instruction: plain(p.instruction),
-      schema: p.schema,
-    })),
-  );
-  // Formats without a strict mode take the same tool without it.
-  const strict = Boolean(variant.strict) && FORMATS.get(dialect)!.strict !== null;
-  return toolEntry(dialect, variant.name, description, schema, { strict });
-}
-
-/** What of this variant's entry depends on the context (null: nothing). */
-function buildMeta(variant: Json, built: Schema | null): EntryMeta | null {
-  const gates: [string, Json][] = [];
-  for (const p of variant.parameters) if (p.requires !== null) gates.push([p.name, p.requires]);
-  const texts: [string | null, string, readonly Json[]][] = [];
-  if (variant.description.some(isConditional)) texts.push([null, plain(variant.description), variant.description]);
-  for (const p of variant.parameters) {
-    if (p.instruction.some(isConditional)) texts.push([p.name, plain(p.instruction), p.instruction]);
-  }
-  const allText: Json[][] = [variant.description, ...variant.parameters.map((p: Json) => p.instruction)];
-  const hasPlaceholder = allText.some((t) => t.some((piece) => pieceText(piece).includes("{{")));
-  if (gates.length === 0 && texts.length === 0 && !hasPlaceholder) return null;
-  const paths = hasPlaceholder && built !== null ? placeholderPaths(built) : [];
-  return { gates, texts, placeholders: hasPlaceholder, paths };
-}
-
 let ENTRIES = new WeakMap<object, Map<string, StaticEntry>>();
 
 function staticEntry(dialect: string, variant: Json): StaticEntry {
@@ -192,8 +148,8 @@ function staticEntry(dialect: string, variant: Json): StaticEntry {
   if (perFormat === undefined) ENTRIES.set(variant, (perFormat = new Map()));
   let found = perFormat.get(dialect);
   if (found === undefined) {
-    const entry = buildEntry(dialect, variant);
-    const meta = buildMeta(variant, entry);
+    const entry = specEntry(dialect, variant);
+    const meta = specMeta(variant, entry);
     found = { entry, meta, copy: entry === null ? null : copier(entry) };
     perFormat.set(dialect, found);
   }

@@ -22,8 +22,10 @@ from ..model import Catalog
 from ..render import header, render_text
 from ..resolve import ResolvedFamily
 from ..runtime import RUNTIME_VERSION
+from ..runtime.formats import FORMATS
 from ..semantics import member_name
 from .core import catalog_values, spec_sources
+from .ts_dispatch import emit_args, emit_dispatch
 from .ts_values import RUNTIME_FOLDER, JsWriter, string
 
 _INDENT = "  "
@@ -259,10 +261,18 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
     _report(catalog, values, data_writer.problems + context_writer.problems, diags)
     _check_regexes(catalog, diags)
     files["ids.ts"] = _ids(catalog)
-    from .ts_dispatch import emit_args, emit_dispatch  # it imports this module's helpers
-
     files["args.ts"] = emit_args(catalog, diags)
     files["dispatch.ts"] = emit_dispatch(catalog)
     for name in ("catalog", "prompt", "providers", "offer", "index"):  # bindings without data: ts_<name>.ts.j2
         files[f"{name}.ts"] = render_text(f"ts_{name}.ts.j2", header=head, runtime=RUNTIME_FOLDER)
+    for rec in FORMATS.values():  # one entry module per format generated, as generated/<module>.py
+        if rec.name in catalog.project.formats:
+            files[f"{rec.module}.ts"] = render_text(
+                "ts_format.ts.j2",
+                header=head,
+                runtime=RUNTIME_FOLDER,
+                dialect=rec.name,
+                dialect_literal=string(rec.name),
+                module=rec.module,
+            )
     return dict(sorted(files.items()))

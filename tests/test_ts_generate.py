@@ -137,3 +137,25 @@ def test_unportable_regex_syntax() -> None:
     assert ts._unportable_regex(r"[\s]") is not None  # escapes count inside classes
     assert ts._unportable_regex(r"[(?P<]") is None  # literal characters in a class
     assert ts._unportable_regex(r"\\s") is None  # an escaped backslash, then 's'
+
+
+def test_repeated_long_texts_are_written_once() -> None:
+    long, other = "x" * ts_values.SHARED_TEXT_LENGTH, "y" * 80
+    marked = "\x00toolgen-code:" + "z" * 80
+    data = [{long: long, "a": [long, other, "short", "short"]}, (other, long, marked, marked)]
+    texts, out = ts_values.shared_texts(data)
+    assert texts == [long, other]  # in the order they first occur; once-only and short texts stay
+    assert out == [{long: "_T0", "a": ["_T0", "_T1", "short", "short"]}, ["_T1", "_T0", marked, marked]]
+    assert all(isinstance(v, ts_values.Code) for v in (out[0][long], out[1][0]))
+    writer = ts_values.JsWriter()
+    writer.value(out, "X")
+    assert '"_T0"' not in writer.out.getvalue() and "_T0" in writer.out.getvalue()
+
+
+def test_catalog_data_holds_each_shared_text_once() -> None:
+    text = pipeline.run(BUNDLED_SPECS, targets={"typescript": True}).targets["typescript"]["catalog_data.ts"].decode()
+    shared = [line for line in text.splitlines() if line.startswith("const _T")]
+    assert shared  # the bundled specs repeat tool descriptions across families
+    for line in shared:
+        literal = line.split(" = ", 1)[1].rstrip(";")
+        assert text.count(literal) == 1, literal[:60]

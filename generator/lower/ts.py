@@ -26,7 +26,7 @@ from ..runtime.formats import FORMATS
 from ..semantics import member_name
 from .core import catalog_values, spec_sources
 from .ts_dispatch import emit_args, emit_dispatch
-from .ts_values import RUNTIME_FOLDER, JsWriter, string
+from .ts_values import RUNTIME_FOLDER, JsWriter, shared_texts, string
 
 _INDENT = "  "
 
@@ -70,16 +70,23 @@ def _catalog_data(values: dict[str, Any], head: str, writer: JsWriter) -> str:
         f'import type {{ CatalogData, {_DATA_TYPES} }} from "./{RUNTIME_FOLDER}/data.js";\n\n'
         f'checkVersion({RUNTIME_VERSION}, "catalog_data");\n\n'
     )
-    out.write("const _PARAMS: readonly (readonly ParameterData[])[] = ")
-    writer.value(values["shared"], "_PARAMS")
+    texts, (shared, *exported) = shared_texts([values["shared"], *(values[key] for _, _, key in DATA_EXPORTS)])
+    if texts:
+        out.write("// Texts the data below holds more than once, written once.\n")
+    for index, text in enumerate(texts):
+        out.write(f"const _T{index} = ")
+        writer.value(text, f"_T{index}")
+        out.write(";\n")
+    out.write("\nconst _PARAMS: readonly (readonly ParameterData[])[] = ")
+    writer.value(shared, "_PARAMS")
     out.write(";\n")
-    for name, type_, key in DATA_EXPORTS:
+    for (name, type_, _key), value in zip(DATA_EXPORTS, exported, strict=True):
         if name == "SPECS":
             out.write('\n/** Every spec variant, keyed "<family>/<tool id>"; families share them by key. */')
         elif name == "FAMILY_SPECS":
             out.write("\n/** Each prompt family's resolved tool list, as SPECS keys in prompt order. */")
         out.write(f"\nexport const {name}: {type_} = ")
-        writer.value(values[key], name)
+        writer.value(value, name)
         out.write(";\n")
     out.write("\n/** All of the above as one object, the shape the runtime's catalog reads. */\n")
     out.write("export const CATALOG_DATA: CatalogData = {\n")

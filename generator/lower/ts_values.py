@@ -87,3 +87,46 @@ class JsWriter:
                     "iterates first and in ascending order, not in the declared order",
                 )
             )
+
+
+#: Texts at least this long that the data holds more than once are written once (``shared_texts``).
+SHARED_TEXT_LENGTH = 64
+
+
+def shared_texts(values: list[Any]) -> tuple[list[str], list[Any]]:
+    """Texts that ``values`` hold more than once (each at least SHARED_TEXT_LENGTH characters), in
+    the order they first occur, and ``values`` with each of them replaced by ``Code("_T<i>")``.
+
+    Spec text repeats across families (the same tool description in several prompt variants):
+    written once as ``const _T<i>``, the catalog data shrinks by about a fifth, which a bundle and
+    an import both pay for. Mapping keys and Code values are left as they are; so is a text
+    holding the Code mark (written where it stands, so that the writer reports it there).
+    """
+    counts: dict[str, int] = {}
+    pending: list[Any] = list(values)
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if len(value) >= SHARED_TEXT_LENGTH and not isinstance(value, Code) and _CODE_MARK not in value:
+                counts[value] = counts.get(value, 0) + 1
+        elif isinstance(value, Mapping):
+            pending.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            pending.extend(value)
+    order: dict[str, Code] = {}
+
+    def replaced(value: Any) -> Any:
+        if isinstance(value, str):
+            if counts.get(value, 0) > 1 and not isinstance(value, Code):
+                if value not in order:
+                    order[value] = Code(f"_T{len(order)}")
+                return order[value]
+            return value
+        if isinstance(value, Mapping):
+            return {key: replaced(item) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [replaced(item) for item in value]
+        return value
+
+    out = [replaced(value) for value in values]
+    return list(order), out

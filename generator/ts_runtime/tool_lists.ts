@@ -10,16 +10,14 @@
  * package beside the catalog data. A small per-context cache keeps repeated calls cheap.
  */
 
-import { fingerprint, keptValue } from "./cache.js";
+import { fingerprint } from "./cache.js";
 import { copier, fastCopy } from "./copies.js";
 import { FORMATS } from "./formats.js";
 import { NativeToolsUnavailable, adapt, runtimeEntry, specEntry, specMeta, type EntryMeta } from "./native.js";
 import { fieldValue, truthy } from "./predicates.js";
 import { type Json, type Schema } from "./schema_common.js";
-import { mcpTools } from "./dynamic_tools.js";
-import { subagentTools, subagentsActive } from "./subagents.js";
 import { skipRecord, type SkipRecord, type Variant } from "./variants.js";
-import { has, isDict, keyError, PyError, pyRepr, pyStr } from "./pyspell.js";
+import { has, keyError, PyError, pyRepr, pyStr } from "./pyspell.js";
 
 /** What nativeTools needs of the catalog: the runtime's Catalog (catalog.ts) has this shape. */
 export interface NativeCatalog {
@@ -46,7 +44,7 @@ export interface NativeCatalog {
 export interface NativeToolsOptions {
   /** The format; the context's routed format when left out. */
   format?: string | null;
-  /** Run-time tools (subagents, MCP) from dynamicVariants. */
+  /** Run-time tools (subagents, MCP) from dynamicVariants (dynamic_variants.ts). */
   extraVariants?: readonly Variant[];
   /** Marks the last tool as a prompt-cache breakpoint (anthropic only). */
   cacheControl?: boolean;
@@ -57,80 +55,6 @@ export interface NativeToolsOptions {
 /** The native format the context's provider (and model) use. */
 export function formatFor(catalog: NativeCatalog, context: Json): string {
   return catalog.route(fieldValue(context, "provider_id"), fieldValue(context, "model_id"));
-}
-
-export interface DynamicOptions {
-  /** MCP servers: `{uid, name, disabled, tools}` objects with MCP `tools/list` entries. */
-  mcpServers?: readonly Json[];
-  /** Subagent configs `{name, description}`. */
-  subagents?: readonly Json[];
-  /** The kept MCP variants themselves, read only, instead of copies (the Offer). */
-  shared?: boolean;
-}
-
-/** What mcpTools made of one server list, kept read only; `copy()` hands out copies. */
-interface RuntimeTools {
-  readonly variants: readonly Variant[];
-  readonly skipped: readonly SkipRecord[];
-  readonly copy: () => [Variant[], SkipRecord[]];
-}
-
-const RUNTIME_TOOLS = new WeakMap<object, Map<string, RuntimeTools>>();
-
-/** mcpTools of `servers`, kept per server list (its fingerprint) for the catalog. */
-function keptMcpTools(catalog: NativeCatalog, servers: readonly Json[]): RuntimeTools {
-  const make = (): RuntimeTools => {
-    const [variants, skipped] = mcpTools(servers, {
-      separator: catalog.data.mcp.separator,
-      maxLength: catalog.data.mcp.name_max_length,
-    });
-    return { variants, skipped, copy: copier([variants, skipped]) as () => [Variant[], SkipRecord[]] };
-  };
-  return keptValue(RUNTIME_TOOLS, catalog, fingerprint(servers), make, CACHE_LIMIT).value;
-}
-
-/**
- * Run-time tools for a request: [subagent tools + MCP tools, tools left out with reasons]
- * (the Python Catalog.dynamic_variants). Subagent tools exist only when subagents are active
- * for this family and context.
- */
-export function dynamicVariants(
-  catalog: NativeCatalog,
-  family: Json,
-  context: Json,
-  options: DynamicOptions = {},
-): [Variant[], SkipRecord[]] {
-  const ctx = catalog.asContext(context);
-  const extra: Variant[] = [];
-  const skipped: SkipRecord[] = [];
-  const name = pyStr(family);
-  if (!has(catalog.families, name)) {
-    throw keyError(`unknown family ${pyRepr(name)}; known: ${Object.keys(catalog.families).join(", ")}`);
-  }
-  const tools = catalog.families[name].tools;
-  const subagents = options.subagents ?? [];
-  if (subagents.length > 0 && subagentsActive(ctx, tools)) {
-    const configs = subagents.filter((c) => isDict(c));
-    for (const c of subagents) {
-      if (!isDict(c)) skipped.push(skipRecord({}, "subagents", "config is not an object"));
-    }
-    extra.push(
-      ...subagentTools(configs, {
-        prefix: catalog.data.subagents.name_prefix,
-        maxLength: catalog.data.subagents.max_length,
-        separator: catalog.data.mcp.separator,
-        skipped,
-      }),
-    );
-  }
-  const servers = options.mcpServers ?? [];
-  if (servers.length > 0) {
-    const kept = keptMcpTools(catalog, servers);
-    const [found, leftOut] = options.shared ? [kept.variants, kept.skipped] : kept.copy();
-    extra.push(...found);
-    skipped.push(...leftOut.map((record) => ({ ...record })));
-  }
-  return [extra, skipped];
 }
 
 // ---- the entries of the static tools (what generated/<format>.py holds in Python) ----------
@@ -308,10 +232,9 @@ export const CACHE_LIMIT = 256;
 const LISTS = new WeakMap<object, Map<string, Schema[]>>();
 
 /** Forget the cached lists of `catalog` and, with `entries`, the converted static entries too
- * (benchmarks measure a first call and a cache miss with it). */
+ * (benchmarks measure a first call and a cache miss with it; dynamic_variants.ts keeps its own). */
 export function clearNativeCaches(catalog: NativeCatalog, entries: boolean = false): void {
   LISTS.delete(catalog);
-  RUNTIME_TOOLS.delete(catalog);
   if (entries) {
     ENTRIES = new WeakMap();
     CONVERTED.clear();

@@ -5,7 +5,14 @@ import type { PromptFamily, SkipRecord } from "../pkg/index.js";
 import { runtimeEntry, specEntry, specMeta } from "../pkg/_runtime/native.js";
 import { SPECS } from "../pkg/catalog_data.js";
 import { checkLimits, convert } from "../pkg/_runtime/schema_dialects.js";
-import { clearNativeCaches } from "../pkg/_runtime/tool_lists.js";
+import { clearRuntimeTools } from "../pkg/_runtime/dynamic_variants.js";
+import { clearNativeCaches as clearLists } from "../pkg/_runtime/tool_lists.js";
+
+/** Every native cache of `catalog`: lists, MCP tools and, with `entries`, converted entries. */
+function clearNativeCaches(catalog: typeof CATALOG, entries = false): void {
+  clearLists(catalog, entries);
+  clearRuntimeTools(catalog);
+}
 import type { Variant } from "../pkg/_runtime/variants.js";
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -173,6 +173,8 @@ class RoutingRule:
 @dataclass(frozen=True)
 class Project:
     name: str
+    npm_name: str  # the TypeScript package's package.json (toolgen.yaml `npm`, else from `name`)
+    npm_version: str
     formats: tuple[str, ...]
     tool_order: tuple[str, ...]
     family_enum: tuple[str, ...]

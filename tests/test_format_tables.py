@@ -37,11 +37,11 @@ def test_project_schema_lists_the_records() -> None:
 
 def test_every_record_field_is_written_for_typescript() -> None:
     """A field added to a record reaches the TS records under its camelCase name (tsc then asks
-    for it in format_types.ts), and a value of a new kind is refused rather than written wrong."""
+    for it in format_record.ts), and a value of a new kind is refused rather than written wrong."""
     script = _script()
     text = script.ts_module()
     for cls in (formats.FormatRecord, formats.SchemaPolicy, formats.CallFields, formats.CutOff):
-        types = (ROOT / "generator" / "ts_runtime" / "format_types.ts").read_text("utf-8")
+        types = (ROOT / "generator" / "ts_runtime" / "format_record.ts").read_text("utf-8")
         body = re.search(rf"export interface {cls.__name__} \{{(.*?)\n\}}", types, re.S)
         assert body is not None, cls.__name__
         for field in dataclasses.fields(cls):

@@ -4,7 +4,7 @@ Run ``.venv/bin/python tools/make_format_tables.py`` after changing a record and
 writes:
 
 - generator/ts_runtime/formats.ts: the records, policies, keyword actions and slots as TypeScript
-  data (the types and the few functions over them are hand-written in format_types.ts);
+  data (the types and the few functions over them are hand-written in format_record.ts);
 - generator/schemas/project.schema.json: the two enums of format names (``formats`` and
   ``definitions/format``).
 
@@ -50,7 +50,7 @@ _POLICIES = _named(formats.SchemaPolicy)
 
 
 def literal(value: Any, indent: str = "") -> str:
-    """``value`` as a TypeScript expression of the types in format_types.ts."""
+    """``value`` as a TypeScript expression of the types in format_record.ts."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -128,13 +128,13 @@ def ts_module() -> str:
         "/**",
         " * One declarative record per native tool-calling format (provider API), as TypeScript data.",
         f" * {_HEAD}",
-        " * The types and the functions over them are in format_types.ts.",
+        " * The types and the functions over them are in format_record.ts.",
         " */",
         "",
-        'import { Items, Slot, pathTo, pattern, type FormatRecord, type SchemaPolicy } from "./format_types.js";',
+        'import { Items, Slot, pathTo, pattern, type FormatRecord, type SchemaPolicy } from "./format_record.js";',
         'import { PyError, pyRepr } from "./pyspell.js";',
         "",
-        'export * from "./format_types.js";',
+        'export * from "./format_record.js";',
         "",
         "// ---- keyword actions ------------------------------------------------------------------------",
         "",

@@ -17,11 +17,11 @@ import { has, isDict, keyError, pyRepr, pyStr } from "./pyspell.js";
 
 export interface DynamicOptions {
   /** MCP servers: `{uid, name, disabled, tools}` objects with MCP `tools/list` entries. */
-  mcpServers?: readonly Json[];
+  mcpServers?: readonly Json[] | undefined;
   /** Subagent configs `{name, description}`. */
-  subagents?: readonly Json[];
+  subagents?: readonly Json[] | undefined;
   /** The kept MCP variants themselves, read only, instead of copies (the Offer). */
-  shared?: boolean;
+  shared?: boolean | undefined;
 }
 
 /** What mcpTools made of one server list, kept read only; `copy()` hands out copies. */

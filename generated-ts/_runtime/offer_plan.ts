@@ -20,14 +20,14 @@ import type { ArgumentsChecker } from "./validation.js";
 import type { SkipRecord, Variant } from "./variants.js";
 import { has, isDict, PyError, pyRepr } from "./pyspell.js";
 
-/** The request's format and run-time tools. */
-export interface OfferOptions {
+/** The request's format and run-time tools; `F` is the format as given (a literal types the Offer's values). */
+export interface OfferOptions<F extends string | null = string | null> {
   /** A native format name; null or left out: the text path. */
-  format?: string | null;
+  format?: F | null | undefined;
   /** MCP servers `{uid, name, disabled, tools}`. */
-  mcpServers?: readonly Json[];
+  mcpServers?: readonly Json[] | undefined;
   /** Subagent configs `{name, description}`. */
-  subagents?: readonly Json[];
+  subagents?: readonly Json[] | undefined;
 }
 
 /** The name a tool entry of `format` sends (null when it has none). */

@@ -40,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
     from .selection import selection_changes
 
     diags = Diagnostics()
+    if not isinstance(args.against, str):  # argparse drops the value of --against=-- and leaves a list
+        args.against = "--"
     # As in pipeline.run: the cyclic collector would rescan the growing models again and again.
     collecting = gc.isenabled()
     gc.disable()

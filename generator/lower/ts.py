@@ -19,11 +19,13 @@ from typing import Any
 
 from ..diagnostics import Diagnostics, Location
 from ..model import Catalog
+from ..pyfmt import Code
 from ..render import header, render_text
 from ..resolve import ResolvedFamily
 from ..runtime import RUNTIME_VERSION
 from ..runtime.formats import FORMATS
 from ..semantics import member_name
+from . import ts_package
 from .core import catalog_values, spec_sources
 from .ts_dispatch import emit_args, emit_dispatch
 from .ts_values import RUNTIME_FOLDER, JsWriter, shared_texts, string
@@ -60,6 +62,23 @@ def runtime_files() -> dict[str, str]:
     }
 
 
+_SHARED_REF = re.compile(r"_PARAMS\[([0-9]+)\]")
+
+
+def _shared_name(index: int) -> str:
+    return f"_PARAMS_{index}"
+
+
+def _shared_refs(specs: Mapping[str, Any]) -> dict[str, Any]:
+    """SPECS with the shared-list references (``Code("_PARAMS[i]")``, as in Python) naming the TS constants."""
+    out = {}
+    for key, data in specs.items():
+        ref = data["parameters"]
+        match = _SHARED_REF.fullmatch(ref) if isinstance(ref, Code) else None
+        out[key] = {**data, "parameters": Code(_shared_name(int(match.group(1))))} if match else data
+    return out
+
+
 def _catalog_data(values: dict[str, Any], head: str, writer: JsWriter) -> str:
     out = writer.out
     out.write(head)
@@ -77,16 +96,20 @@ def _catalog_data(values: dict[str, Any], head: str, writer: JsWriter) -> str:
         out.write(f"const _T{index} = ")
         writer.value(text, f"_T{index}")
         out.write(";\n")
-    out.write("\nconst _PARAMS: readonly (readonly ParameterData[])[] = ")
-    writer.value(shared, "_PARAMS")
-    out.write(";\n")
+    # One constant per shared parameter list (not one array of them), so that a reference is
+    # exactly typed under the host's noUncheckedIndexedAccess.
+    out.write("\n")
+    for index, params in enumerate(shared):
+        out.write(f"const {_shared_name(index)}: readonly ParameterData[] = ")
+        writer.value(params, "_PARAMS", index)
+        out.write(";\n")
     for (name, type_, _key), value in zip(DATA_EXPORTS, exported, strict=True):
         if name == "SPECS":
             out.write('\n/** Every spec variant, keyed "<family>/<tool id>"; families share them by key. */')
         elif name == "FAMILY_SPECS":
             out.write("\n/** Each prompt family's resolved tool list, as SPECS keys in prompt order. */")
         out.write(f"\nexport const {name}: {type_} = ")
-        writer.value(value, name)
+        writer.value(_shared_refs(value) if name == "SPECS" else value, name)
         out.write(";\n")
     out.write("\n/** All of the above as one object, the shape the runtime's catalog reads. */\n")
     out.write("export const CATALOG_DATA: CatalogData = {\n")
@@ -272,6 +295,7 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
     files["dispatch.ts"] = emit_dispatch(catalog)
     for name in ("catalog", "prompt", "providers", "offer", "index"):  # bindings without data: ts_<name>.ts.j2
         files[f"{name}.ts"] = render_text(f"ts_{name}.ts.j2", header=head, runtime=RUNTIME_FOLDER)
+    files.update(ts_package.emit(catalog))
     for rec in FORMATS.values():  # one entry module per format generated, as generated/<module>.py
         if rec.name in catalog.project.formats:
             files[f"{rec.module}.ts"] = render_text(

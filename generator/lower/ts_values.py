@@ -42,9 +42,9 @@ class JsWriter:
         self.out = io.StringIO(newline="")
         self.problems: list[tuple[tuple[Any, ...], str]] = []  # (path: root name, keys and indexes), what
 
-    def value(self, value: Any, where: str) -> None:
-        """Append ``value``'s literal (``where`` names it in problems)."""
-        text = json.dumps(self._prepare(value, [where]), ensure_ascii=False, indent=2)
+    def value(self, value: Any, where: str, *at: int) -> None:
+        """Append ``value``'s literal (``where`` and the indexes ``at`` name it in problems)."""
+        text = json.dumps(self._prepare(value, [where, *at]), ensure_ascii=False, indent=2)
         text = _CODE_TEXT.sub(lambda m: m.group(1), text)
         self.out.write(_UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 

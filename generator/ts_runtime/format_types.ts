@@ -1,124 +1,187 @@
 /**
- * The types of the format records and the functions over them; the records themselves are data,
- * written by tools/make_format_tables.py from runtime/formats.py into formats.ts (which re-exports
- * this module: import from formats.js).
+ * The shapes of what the package sends and reads in each native format, as structural types.
+ *
+ * They are written here, not imported: the package depends on no provider SDK, at run time or in
+ * its types. Each shape is no wider than the SDK's own parameter type, so `nativeTools`,
+ * `resultMessages` and `Offer.answer` values go straight into Anthropic's `messages.create`,
+ * OpenAI's `chat.completions.create` and `responses.create`, Gemini's `generateContent` and
+ * Bedrock's `ConverseCommand` with no cast (tests/ts/sdk_host.ts proves it against the real SDKs).
+ * Arrays and objects are mutable because the SDKs take `Array<...>`; every value returned is a
+ * fresh copy the caller owns. What a response must look like for `readCalls` is read-only and
+ * names only what is read, so the SDKs' response objects and parsed JSON bodies both fit.
+ *
+ * A format given as a literal (`"anthropic"`) selects its shapes; a format known only as a
+ * `string` gets the union of all of them (and an unknown name throws at run time, as in Python).
  */
 
-import { keyError } from "./pyspell.js";
-
-/** A regular expression with the pattern text Python messages quote. */
-export interface Pattern {
-  readonly pattern: string;
-  readonly regex: RegExp;
+/** A JSON value as the package builds it. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | JsonRecord;
+/** A JSON object. */
+export interface JsonRecord {
+  [key: string]: JsonValue;
 }
 
-export function pattern(source: string): Pattern {
-  return { pattern: source, regex: new RegExp(source, "u") };
+// ---- tools ------------------------------------------------------------------------------------
+
+/** A tool's parameters: a JSON Schema of type object (every format's builder makes the root one). */
+export interface ObjectSchema {
+  type: "object";
+  [keyword: string]: JsonValue;
 }
 
-/** Whether the whole of `text` matches (Python's `fullmatch`; the patterns are anchored). */
-export function fullmatch(p: Pattern, text: string): boolean {
-  return p.regex.test(text);
+/** Anthropic Messages: an entry of `tools`. */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: ObjectSchema;
+  /** On the last tool when the context asks for prompt caching. */
+  cache_control?: { type: "ephemeral" };
 }
 
-/** How one format (or its strict mode) converts a parameters JSON Schema. */
-export interface SchemaPolicy {
-  readonly hooks: string;
-  readonly keywords: ReadonlyMap<string, string>;
-  readonly default: string;
-  readonly refuseMessage: string;
-  readonly refuseHint: string;
-  readonly mergeAllOf: boolean;
-  readonly oneOfAsAnyOf: boolean;
-  readonly recursiveRefs: boolean;
-  readonly rootType: string;
-  /** The root gets `additionalProperties: false` unless it says otherwise. */
-  readonly closedRoot: boolean;
-  /** Added to the format name in messages (" strict"). */
-  readonly label: string;
-  /** Documented object nesting limit: a notice past it, not a refusal. */
-  readonly maxDepth: number | null;
-  /** JSON type -> the format's type name, when it spells them differently (insertion order kept). */
-  readonly types: ReadonlyMap<string, string>;
-  /** Kept `format` values per (format's) type name; "*" for any type. */
-  readonly formats: ReadonlyMap<string, readonly string[]>;
+/** OpenAI Chat Completions: an entry of `tools`. */
+export interface OpenAIChatTool {
+  type: "function";
+  function: { name: string; description: string; strict: boolean; parameters: ObjectSchema };
 }
 
-/** A place in an envelope filled per tool. */
-export class Slot {
-  constructor(readonly name: string) {}
-}
-
-/** In a layout: a list holding one element laid out as `layout`. */
-export class Items {
-  constructor(readonly layout: Envelope) {}
-}
-
-/** A layout: (key, literal value, Slot, Items or nested layout) pairs, in output order. */
-export type Envelope = readonly (readonly [string, EnvelopePart])[];
-export type EnvelopePart = string | Slot | Items | Envelope;
-
-/** How one tool call is spelled in a response (see FormatRecord.callPath). */
-export interface CallFields {
-  readonly id: readonly string[];
-  readonly name: readonly string[];
-  readonly arguments: readonly string[];
-  readonly marker: readonly [string, string] | null;
-  readonly wrapper: string | null;
-  readonly idsOptional: boolean;
-}
-
-/** Everything toolgen knows about one provider's native tool format. */
-export interface FormatRecord {
-  readonly name: string;
-  readonly module: string;
-  readonly envelope: Envelope;
-  readonly schema: SchemaPolicy;
-  readonly strict: SchemaPolicy | null;
-  readonly toolName: Pattern;
-  readonly propertyKey: Pattern | null;
-  readonly propertyKeyEverywhere: boolean;
-  /** Python format text: `{name!r}` stands for the key's Python repr. */
-  readonly propertyKeyMessage: string;
-  readonly propertyKeyHint: string;
-  readonly limitsLabel: string;
-  readonly maxTools: number | null;
-  readonly maxDescription: number | null;
-  readonly descriptionRequired: boolean;
-  readonly parametersOptional: boolean;
-  readonly cacheControl: boolean;
-  readonly jsonSchemaKey: string | null;
-  readonly callPath: readonly (string | number)[];
-  readonly callFields: CallFields | null;
-  readonly resultEnvelope: Envelope | null;
-  readonly resultGroup: Envelope | null;
-  /** How a response says that it stopped at the output limit (calls cut off there are not run). */
-  readonly cutOff: CutOff | null;
+/** OpenAI Responses: an entry of `tools`. */
+export interface OpenAIResponsesTool {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: ObjectSchema;
+  strict: boolean;
 }
 
 /**
- * How a response says that the output limit cut it off (`FormatRecord.cutOff`).
- *
- * When the value at `path` is one of `values`, the reply's last call is cut off if it is the last
- * element of the call list. A call whose own status (`callStatus` from the call element) is one of
- * `callStatusValues` is cut off wherever it stands. A cut-off call is never run.
+ * Gemini: an entry of a tool's `functionDeclarations`. `parameters` is Gemini's OpenAPI subset
+ * (`"type": "OBJECT"`, ...); it is typed as a JSON object because the SDK types `type` with its
+ * own enum, which no structural type can name.
  */
-export interface CutOff {
-  readonly path: readonly (string | number)[];
-  readonly values: readonly string[];
-  readonly callStatus: readonly string[];
-  readonly callStatusValues: readonly string[];
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description: string;
+  parameters: JsonRecord;
 }
 
-/** Keys from the entry's top to `slot`; throws when the envelope lacks it (Python: KeyError). */
-export function pathTo(rec: FormatRecord, slot: Slot): string[] {
-  const stack: [Envelope, string[]][] = [[rec.envelope, []]];
-  while (stack.length > 0) {
-    const [layout, prefix] = stack.pop()!;
-    for (const [key, value] of layout) {
-      if (value === slot) return [...prefix, key];
-      if (Array.isArray(value)) stack.push([value as Envelope, [...prefix, key]]);
-    }
-  }
-  throw keyError(slot.name);
+/** Bedrock Converse: an entry of `toolConfig.tools`. */
+export interface BedrockTool {
+  toolSpec: { name: string; description: string; inputSchema: { json: ObjectSchema } };
 }
+
+/** The `tools` entry of each format, by format name. */
+export interface ToolEntryByFormat {
+  anthropic: AnthropicTool;
+  "openai-chat": OpenAIChatTool;
+  "openai-responses": OpenAIResponsesTool;
+  gemini: GeminiFunctionDeclaration;
+  "bedrock-converse": BedrockTool;
+}
+
+/** The native formats toolgen models (the keys of `FORMATS`). */
+export type FormatName = keyof ToolEntryByFormat;
+
+/** A format's shape from a by-format map: one format's for a literal name, the union for a `string`. */
+type ByFormat<Map extends Record<FormatName, unknown>, F> = F extends FormatName ? Map[F] : Map[FormatName];
+
+/** The `tools` entry of format `F`. */
+export type ToolEntry<F extends string = FormatName> = ByFormat<ToolEntryByFormat, F>;
+
+// ---- tool results -----------------------------------------------------------------------------
+
+/** Anthropic: a `tool_result` content block. */
+export interface AnthropicToolResult {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string;
+  is_error: boolean;
+}
+
+/** Gemini: a `functionResponse` part (`id` only when the call had one). */
+export interface GeminiFunctionResponsePart {
+  functionResponse: { id?: string; name: string; response: { output: string } | { error: string } };
+}
+
+/** Bedrock Converse: a `toolResult` content block. */
+export interface BedrockToolResult {
+  toolResult: { toolUseId: string; content: { text: string }[]; status: "success" | "error" };
+}
+
+/** What `resultMessage` makes for one call, by format. */
+export interface ResultElementByFormat {
+  anthropic: AnthropicToolResult;
+  "openai-chat": { role: "tool"; tool_call_id: string; content: string };
+  "openai-responses": { type: "function_call_output"; call_id: string; output: string };
+  gemini: GeminiFunctionResponsePart;
+  "bedrock-converse": BedrockToolResult;
+}
+
+/**
+ * What `resultMessages` appends to the conversation, by format: one user message holding every
+ * result (Anthropic, Gemini, Bedrock), or the elements themselves (the OpenAI formats).
+ */
+export interface ResultMessageByFormat {
+  anthropic: { role: "user"; content: AnthropicToolResult[] };
+  "openai-chat": ResultElementByFormat["openai-chat"];
+  "openai-responses": ResultElementByFormat["openai-responses"];
+  gemini: { role: "user"; parts: GeminiFunctionResponsePart[] };
+  "bedrock-converse": { role: "user"; content: BedrockToolResult[] };
+}
+
+/** `resultMessage`'s value in format `F`. */
+export type ResultElement<F extends string = FormatName> = ByFormat<ResultElementByFormat, F>;
+/** An element of `resultMessages`' value in format `F`. */
+export type ResultMessage<F extends string = FormatName> = ByFormat<ResultMessageByFormat, F>;
+
+// ---- responses --------------------------------------------------------------------------------
+
+/** The call list itself, which `readCalls` takes in every format. */
+export type CallList = readonly unknown[];
+
+interface ChatMessage {
+  readonly tool_calls?: readonly unknown[] | null | undefined;
+}
+interface ChatChoice {
+  readonly message?: ChatMessage | undefined;
+  readonly finish_reason?: string | null | undefined;
+}
+interface GeminiContent {
+  readonly parts?: readonly unknown[] | undefined;
+}
+interface GeminiCandidate {
+  readonly content?: GeminiContent | undefined;
+  readonly finishReason?: string | undefined;
+}
+interface BedrockMessage {
+  readonly content?: readonly unknown[] | undefined;
+}
+interface BedrockOutput {
+  readonly message?: BedrockMessage | undefined;
+}
+
+/**
+ * What `readCalls` reads, by format: the whole response (the SDK's object or the parsed JSON
+ * body), or any node on the way to the call list (a Chat choice or message, a Gemini candidate or
+ * content, a Bedrock output or message), or the call list itself, as the runtime enters the path
+ * wherever it starts. Only what is read is named; optional members say `| undefined` so that SDK
+ * types declared that way fit under `exactOptionalPropertyTypes`.
+ */
+export interface ResponseByFormat {
+  anthropic: { readonly content: readonly unknown[]; readonly stop_reason?: string | null | undefined } | CallList;
+  "openai-chat": { readonly choices: readonly ChatChoice[] } | ChatChoice | ChatMessage | CallList;
+  "openai-responses":
+    | {
+        readonly output: readonly unknown[];
+        readonly incomplete_details?: { readonly reason?: string | null | undefined } | null | undefined;
+      }
+    | CallList;
+  gemini: { readonly candidates?: readonly GeminiCandidate[] | undefined } | GeminiCandidate | GeminiContent | CallList;
+  "bedrock-converse":
+    | { readonly output?: BedrockOutput | undefined; readonly stopReason?: string | undefined }
+    | BedrockOutput
+    | BedrockMessage
+    | CallList;
+}
+
+/** A response `readCalls` takes in format `F`: its shape for a known name, anything for a `string`. */
+export type ResponseOf<F extends string> = F extends FormatName ? ResponseByFormat[F] : unknown;

@@ -97,10 +97,10 @@ def test_a_bad_npm_block_is_a_located_error(tmp_path: Path, block: str, message:
     text, count = re.subn(r"(?m)^npm:\n(?:  .*\n)+", block + "\n", project.read_text("utf-8"))
     assert count == 1
     project.write_text(text, "utf-8")
-    result = pipeline.run(specs, typescript=True)
+    result = pipeline.run(specs, targets={"typescript": True})
     rendered = result.diagnostics.render("text")
     assert result.diagnostics.has_errors and message in rendered and "toolgen.yaml:" in rendered, rendered
-    assert not result.ts_files
+    assert not result.targets
 
 
 def test_the_build_uses_the_checked_compiler_and_flags() -> None:
@@ -211,6 +211,7 @@ def test_a_host_installs_compiles_and_runs_the_tarball(tarball: Path, kind: str,
     result = {"type": "tool_result", "tool_use_id": "c1", "content": "read", "is_error": False}
     assert got["results"] == [{"role": "user", "content": [result]}]
     assert got["refused"] is True
+    assert got["oneFormat"] == ["anthropic", True, 1]  # "cline-tools/anthropic" resolves, and agrees
 
 
 @pytest.mark.parametrize("kind", ["module", "commonjs"])

@@ -2,13 +2,13 @@
 /**
  * One declarative record per native tool-calling format (provider API), as TypeScript data.
  * Written by tools/make_format_tables.py from generator/runtime/formats.py; do not edit.
- * The types and the functions over them are in format_types.ts.
+ * The types and the functions over them are in format_record.ts.
  */
 
-import { Items, Slot, pathTo, pattern, type FormatRecord, type SchemaPolicy } from "./format_types.js";
+import { Items, Slot, pathTo, pattern, type FormatRecord, type SchemaPolicy } from "./format_record.js";
 import { PyError, pyRepr } from "./pyspell.js";
 
-export * from "./format_types.js";
+export * from "./format_record.js";
 
 // ---- keyword actions ------------------------------------------------------------------------
 

@@ -62,9 +62,9 @@ def test_against_previous_commit(repo: Path, capsys: pytest.CaptureFixture[str])
     assert (
         "specs/tools/read_file.yaml:14:9: breaking[PARAMETER_RENAMED]: read_file: parameter 'start_line' renamed" in out
     )
-    assert "specs/tools/ask.yaml:3:1: info[HANDLER_ADDED]" in out
+    assert "specs/tools/ask.yaml:3:1: breaking[HANDLER_CLASS_ADDED]" in out  # AskHandler is new to the host
     assert "specs/tools/ask.yaml:5:3: info[DESCRIPTION_CHANGED]" in out  # the work tree is the new side
-    assert lines[-1] == "toolgen breaking: 1 breaking, 0 excepted, 2 info (against HEAD~1)"
+    assert lines[-1] == "toolgen breaking: 2 breaking, 0 excepted, 1 info (against HEAD~1)"
     assert state(repo) == before
 
 

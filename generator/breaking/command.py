@@ -27,7 +27,13 @@ def add_command(sub: Any) -> None:
     )
     parser.add_argument("--specs", type=Path, default=Path("specs"), help="spec folder (default: specs/)")
     parser.add_argument(
-        "--error-format", choices=("text", "github", "json"), default="text", help="how findings and errors are printed"
+        "--error-format",
+        "--format",
+        dest="error_format",
+        choices=("text", "github", "json", "markdown", "junit"),
+        default="text",
+        help="how findings are printed: text, GitHub annotations, JSON, a Markdown changelog or JUnit XML "
+        "(errors go to stderr as text for the last two)",
     )
 
 
@@ -35,9 +41,10 @@ def run(args: argparse.Namespace) -> int:
     # Imported here: the parser is built on every toolgen run, and these pull in the YAML stack.
     from ..pipeline import load_specs
     from .against import load_against
-    from .compare import Side, compare
+    from .compare import compare
     from .report import apply_exceptions, counts, read_exceptions, render
     from .selection import selection_changes
+    from .side import Side
 
     diags = Diagnostics()
     if not isinstance(args.against, str):  # argparse drops the value of --against=-- and leaves a list
@@ -65,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
             print(render([], [], args.against, "json", diags))
             return EXIT_INVALID
     else:
-        emit(diags.render(args.error_format), args.error_format)
+        shown = args.error_format if args.error_format in ("text", "github") else "text"
+        emit(diags.render(shown), shown)
     if invalid:
         return EXIT_INVALID
     findings = compare(*sides) + selection_changes(*sides)

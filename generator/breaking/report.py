@@ -1,4 +1,4 @@
-"""Exceptions from toolgen.yaml, and the report in the three output formats (text, github, json).
+"""Exceptions from toolgen.yaml, and the report (text, github, json; markdown and junit in renderers.py).
 
 ``breaking: exceptions:`` lists accepted breaking changes, each a rule id, optionally narrowed to
 one tool, with a written reason. A finding an exception matches is shown as excepted (with the
@@ -16,6 +16,7 @@ from ..diagnostics import Diagnostics, Location, github_annotation, printable
 from ..load import SourceFile
 from ..validate import suggest
 from .findings import Finding
+from .renderers import fingerprint, junit, markdown
 from .rules import RULES
 
 
@@ -115,6 +116,10 @@ def render(findings: list[Finding], unused: list[Accepted], against: str, fmt: s
     """The report; a text report ends with a summary line, a JSON one holds the run's diagnostics
     and their error count (not 0 only when the run could not compare: exit 2, no findings)."""
     total = counts(findings)
+    if fmt == "markdown":
+        return markdown(findings, against, diags.where)
+    if fmt == "junit":
+        return junit(findings, against, diags.where)
     if fmt == "json":
         data = {
             "against": against,
@@ -154,6 +159,7 @@ def _unused(exception: Accepted) -> str:
 def _json(finding: Finding, where: Callable[[str], str]) -> dict[str, object]:
     return {
         "rule": finding.rule,
+        "fingerprint": fingerprint(finding, where),
         "breaking": finding.breaking,
         "excepted": finding.excepted,
         "path": where(finding.location.path),

@@ -103,7 +103,7 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
         for variant in variants:
             tool_id = renamed.get(variant.tool_id, variant.tool_id)
             if tool_id in by_id:
-                _variant(variant, by_id.pop(tool_id), name, formats, out)
+                _variant(variant, by_id.pop(tool_id), name, formats, out, new)
                 reported.add(variant.tool_id)
             elif tool_id in new_tools:
                 where = new.at(now.source, ("tools",))
@@ -154,8 +154,10 @@ def _unlisted_tools(old: Side, new: Side, renamed: dict[str, str], reported: set
             out.add("TOOL_ADDED", new.at(tool.source, ("id",)), f"tool {tool_id!r} added", tool=tool_id)
 
 
-def _variant(old: ToolVariant, new: ToolVariant, family: str, formats: tuple[str, ...], out: Collector) -> None:
-    """A tool as one family sends it, before and after."""
+def _variant(
+    old: ToolVariant, new: ToolVariant, family: str, formats: tuple[str, ...], out: Collector, side: Side
+) -> None:
+    """A tool as one family sends it, before and after (``side``: the new specs)."""
 
     def add(
         rule: str,
@@ -163,7 +165,11 @@ def _variant(old: ToolVariant, new: ToolVariant, family: str, formats: tuple[str
         where: Location = new.location,
         fmts: tuple[str, ...] = formats,
         parameter: str | None = None,
+        shared: bool = False,
     ) -> None:
+        if shared:  # a change of parameters.yaml: one finding there for every tool using it
+            out.add(rule, where, message, family=family, formats=fmts, parameter=parameter)
+            return
         message = f"{new.name}: {message}"
         out.add(rule, where, message, tool=new.tool_id, family=family, formats=fmts, parameter=parameter)
 
@@ -178,7 +184,7 @@ def _variant(old: ToolVariant, new: ToolVariant, family: str, formats: tuple[str
         strict_formats = tuple(f for f in formats if f in FORMAT_RECORDS and FORMAT_RECORDS[f].strict is not None)
         if strict_formats:
             add("STRICT_CHANGED", f"strict mode turned {'on' if new.strict else 'off'}", fmts=strict_formats)
-    _parameters(old.parameters, new.parameters, add)
+    _parameters(old.parameters, new.parameters, add, side)
 
 
 Add = Callable[..., None]
@@ -207,7 +213,7 @@ def _predicate(pred: Any) -> str:
     return json.dumps(pred, ensure_ascii=False)
 
 
-def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add: Add) -> None:
+def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add: Add, side: Side) -> None:
     old_names = {p.name for p in before}
     new_names = {p.name for p in after}
     removed = [p for p in before if p.name not in new_names]
@@ -224,7 +230,7 @@ def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add
         message = f"parameter {was.name!r} renamed to {now.name!r}"
         add("PARAMETER_RENAMED", message, where=now.location, parameter=now.name)
     for was, now in declared:  # a declared rename may change more than the name: compare the rest
-        _parameter(was, now, add)
+        _parameter(was, now, add, side)
     paired = {id(p) for pair in renames for p in pair}
     new_by_name = {p.name: p for p in after}
     for param in removed:
@@ -248,13 +254,24 @@ def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add
     old_by_name = {p.name: p for p in before}
     for now in after:
         if now.name in old_by_name:
-            _parameter(old_by_name[now.name], now, add)
+            _parameter(old_by_name[now.name], now, add, side)
 
 
-def _parameter(was: Parameter, now: Parameter, add_any: Add) -> None:
+def _parameter(was: Parameter, now: Parameter, add_any: Add, side: Side) -> None:
     where = now.location
+    # Both sides a plain `use:` of the same shared parameter: what changed is its definition, so
+    # the change is reported once, in parameters.yaml, naming the tools that use it.
+    at_definition = (
+        side.shared_at(now.shared)
+        if now.shared is not None and was.shared == now.shared and not now.overrides and not was.overrides
+        else None
+    )
 
     def add(rule: str, message: str, **extra: Any) -> None:
+        if at_definition is not None and now.shared is not None:
+            users = ", ".join(side.users.get(now.shared, ()))
+            message = message.replace(f"parameter {now.name!r}", f"shared parameter {now.name!r} (used by {users})", 1)
+            extra.update(where=at_definition, shared=True)
         add_any(rule, message, parameter=now.name, **extra)
 
     name = f"parameter {now.name!r}"

@@ -226,3 +226,14 @@ def test_a_shared_parameter_overridden_at_its_use_stays_at_the_tool(
     assert [(f["rule"], f["path"], f["tool"]) for f in report["findings"]] == [
         ("PARAMETER_MADE_REQUIRED", "specs/tools/ask.yaml", "ask")
     ]
+
+
+def test_a_selection_edit_in_toolgen_yaml_is_placed_there(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was placed at each family's rule:, several files away from the line that changed."""
+    _, new = breaking_trees
+    edit(new / "toolgen.yaml", "native_models: [big-model-1, big-model-2]", "native_models: [big-model-1]")
+    _, report, _ = breaking(capsys)
+    places = {(f["rule"], f["path"], f["line"]) for f in report["findings"]}
+    assert places == {("FAMILY_SELECTION_CHANGED", "specs/toolgen.yaml", 66)}

@@ -272,7 +272,7 @@ class Workspace:
             full = self._collector()
             full.extend(front.diagnostics.items)
             if front.catalog is not None and front.families is not None:
-                from .outchecks import check_outputs
+                from .lower.checks import check_outputs  # imports no template engine
 
                 self._checks_memo.sweep()
                 with _no_cyclic_collection():

@@ -119,7 +119,7 @@ def test_validate_prints_the_workspace_diagnostics(capsys: pytest.CaptureFixture
     """The bundled specs: the checks-only validate equals the rendering run, TypeScript checks included."""
     rc, out, _ = run_cli(capsys, "validate", "--specs", BUNDLED_SPECS, "--error-format", "json")
     assert rc == 0
-    rendered = pipeline.run(BUNDLED_SPECS, typescript=True).diagnostics.render("json")
+    rendered = pipeline.run(BUNDLED_SPECS, targets={"typescript": True}).diagnostics.render("json")
     assert out.strip() == rendered.strip()
     assert Workspace(BUNDLED_SPECS, typescript=True).diagnostics().render("json") == rendered
     assert "W501" in rendered

@@ -2,10 +2,10 @@
 
 Each native format converts every spec variant (E500 when it cannot), each native family's
 tool list is held against the format's limits (E501, W501), and sent_checks reports what a
-format drops (W502, W503, E322). Rendering (lower/native.py) reports through the same functions,
-so ``toolgen validate``, the language server and ``generate`` say the same things; validating
-this way imports no template engine. The TypeScript package's own checks (E800, E801, E820)
-are lower/ts.py's ``check``, which the workspace adds when that target is on.
+format drops (W502, W503, E322). Rendering (native.py) reports through the same functions, so
+``toolgen validate``, the language server and ``generate`` say the same things; checking this
+way renders nothing and imports no template engine. The TypeScript package's own checks (E800, E801, E820)
+are ts.py's ``check``, which the workspace adds when that target is on.
 """
 
 from __future__ import annotations
@@ -13,36 +13,22 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from ..diagnostics import Diagnostics, Location
+from ..memo import Memo, remembered
+from ..model import Catalog, Family, ToolVariant
+from ..resolve import ResolvedFamily
+from ..runtime.formats import FORMATS
+from ..runtime.native import spec_entry
+from ..runtime.schema_dialects import DialectError, check_limits
 from . import sent_checks
-from .diagnostics import Diagnostics, Location
-from .memo import Memo, remembered
-from .model import Catalog, Family, ToolVariant, plain
-from .resolve import ResolvedFamily
-from .runtime.formats import FORMATS
-from .runtime.native import fast_copy, parameters_schema
-from .runtime.schema_dialects import DialectError, check_limits, tool_entry
+from .core import variant_data
 
 Entries = dict[str, "dict[str, Any] | None"]
 
 
-def has_condition(text: Any) -> bool:
-    return any(piece.when is not None for piece in text)
-
-
 def entry(dialect: str, variant: ToolVariant) -> dict[str, Any] | None:
     """The converted entry (placeholders unresolved); None for a tool with no description."""
-    description = plain(variant.description)
-    if not description and not has_condition(variant.description):
-        return None
-    schema = parameters_schema(
-        [
-            {"name": p.name, "required": p.required, "instruction": plain(p.instruction), "schema": fast_copy(p.schema)}
-            for p in variant.parameters
-        ]
-    )
-    # Formats without a strict mode take the same tool without it.
-    strict = variant.strict and FORMATS[dialect].strict is not None
-    return tool_entry(dialect, variant.name, description, schema, strict=strict)
+    return spec_entry(dialect, variant_data(variant))
 
 
 def entries(dialect: str, catalog: Catalog, diags: Diagnostics, memo: Memo | None = None) -> Entries:

@@ -10,6 +10,7 @@ are ts.py's ``check``, which the workspace adds when that target is on.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -31,30 +32,39 @@ def entry(dialect: str, variant: ToolVariant) -> dict[str, Any] | None:
     return spec_entry(dialect, variant_data(variant))
 
 
-def entries(dialect: str, catalog: Catalog, diags: Diagnostics, memo: Memo | None = None) -> Entries:
+def entries(
+    dialect: str,
+    catalog: Catalog,
+    diags: Diagnostics,
+    memo: Memo | None = None,
+    specs: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Entries:
     """Every variant's converted entry for ``dialect`` by variant key (None: none, or E500).
 
+    ``specs`` are the variants as catalog data (``variant_data``) by key, when the caller has them.
     With a ``memo`` (the workspace's), the entries of a tool whose variants are unchanged are reused.
     """
     found: Entries = {}
     for tool in catalog.tools:
-        found.update(remembered(memo, (tool.variants,), partial(_tool_entries, dialect, tool.variants), diags, dialect))
+        compute = partial(_tool_entries, (dialect,), tool.variants, specs)
+        found.update(remembered(memo, (tool.variants,), compute, diags, dialect)[dialect])
     return found
 
 
-def _all_entries(
-    dialects: tuple[str, ...], variants: tuple[ToolVariant, ...], diags: Diagnostics
+def _tool_entries(
+    dialects: tuple[str, ...],
+    variants: tuple[ToolVariant, ...],
+    specs: Mapping[str, Mapping[str, Any]] | None,
+    diags: Diagnostics,
 ) -> dict[str, Entries]:
-    return {dialect: _tool_entries(dialect, variants, diags) for dialect in dialects}
+    """One tool's entries in each of ``dialects``: by dialect, then by variant key."""
+    data = {v.key: specs[v.key] if specs is not None else variant_data(v) for v in variants}
+    return {dialect: {v.key: _entry(dialect, v, data[v.key], diags) for v in variants} for dialect in dialects}
 
 
-def _tool_entries(dialect: str, variants: tuple[ToolVariant, ...], diags: Diagnostics) -> Entries:
-    return {variant.key: _entry(dialect, variant, diags) for variant in variants}
-
-
-def _entry(dialect: str, variant: ToolVariant, diags: Diagnostics) -> dict[str, Any] | None:
+def _entry(dialect: str, variant: ToolVariant, spec: Mapping[str, Any], diags: Diagnostics) -> dict[str, Any] | None:
     try:
-        return entry(dialect, variant)
+        return spec_entry(dialect, spec)
     except DialectError as exc:
         diags.error(
             variant.location,
@@ -123,7 +133,8 @@ def check_outputs(
     dialects = tuple(d for d in FORMATS if d in catalog.project.formats)
     built: dict[str, Entries] = {dialect: {} for dialect in dialects}
     for tool in catalog.tools:  # one memo entry per tool for every format: an edit is one tool
-        per_format = remembered(memo, (tool.variants,), partial(_all_entries, dialects, tool.variants), diags, dialects)
+        compute = partial(_tool_entries, dialects, tool.variants, None)
+        per_format = remembered(memo, (tool.variants,), compute, diags, dialects)
         for dialect in dialects:
             built[dialect].update(per_format[dialect])
     for dialect in dialects:

@@ -36,11 +36,12 @@ def emit(
     names_by_value: dict[bytes, str] = {}
     tools: dict[str, Any] = {}
     metas: dict[str, Any] = {}
-    entries = check_entries(dialect, catalog, diags)
+    specs = {v.key: variant_data(v) for t in catalog.tools for v in t.variants}
+    entries = check_entries(dialect, catalog, diags, specs=specs)
     for tool in catalog.tools:
         for variant in tool.variants:
             built = entries[variant.key]
-            metas[variant.key] = spec_meta(variant_data(variant), built)
+            metas[variant.key] = spec_meta(specs[variant.key], built)
             if built is None:
                 tools[variant.key] = None
                 continue

@@ -65,9 +65,10 @@ from .memo import Memo
 from .model import Catalog
 from .resolve import ResolvedFamily, resolve
 from .specfiles import (
+    FOLDER_HINT,
     SpecFileError,
+    folders_usable,
     is_hidden,
-    not_a_folder,
     read_spec_bytes,
     spec_diagnostics,
     spec_files,
@@ -78,7 +79,6 @@ from .validate import check_schema
 # What each spec file is: its meta-schema and how deep below the spec folder it lives.
 _TOP_FILES = {"toolgen.yaml": ("project", 0), "parameters.yaml": ("parameters", 0)}
 _FOLDERS = {"tools": "tool", "variants": "family"}
-_FOLDER_HINT = "pass --specs DIR pointing at a folder with toolgen.yaml, tools/ and variants/"
 
 
 def kind_of_spec(rel: str) -> tuple[str, int] | None:
@@ -414,7 +414,7 @@ class Workspace:
         diags = Diagnostics()
         specs = self.specs
         self._usable = False
-        if not _folders_usable(specs, diags):
+        if not folders_usable(specs, diags):
             self._global = tuple(diags.items)
             return None
         if not os.path.lexists(specs / "toolgen.yaml") and "toolgen.yaml" not in self._overlays:
@@ -422,7 +422,7 @@ class Workspace:
                 Location(f"{spec_folder_name(specs)}/toolgen.yaml"),
                 "E100",
                 f"no project file at {shown(specs / 'toolgen.yaml')}",
-                _FOLDER_HINT,
+                FOLDER_HINT,
             )
             self._global = tuple(diags.items)
             return None
@@ -495,43 +495,3 @@ def _no_cyclic_collection() -> Iterator[None]:
     finally:
         if collecting:
             gc.enable()
-
-
-def _folders_usable(specs: Path, diags: Diagnostics) -> bool:
-    """specs/ must be a folder; tools/ and variants/ may be missing but, when present, must be folders.
-
-    Checked before anything resolves or globs these paths: a symlink loop would make those raise,
-    and globbing a file or an unreadable folder silently finds no specs.
-    """
-    if not os.path.isdir(specs):
-        what = "does not exist" if not os.path.lexists(specs) else not_a_folder(specs)
-        diags.error(Location(spec_folder_name(specs)), "E106", f"spec folder {what}", _FOLDER_HINT)
-        return False
-    if not _readable(specs, spec_folder_name(specs), diags):
-        return False
-    usable = True
-    for name in _FOLDERS:
-        folder = specs / name
-        display = "/".join((spec_folder_name(specs), name))
-        if os.path.lexists(folder) and not os.path.isdir(folder):
-            diags.error(
-                Location(display),
-                "E106",
-                f"{name} {not_a_folder(folder)}",
-                f"{name}/ must be a folder holding one .yaml file per {name[:-1] if name == 'tools' else 'family'}",
-            )
-            usable = False
-        elif os.path.isdir(folder):
-            usable = _readable(folder, display, diags) and usable
-    return usable
-
-
-def _readable(folder: Path, display: str, diags: Diagnostics) -> bool:
-    try:
-        os.scandir(folder).close()
-        return True
-    except OSError as exc:
-        diags.error(
-            Location(display), "E100", f"cannot read folder: {exc.strerror}", "make it readable (e.g. chmod a+rx)"
-        )
-        return False

@@ -42,8 +42,12 @@ The API, stable for its users (the CLI, watch, breaking, the language server):
     The YAML path (``("variants", "generic", "parameters", 0, "name")``) of the value or key that
     starts last at or before a 1-based cursor position: the node the cursor is in or just after.
     ``ws.source(name).loc(path)`` goes the other way.
+``ws.file_checks()``
+    Each file's own stage by name (:class:`FileCheck`: content digest, source, its findings).
 ``ws.loaded()``
     The model and the sources as :class:`Loaded` (what ``toolgen breaking`` compares).
+
+What one format sends for a variant (for hover): ``lower.checks.entry(dialect, variant)``.
 
 File names are the ones diagnostics carry: ``<spec folder name>/tools/read_file.yaml``.
 Nothing here prints or writes files; bad input becomes diagnostics, never an exception.

@@ -12,9 +12,10 @@ import os
 import stat
 from pathlib import Path
 
-from .diagnostics import Diagnostics, SpecFolder
+from .diagnostics import Diagnostics, Location, SpecFolder
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
+FOLDER_HINT = "pass --specs DIR pointing at a folder with toolgen.yaml, tools/ and variants/"
 
 # What a file-system entry that is not a regular file is called in messages.
 _KINDS = (
@@ -149,3 +150,43 @@ def display_path(specs: Path, path: Path) -> str:
 def spec_diagnostics(specs: Path) -> Diagnostics:
     """A collector that prints this spec folder's file names relative to the current directory."""
     return Diagnostics(specs=SpecFolder(spec_folder_name(specs), os.path.abspath(specs)))
+
+
+def folders_usable(specs: Path, diags: Diagnostics) -> bool:
+    """specs/ must be a folder; tools/ and variants/ may be missing but, when present, must be folders.
+
+    Checked before anything resolves or globs these paths: a symlink loop would make those raise,
+    and globbing a file or an unreadable folder silently finds no specs.
+    """
+    if not os.path.isdir(specs):
+        what = "does not exist" if not os.path.lexists(specs) else not_a_folder(specs)
+        diags.error(Location(spec_folder_name(specs)), "E106", f"spec folder {what}", FOLDER_HINT)
+        return False
+    if not _readable(specs, spec_folder_name(specs), diags):
+        return False
+    usable = True
+    for name in ("tools", "variants"):
+        folder = specs / name
+        display = "/".join((spec_folder_name(specs), name))
+        if os.path.lexists(folder) and not os.path.isdir(folder):
+            diags.error(
+                Location(display),
+                "E106",
+                f"{name} {not_a_folder(folder)}",
+                f"{name}/ must be a folder holding one .yaml file per {name[:-1] if name == 'tools' else 'family'}",
+            )
+            usable = False
+        elif os.path.isdir(folder):
+            usable = _readable(folder, display, diags) and usable
+    return usable
+
+
+def _readable(folder: Path, display: str, diags: Diagnostics) -> bool:
+    try:
+        os.scandir(folder).close()
+        return True
+    except OSError as exc:
+        diags.error(
+            Location(display), "E100", f"cannot read folder: {exc.strerror}", "make it readable (e.g. chmod a+rx)"
+        )
+        return False

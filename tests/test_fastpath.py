@@ -52,8 +52,8 @@ def test_a_spec_saved_during_the_run_is_not_paired_with_old_output(
     out = specs.parent / "generated"
     real_run = pipeline.run
 
-    def run_then_edit(path: Path, sink=None, targets=None):  # the editor saves while the pipeline is running
-        result = real_run(path, sink, targets)
+    def run_then_edit(path: Path, sink=None, *rest):  # the editor saves while the pipeline is running
+        result = real_run(path, sink, *rest)
         edit(specs / "tools/ask.yaml", "Ask the user a question.", "Ask something else.")
         return result
 

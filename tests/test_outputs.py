@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from conftest import BUNDLED_SPECS, read_tree, run_cli
-from generator import cli, outputs, pipeline
+from generator import commands, outputs, pipeline
 
 
 def _tool_list(catalog: Any, families: Any, diags: Any) -> dict[str, str]:
@@ -21,7 +21,7 @@ def _tool_list(catalog: Any, families: Any, diags: Any) -> dict[str, str]:
 def listing_target(monkeypatch: pytest.MonkeyPatch) -> outputs.Outputter:
     row = outputs.Outputter("listing", "--listing-out", "tool ids, one a line", _tool_list)
     table = (*outputs.OUTPUTTERS, row)
-    for module in (outputs, pipeline, cli):
+    for module in (outputs, pipeline, commands):
         monkeypatch.setattr(module, "OUTPUTTERS", table)
     return row
 

@@ -12,7 +12,7 @@ import gc
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Diagnostics, emit
+from ..diagnostics import emit
 
 EXIT_OK, EXIT_BREAKING, EXIT_INVALID = 0, 1, 2
 
@@ -67,7 +67,7 @@ def _bad_date(text: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: the parser is built on every toolgen run, and these pull in the YAML stack.
-    from ..pipeline import load_specs
+    from ..workspace import Workspace
     from .against import load_against
     from .compare import compare
     from .policy import Policy, apply_policy, fails, read_policy
@@ -76,14 +76,15 @@ def run(args: argparse.Namespace) -> int:
     from .side import Side
     from .versions import version_findings
 
-    diags = Diagnostics()
     if not isinstance(args.against, str):  # argparse drops the value of --against=-- and leaves a list
         args.against = "--"
     # As in pipeline.run: the cyclic collector would rescan the growing models again and again.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        new = load_specs(args.specs, diags)
+        workspace = Workspace(args.specs)
+        diags = workspace.front().diagnostics  # a copy: the workspace keeps its own
+        new = workspace.loaded()
         old = load_against(args.against, args.specs, diags)
     finally:
         if collecting:

@@ -12,14 +12,15 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import Diagnostics, Location
-from ..model import Catalog, ToolVariant
+from ..diagnostics import Diagnostics
+from ..model import Catalog
 from ..pyfmt import Code
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
 from ..runtime.formats import FORMATS, FormatRecord
-from ..runtime.native import spec_entry, spec_meta
-from ..runtime.schema_dialects import DialectError, check_limits
+from ..runtime.native import spec_meta
+from .checks import entries as check_entries
+from .checks import family_limits
 from .core import variant_data
 
 
@@ -35,23 +36,12 @@ def emit(
     names_by_value: dict[bytes, str] = {}
     tools: dict[str, Any] = {}
     metas: dict[str, Any] = {}
-    entries: dict[str, dict[str, Any] | None] = {}
+    specs = {v.key: variant_data(v) for t in catalog.tools for v in t.variants}
+    entries = check_entries(dialect, catalog, diags, specs=specs)
     for tool in catalog.tools:
         for variant in tool.variants:
-            spec = variant_data(variant)
-            try:
-                built = spec_entry(dialect, spec)
-            except DialectError as exc:
-                diags.error(
-                    variant.location,
-                    "E500",
-                    f"{variant.key} cannot be expressed for {dialect}: {exc.message}"
-                    f" (at {'/'.join(map(str, exc.path)) or 'root'})",
-                    exc.hint or "change the parameter schema, or leave this format out of 'formats' in toolgen.yaml",
-                )
-                built = None
-            entries[variant.key] = built
-            metas[variant.key] = spec_meta(spec, built)
+            built = entries[variant.key]
+            metas[variant.key] = spec_meta(specs[variant.key], built)
             if built is None:
                 tools[variant.key] = None
                 continue
@@ -61,34 +51,7 @@ def emit(
                 names_by_value[fingerprint] = f"_ENTRIES[{len(constants)}]"
                 constants.append(built)
             tools[variant.key] = Code(names_by_value[fingerprint])
-    for resolved in families:
-        if not resolved.family.use_native_tools:
-            continue
-        variants = [v for v in resolved.variants if entries.get(v.key) is not None]
-        listed = [built for v in variants if (built := entries[v.key]) is not None]
-
-        def where(
-            path: tuple[Any, ...], variants: list[ToolVariant] = variants, source: str = resolved.family.source
-        ) -> Location:
-            # A path starting with a tool index points at that tool's spec variant.
-            if path and isinstance(path[0], int) and path[0] < len(variants):
-                return variants[path[0]].location
-            return Location(source, 1, 1)
-
-        try:
-            notices = check_limits(dialect, listed)
-        except DialectError as exc:
-            diags.error(
-                where(tuple(exc.path)),
-                "E501",
-                f"family {resolved.family.name!r} breaks a {dialect} limit: {exc.message}",
-                exc.hint or "rename or split the tools",
-            )
-            continue
-        for notice in notices:
-            # Formats sharing a limit under one vendor label warn once for all of them.
-            message = _shared_label(notice.message)
-            diags.warning(where(tuple(notice.path)), "W501", message, "see docs/providers.md for the limit")
+    family_limits(dialect, families, entries, diags)  # E501, W501 (checks.py)
     return {
         f"{module}.py": render_python(
             "native_module.py.j2",
@@ -99,14 +62,6 @@ def emit(
             metas=metas,
         )
     }
-
-
-def _shared_label(message: str) -> str:
-    """``message`` with a format's name replaced by its ``limits_label`` (one warning, not two)."""
-    for rec in FORMATS.values():
-        if rec.limits_label and message.startswith(rec.name + ": "):
-            return rec.limits_label + message[len(rec.name) :]
-    return message
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from ..runtime.formats import FORMATS
 from ..semantics import member_name
 from . import ts_package
 from .core import catalog_values, spec_sources
-from .ts_dispatch import emit_args, emit_dispatch
+from .ts_dispatch import emit_args, emit_dispatch, report_clashes
 from .ts_values import RUNTIME_FOLDER, JsWriter, shared_texts, string
 
 _INDENT = "  "
@@ -274,6 +274,18 @@ def _check_regexes(catalog: Catalog, diags: Diagnostics) -> None:
             pending += [(name, child) for key in ("any", "all") for child in node.get(key) or ()]
         elif isinstance(node, (list, tuple)):
             pending += [(name, child) for child in node]
+
+
+def check(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnostics) -> None:
+    """What :func:`emit` reports (E800, E801, E820), without rendering a template: the data modules
+    are written exactly as emit writes them (that is where the values are checked), then dropped."""
+    data_writer, context_writer = JsWriter(), JsWriter()
+    values = catalog_values(catalog, families)
+    _catalog_data(values, "", data_writer)
+    _context(catalog, context_writer)
+    _report(catalog, values, data_writer.problems + context_writer.problems, diags)
+    _check_regexes(catalog, diags)
+    report_clashes(catalog, diags)
 
 
 def _placeholder(head: str, what: str) -> str:

@@ -61,7 +61,7 @@ def parameter(scope: Scope, src: SourceFile, spec: dict[str, Any], at: PathKey) 
     overridden = tuple(sorted(k for k in spec if k != "use")) if shared_name is not None else ()
     name = merged.get("name", shared_name or "?")
     for i, dep in enumerate(merged.get("dependencies") or []):
-        if dep not in scope.tool_ids:
+        if dep not in scope.known_tools:
             scope.diags.error(
                 src.loc(at + ("dependencies", i)),
                 "E307",

@@ -51,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("--watch", action="store_true", help="regenerate whenever a spec file changes, until Ctrl-C")
     sub.add_parser("check", parents=both, help="exit 1 with a diff when the generated files are out of date")
     sub.add_parser("validate", parents=both, help="check the specs only")
+    sub.add_parser("lsp", help="run the language server for spec files on stdin/stdout (needs toolgen[lsp])")
     from . import init, show
     from .breaking import command as breaking
 
@@ -123,6 +124,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from . import init
 
         return init.run(args)
+    if args.command == "lsp":
+        from .lsp.server import serve  # pygls is the optional extra toolgen[lsp]
+
+        return serve()
     if args.command == "breaking":
         from .breaking import command as breaking
 
@@ -434,6 +439,8 @@ _DEPENDENCIES = {
     "jsonschema_specifications": "jsonschema",
     "referencing": "jsonschema",
     "rpds": "jsonschema",
+    "pygls": "toolgen[lsp]",  # `toolgen lsp` only
+    "lsprotocol": "toolgen[lsp]",
 }
 
 

@@ -15,7 +15,15 @@ from .load import SourceFile, load_bytes, load_file
 from .model import Catalog
 from .resolve import resolve
 from .semantics import build_catalog
-from .specfiles import display_path, is_hidden, not_a_folder, spec_diagnostics, spec_files, spec_folder_name
+from .specfiles import (
+    MAX_FILE_BYTES,
+    display_path,
+    is_hidden,
+    not_a_folder,
+    spec_diagnostics,
+    spec_files,
+    spec_folder_name,
+)
 from .validate import check_schema
 
 
@@ -49,10 +57,15 @@ class Loaded:
 SpecReader = Callable[[str], SourceFile]
 
 
-def load_specs(specs: Path, diags: Diagnostics, prefix: str | None = None) -> Loaded:
+def load_specs(
+    specs: Path, diags: Diagnostics, prefix: str | None = None, overlay: Mapping[Path, bytes] | None = None
+) -> Loaded:
     """:func:`load_catalog` for the spec folder on disk, keeping the loaded files.
 
     Files are named as :func:`display_path` names them, or ``prefix + path in the folder``.
+    ``overlay`` holds unsaved editor buffers by absolute path (the language server): such a file is
+    read from there instead of the disk, as long as the disk still has a regular file under that
+    name within the size limit (anything else is reported exactly as the command line reports it).
     """
 
     def display(path: Path) -> str:
@@ -74,7 +87,11 @@ def load_specs(specs: Path, diags: Diagnostics, prefix: str | None = None) -> Lo
         diags.warning(Location(display(path)), "W201", "'.yml' files are ignored", "rename it to .yaml")
 
     def read(rel: str) -> SourceFile:
-        return load_file(specs / rel, display(specs / rel), diags)
+        path = specs / rel
+        buffer = overlay.get(path.absolute()) if overlay else None
+        if buffer is not None and len(buffer) <= MAX_FILE_BYTES and os.path.isfile(path):
+            return load_bytes(buffer, display(path), diags)
+        return load_file(path, display(path), diags)
 
     return _build(
         read,

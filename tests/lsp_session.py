@@ -22,30 +22,45 @@ TIMEOUT = 20.0
 
 
 async def start(client: LanguageClient) -> None:
+    _log(client)  # record publishes from the first one on
     params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code"))
     await client.initialize_session(params)
 
 
-def mark(client: LanguageClient) -> dict[str, list[types.Diagnostic]]:
-    """Each uri's latest published list (each publish stores a new list object)."""
-    return dict(client.diagnostics)
+class Recording(dict[str, list[types.Diagnostic]]):
+    """The client's diagnostics by uri, also logging every publish in arrival order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list[tuple[str, list[types.Diagnostic]]] = []
+
+    def __setitem__(self, uri: str, items: list[types.Diagnostic]) -> None:
+        super().__setitem__(uri, list(items))
+        self.log.append((uri, list(items)))
 
 
-async def published(
-    client: LanguageClient, before: dict[str, list[types.Diagnostic]], timeout: float = TIMEOUT
-) -> dict[str, list[types.Diagnostic]]:
-    """The publishDiagnostics burst since ``before`` (a :func:`mark`): uri -> diagnostics."""
+def _log(client: LanguageClient) -> list[tuple[str, list[types.Diagnostic]]]:
+    if not isinstance(client.diagnostics, Recording):
+        client.diagnostics = Recording()
+    return client.diagnostics.log
+
+
+def mark(client: LanguageClient) -> int:
+    """How many publishes the client has seen so far."""
+    return len(_log(client))
+
+
+async def published(client: LanguageClient, before: int, timeout: float = TIMEOUT) -> dict[str, list[types.Diagnostic]]:
+    """The publishDiagnostics burst after ``before`` (a :func:`mark`): uri -> its latest diagnostics."""
+    log = _log(client)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    changed: dict[str, list[types.Diagnostic]] = {}
-    last_change = None
+    seen, last_change = before, 0.0
     while True:
-        for uri, items in client.diagnostics.items():
-            if before.get(uri) is not items and changed.get(uri) is not items:
-                changed[uri] = items
-                last_change = loop.time()
-        if last_change is not None and loop.time() - last_change >= QUIET:
-            return changed
+        if len(log) > seen:
+            seen, last_change = len(log), loop.time()
+        elif seen > before and loop.time() - last_change >= QUIET:
+            return dict(log[before:])
         if loop.time() > deadline:
             raise TimeoutError(f"no publishDiagnostics within {timeout} s")
         await asyncio.sleep(0.005)

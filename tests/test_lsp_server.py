@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
 import pytest_lsp
+from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from conftest import FIXTURE_SPECS, copy_specs
-from lsp_session import SERVER, mark, open_file, published, start
+from generator.lsp.text import from_utf16, line_of, path_to_uri, uri_to_path
+from lsp_session import SERVER, mark, open_file, position_of, published, replace_all, start
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -31,3 +35,310 @@ async def test_open_clean_file_publishes_no_diagnostics(client: LanguageClient, 
     uri = open_file(client, specs / "tools/ask.yaml")
     burst = await published(client, before)
     assert {u: list(d) for u, d in burst.items()} == {uri: []}
+
+
+def cli_diagnostics(capsys: pytest.CaptureFixture[str], specs: Path) -> list[tuple[str, int, int, str, str, str]]:
+    """`toolgen validate --error-format json`: (absolute path, line, col, code, severity, message)."""
+    from generator.cli import main
+
+    capsys.readouterr()
+    main(["validate", "--specs", str(specs), "--error-format", "json"])
+    items = json.loads(capsys.readouterr().out or "[]")
+    return sorted(
+        (os.path.abspath(i["path"]), i["line"], i["col"], i["code"], i["severity"], i["message"]) for i in items
+    )
+
+
+def lsp_diagnostics(burst: dict[str, list[types.Diagnostic]], texts: dict[Path, str]) -> list[tuple[str, ...]]:
+    """The published diagnostics in the CLI's terms: 1-based line, 1-based column in characters."""
+    found = []
+    for uri, items in burst.items():
+        path = uri_to_path(uri)
+        assert path is not None
+        for item in items:
+            line_text = line_of(texts.get(path, ""), item.range.start.line)
+            col = from_utf16(line_text, item.range.start.character) + 1 if line_text else item.range.start.character + 1
+            severity = "error" if item.severity == types.DiagnosticSeverity.Error else "warning"
+            found.append((str(path), item.range.start.line + 1, col, str(item.code), severity, item.message))
+    return sorted(found)
+
+
+async def test_unsaved_typo_is_reported_and_fixing_it_clears_it(
+    client: LanguageClient, specs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = specs / "tools/ask.yaml"
+    text = path.read_text("utf-8")
+    uri = open_file(client, path)
+    await published(client, mark(client))
+    broken = text.replace("use: task_progress", "use: task_progres")
+    before = mark(client)
+    replace_all(client, uri, broken, 2)
+    burst = await published(client, before)
+    (problem,) = burst[uri]
+    assert problem.code == "E302" or "task_progres" in problem.message
+    assert problem.data["replacement"] == "task_progress"
+    assert problem.related_information and "did you mean 'task_progress'?" in problem.related_information[0].message
+    assert problem.range == types.Range(position_of(broken, "task_progres"), position_of(broken, "task_progres", 12))
+    # the unsaved buffer gives what the command line gives for the same text on disk
+    path.write_text(broken, "utf-8")
+    assert lsp_diagnostics(burst, {path: broken}) == cli_diagnostics(capsys, specs)
+    path.write_text(text, "utf-8")
+    before = mark(client)
+    replace_all(client, uri, text, 3)
+    assert list((await published(client, before))[uri]) == []
+
+
+async def test_an_edit_in_one_file_reports_in_the_files_it_breaks_then_clears_them(
+    client: LanguageClient, specs: Path
+) -> None:
+    shared = specs / "parameters.yaml"
+    text = shared.read_text("utf-8")
+    uri = open_file(client, shared)
+    await published(client, mark(client))
+    before = mark(client)
+    replace_all(client, uri, text.replace("  task_progress:", "  progress:"), 2)
+    burst = await published(client, before)
+    users = {path_to_uri(specs / f"tools/{name}.yaml") for name in ("ask", "read_file", "write_file")}
+    assert users <= {u for u, items in burst.items() if items}
+    before = mark(client)
+    replace_all(client, uri, text, 3)
+    burst = await published(client, before)
+    assert all(list(burst.get(u, [None])) == [] for u in users), burst
+
+
+async def test_utf16_columns_after_non_ascii_text(
+    client: LanguageClient, specs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = specs / "tools/ask.yaml"
+    text = path.read_text("utf-8").replace(
+        "requires: {field: yolo_mode, truthy: false}",
+        'requires: {field: yolo_mode, truthy: false, "é😀x": 1, bogus: 1}',
+    )
+    path.write_text(text, "utf-8")
+    uri = open_file(client, path, text)
+    burst = await published(client, mark(client))
+    bogus = next(d for d in burst[uri] if "bogus" in d.message)
+    line_text = text.split("\n")[bogus.range.start.line]
+    # 😀 is two UTF-16 code units: the LSP column is one more than the character column
+    assert bogus.range.start.character == line_text.index("bogus") + 1
+    assert bogus.range.end.character == bogus.range.start.character + len("bogus")
+    assert lsp_diagnostics(burst, {path: text}) == cli_diagnostics(capsys, specs)
+
+
+async def test_hover_on_a_variant_shows_every_format_and_the_prompt(client: LanguageClient, specs: Path) -> None:
+    path = specs / "tools/read_file.yaml"
+    text = path.read_text("utf-8")
+    uri = open_file(client, path)
+    await published(client, mark(client))
+    answer = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "description: Reads a file below"))
+    )
+    assert answer is not None
+    value = answer.contents.value
+    assert "generic/read_file" in value
+    for fmt in ("anthropic", "openai-chat", "gemini"):
+        assert fmt in value
+    assert "```xml\n## read_file\nDescription: Reads a file below /." in value  # {{CWD}} in the default context
+    assert "- path: (required) Path of the file, relative to /." in value
+    assert "Placeholders (default context): `{{CWD}}` → '/'" in value
+
+
+async def test_hover_on_a_parameter_shows_its_sent_schema(client: LanguageClient, specs: Path) -> None:
+    path = specs / "tools/read_file.yaml"
+    text = path.read_text("utf-8")
+    uri = open_file(client, path)
+    await published(client, mark(client))
+    answer = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "minimum: 1"))
+    )
+    assert answer is not None
+    value = answer.contents.value
+    assert "parameter `start_line`" in value
+    assert '"type": "integer"' in value and '"minimum": 1' in value
+
+
+async def _labels(client: LanguageClient, uri: str, position: types.Position) -> set[str]:
+    answer = await client.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(uri), position)
+    )
+    assert isinstance(answer, types.CompletionList)
+    return {item.label for item in answer.items}
+
+
+async def test_completion_of_keys_and_references(client: LanguageClient, specs: Path) -> None:
+    path = specs / "tools/read_file.yaml"
+    text = path.read_text("utf-8")
+    typing = text.replace("  native:\n    extends: generic\n", "  native:\n    extends: \n    \n", 1)
+    uri = open_file(client, path, typing)
+    await published(client, mark(client))
+    lines = typing.split("\n")
+    extends_line = lines.index("    extends: ")
+    assert await _labels(client, uri, types.Position(extends_line, 13)) == {"generic"}
+    keys = await _labels(client, uri, types.Position(extends_line + 1, 4))
+    assert {"parameters", "requires", "strict"} <= keys and "extends" not in keys and "description" not in keys
+    use = await _labels(client, uri, position_of(typing, "use: task_progress", 5))
+    assert use == {"task_progress"}
+    top = await _labels(client, uri, types.Position(1, 0))
+    assert {"label"} <= top and "id" not in top
+
+
+async def test_completion_of_families_fields_formats_placeholders_and_classes(
+    client: LanguageClient, specs: Path
+) -> None:
+    project = specs / "toolgen.yaml"
+    text = project.read_text("utf-8")
+    uri = open_file(client, project)
+    await published(client, mark(client))
+    assert await _labels(client, uri, position_of(text, "  - compact", 4)) == {"generic", "compact", "native"}
+    tool = specs / "tools/ask.yaml"
+    tool_text = tool.read_text("utf-8")
+    tool_uri = open_file(client, tool)
+    await published(client, mark(client))
+    fields = await _labels(client, tool_uri, position_of(tool_text, "yolo_mode"))
+    assert {"yolo_mode", "cwd", "todo_enabled"} <= fields
+    typed = tool_text.replace("The question to ask.", "The question about {{")
+    before = mark(client)
+    replace_all(client, tool_uri, typed, 2)
+    await published(client, before)
+    assert await _labels(client, tool_uri, position_of(typed, "{{", 2)) == {"CWD"}
+    with_class = tool_text.replace("handler: null", "handler:\n  class: ")
+    before = mark(client)
+    replace_all(client, tool_uri, with_class, 3)
+    await published(client, before)
+    classes = await _labels(client, tool_uri, position_of(with_class, "class: ", 7))
+    assert classes == {"ReadFileHandler", "TodoHandler", "WriteFileHandler"} or "ReadFileHandler" in classes
+
+
+async def _definition(client: LanguageClient, uri: str, position: types.Position) -> list[types.Location]:
+    answer = await client.text_document_definition_async(
+        types.DefinitionParams(types.TextDocumentIdentifier(uri), position)
+    )
+    assert isinstance(answer, list), answer
+    return answer
+
+
+async def test_go_to_definition(client: LanguageClient, specs: Path) -> None:
+    path = specs / "tools/read_file.yaml"
+    text = path.read_text("utf-8")
+    uri = open_file(client, path)
+    await published(client, mark(client))
+    shared = (specs / "parameters.yaml").read_text("utf-8")
+    (use,) = await _definition(client, uri, position_of(text, "task_progress", 3))
+    assert use.uri == path_to_uri(specs / "parameters.yaml")
+    assert use.range.start == position_of(shared, "task_progress")
+    (extends,) = await _definition(client, uri, position_of(text, "extends: generic", 10))
+    assert extends.uri == uri and extends.range.start == position_of(text, "generic:")
+    project = (specs / "toolgen.yaml").read_text("utf-8")
+    (placeholder,) = await _definition(client, uri, position_of(text, "{{CWD}}", 3))
+    assert placeholder.uri == path_to_uri(specs / "toolgen.yaml")
+    assert placeholder.range.start == position_of(project, "CWD: {field")
+    (family,) = await _definition(client, uri, position_of(text, "  native:", 3))
+    assert family.uri == path_to_uri(specs / "variants/native.yaml")
+    references = await client.text_document_references_async(
+        types.ReferenceParams(
+            context=types.ReferenceContext(include_declaration=True),
+            text_document=types.TextDocumentIdentifier(uri),
+            position=position_of(text, "task_progress", 3),
+        )
+    )
+    assert references is not None
+    assert {r.uri for r in references} == {
+        path_to_uri(specs / name)
+        for name in ("parameters.yaml", "tools/ask.yaml", "tools/read_file.yaml", "tools/write_file.yaml")
+    }
+
+
+async def test_rename_a_shared_parameter_everywhere(
+    client: LanguageClient, specs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = specs / "tools/ask.yaml"
+    text = path.read_text("utf-8")
+    uri = open_file(client, path)
+    await published(client, mark(client))
+    edit = await client.text_document_rename_async(
+        types.RenameParams(types.TextDocumentIdentifier(uri), position_of(text, "task_progress"), "progress_list")
+    )
+    assert edit is not None and edit.changes is not None
+    names = ("parameters.yaml", "tools/ask.yaml", "tools/read_file.yaml", "tools/write_file.yaml")
+    assert set(edit.changes) == {path_to_uri(specs / name) for name in names}
+    for name in names:  # apply it on disk: the specs stay valid under the new name
+        target = specs / name
+        lines = target.read_text("utf-8").split("\n")
+        for change in sorted(edit.changes[path_to_uri(target)], key=lambda e: e.range.start.character, reverse=True):
+            row = change.range.start.line
+            line = lines[row]
+            lines[row] = line[: change.range.start.character] + change.new_text + line[change.range.end.character :]
+        target.write_text("\n".join(lines), "utf-8")
+        assert "task_progress" not in target.read_text("utf-8")
+    assert cli_diagnostics(capsys, specs) == []
+
+
+async def _actions(client: LanguageClient, uri: str, diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
+    answer = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri),
+            diagnostics[0].range,
+            types.CodeActionContext(diagnostics=diagnostics),
+        )
+    )
+    assert answer is not None
+    return [a for a in answer if isinstance(a, types.CodeAction)]
+
+
+def apply(text: str, edits: list[types.TextEdit]) -> str:
+    """Apply single-line or whole-line edits (what the server's actions make) to ``text``."""
+    lines = text.split("\n")
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        start, end = edit.range.start, edit.range.end
+        head = (
+            "\n".join(lines[: start.line] + [lines[start.line][: start.character]]) if start.line < len(lines) else text
+        )
+        tail_line = lines[end.line] if end.line < len(lines) else ""
+        tail = "\n".join([tail_line[end.character :]] + lines[end.line + 1 :])
+        lines = (head + edit.new_text + tail).split("\n")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    "change, title",
+    [
+        (("description: Ask", "descripton: Ask"), "Change to 'description'"),
+        (("use: task_progress", "use: task_progres"), "Change to 'task_progress'"),
+        (("# yaml-language-server: $schema=../../generator/schemas/tool.schema.json\n", ""), "Add the schema modeline"),
+        (
+            ("      - use: task_progress", "      - use: task_progress\n    requires: {field: cwd, truthy: true}"),
+            "Remove the duplicate entry",
+        ),
+    ],
+    ids=["misspelt-key", "misspelt-reference", "modeline", "duplicate-key"],
+)
+async def test_code_action_fixes_the_diagnostic(
+    client: LanguageClient, specs: Path, change: tuple[str, str], title: str
+) -> None:
+    path = specs / "tools/ask.yaml"
+    text = path.read_text("utf-8")
+    broken = text.replace(*change)
+    uri = open_file(client, path, broken)
+    burst = await published(client, mark(client))
+    assert burst[uri], "the broken text must be reported"
+    (action,) = await _actions(client, uri, burst[uri][:1])
+    assert action.title == title
+    assert action.edit is not None and action.edit.changes is not None
+    fixed = apply(broken, action.edit.changes[uri])
+    before = mark(client)
+    replace_all(client, uri, fixed, 2)
+    assert list((await published(client, before))[uri]) == []
+
+
+async def test_document_symbols(client: LanguageClient, specs: Path) -> None:
+    path = specs / "tools/read_file.yaml"
+    uri = open_file(client, path)
+    await published(client, mark(client))
+    answer = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(types.TextDocumentIdentifier(uri))
+    )
+    assert answer is not None
+    (tool,) = answer
+    assert isinstance(tool, types.DocumentSymbol) and tool.name == "read_file"
+    assert [v.name for v in tool.children or []] == ["generic", "native"]
+    assert [p.name for p in (tool.children or [])[0].children or []] == ["path", "start_line", "task_progress"]

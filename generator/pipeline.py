@@ -15,15 +15,7 @@ from .load import SourceFile, load_bytes, load_file
 from .model import Catalog
 from .resolve import resolve
 from .semantics import build_catalog
-from .specfiles import (
-    MAX_FILE_BYTES,
-    display_path,
-    is_hidden,
-    not_a_folder,
-    spec_diagnostics,
-    spec_files,
-    spec_folder_name,
-)
+from .specfiles import display_path, is_hidden, not_a_folder, spec_diagnostics, spec_files, spec_folder_name
 from .validate import check_schema
 
 
@@ -65,7 +57,7 @@ def load_specs(
     Files are named as :func:`display_path` names them, or ``prefix + path in the folder``.
     ``overlay`` holds unsaved editor buffers by absolute path (the language server): such a file is
     read from there instead of the disk, as long as the disk still has a regular file under that
-    name within the size limit (anything else is reported exactly as the command line reports it).
+    name (anything else is reported exactly as the command line reports it).
     """
 
     def display(path: Path) -> str:
@@ -89,9 +81,7 @@ def load_specs(
     def read(rel: str) -> SourceFile:
         path = specs / rel
         buffer = overlay.get(path.absolute()) if overlay else None
-        if buffer is not None and len(buffer) <= MAX_FILE_BYTES and os.path.isfile(path):
-            return load_bytes(buffer, display(path), diags)
-        return load_file(path, display(path), diags)
+        return load_file(path, display(path), diags, buffer if buffer is not None and os.path.isfile(path) else None)
 
     return _build(
         read,

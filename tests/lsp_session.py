@@ -8,13 +8,16 @@ to an edit: the burst of publishDiagnostics that follows it, ended by a short qu
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import sys
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from generator.lsp.text import path_to_uri
+from generator.lsp.text import from_utf16, line_of, path_to_uri, uri_to_path
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "generator", "lsp"])
 QUIET = 0.15  # seconds without a publish that end a burst
@@ -50,17 +53,29 @@ def mark(client: LanguageClient) -> int:
     return len(_log(client))
 
 
-async def published(client: LanguageClient, before: int, timeout: float = TIMEOUT) -> dict[str, list[types.Diagnostic]]:
-    """The publishDiagnostics burst after ``before`` (a :func:`mark`): uri -> its latest diagnostics."""
+async def published(
+    client: LanguageClient, before: int, within: Path | None = None, timeout: float = TIMEOUT
+) -> dict[str, list[types.Diagnostic]]:
+    """The publishDiagnostics burst after ``before`` (a :func:`mark`): uri -> its latest diagnostics.
+
+    With ``within`` (a spec folder), only that folder's files count, and the burst must have one.
+    """
+    prefix = path_to_uri(within) if within is not None else None
+
+    def counts(uri: str) -> bool:
+        return prefix is None or uri == prefix or uri.startswith(prefix + "/")
+
     log = _log(client)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    seen, last_change = before, 0.0
+    seen, last_change = before, 0.0  # 0: no publish of the folder yet
     while True:
         if len(log) > seen:
-            seen, last_change = len(log), loop.time()
-        elif seen > before and loop.time() - last_change >= QUIET:
-            return dict(log[before:])
+            if any(counts(uri) for uri, _ in log[seen:]):
+                last_change = loop.time()
+            seen = len(log)
+        elif last_change and loop.time() - last_change >= QUIET:
+            return {uri: items for uri, items in log[before:] if counts(uri)}
         if loop.time() > deadline:
             raise TimeoutError(f"no publishDiagnostics within {timeout} s")
         await asyncio.sleep(0.005)
@@ -101,3 +116,32 @@ def position_of(text: str, needle: str, offset: int = 0) -> types.Position:
     index = text.index(needle) + offset
     line = text.count("\n", 0, index)
     return types.Position(line, index - (text.rfind("\n", 0, index) + 1))
+
+
+def cli_diagnostics(capsys: pytest.CaptureFixture[str], specs: Path) -> list[tuple[str, ...]]:
+    """`toolgen validate --error-format json`: (absolute path, line, col, code, severity, message, hint)."""
+    from generator.cli import main
+
+    capsys.readouterr()
+    main(["validate", "--specs", str(specs), "--error-format", "json"])
+    items = json.loads(capsys.readouterr().out or "[]")
+    return sorted(
+        (os.path.abspath(i["path"]), i["line"], i["col"], i["code"], i["severity"], i["message"], i["hint"])
+        for i in items
+    )
+
+
+def lsp_diagnostics(burst: dict[str, list[types.Diagnostic]], texts: dict[Path, str]) -> list[tuple[str, ...]]:
+    """The published diagnostics in the CLI's terms: 1-based line, 1-based column in characters."""
+    found = []
+    for uri, items in burst.items():
+        path = uri_to_path(uri)
+        assert path is not None
+        for item in items:
+            line_text = line_of(texts.get(path, ""), item.range.start.line)
+            col = from_utf16(line_text, item.range.start.character) + 1 if line_text else item.range.start.character + 1
+            severity = "error" if item.severity == types.DiagnosticSeverity.Error else "warning"
+            related = item.related_information or []
+            hint = related[0].message.removeprefix("hint: ") if related else ""
+            found.append((str(path), item.range.start.line + 1, col, str(item.code), severity, item.message, hint))
+    return sorted(found)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 
 import pytest
@@ -12,8 +10,18 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from conftest import FIXTURE_SPECS, copy_specs
-from generator.lsp.text import from_utf16, line_of, path_to_uri, uri_to_path
-from lsp_session import SERVER, mark, open_file, position_of, published, replace_all, start
+from generator.lsp.text import path_to_uri
+from lsp_session import (
+    SERVER,
+    cli_diagnostics,
+    lsp_diagnostics,
+    mark,
+    open_file,
+    position_of,
+    published,
+    replace_all,
+    start,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -35,32 +43,6 @@ async def test_open_clean_file_publishes_no_diagnostics(client: LanguageClient, 
     uri = open_file(client, specs / "tools/ask.yaml")
     burst = await published(client, before)
     assert {u: list(d) for u, d in burst.items()} == {uri: []}
-
-
-def cli_diagnostics(capsys: pytest.CaptureFixture[str], specs: Path) -> list[tuple[str, int, int, str, str, str]]:
-    """`toolgen validate --error-format json`: (absolute path, line, col, code, severity, message)."""
-    from generator.cli import main
-
-    capsys.readouterr()
-    main(["validate", "--specs", str(specs), "--error-format", "json"])
-    items = json.loads(capsys.readouterr().out or "[]")
-    return sorted(
-        (os.path.abspath(i["path"]), i["line"], i["col"], i["code"], i["severity"], i["message"]) for i in items
-    )
-
-
-def lsp_diagnostics(burst: dict[str, list[types.Diagnostic]], texts: dict[Path, str]) -> list[tuple[str, ...]]:
-    """The published diagnostics in the CLI's terms: 1-based line, 1-based column in characters."""
-    found = []
-    for uri, items in burst.items():
-        path = uri_to_path(uri)
-        assert path is not None
-        for item in items:
-            line_text = line_of(texts.get(path, ""), item.range.start.line)
-            col = from_utf16(line_text, item.range.start.character) + 1 if line_text else item.range.start.character + 1
-            severity = "error" if item.severity == types.DiagnosticSeverity.Error else "warning"
-            found.append((str(path), item.range.start.line + 1, col, str(item.code), severity, item.message))
-    return sorted(found)
 
 
 async def test_unsaved_typo_is_reported_and_fixing_it_clears_it(

@@ -49,7 +49,7 @@ def fingerprint(specs: Path) -> str:
     """A hash of every input of a run; "" when a spec file cannot be read (then the pipeline reports it)."""
     digest = hashlib.sha256()
     versions = [f"toolgen {__version__}", f"python {sys.version_info[:3]}"]
-    for dist in ("jinja2", "pyyaml", "jsonschema"):
+    for dist in ("jinja2", "pyyaml", "jsonschema", "jsonschema-rs"):
         try:
             versions.append(f"{dist} {metadata.version(dist)}")
         except metadata.PackageNotFoundError:

@@ -17,7 +17,7 @@ import yaml
 
 from .diagnostics import Diagnostics, Location
 from .runtime.schema_common import MAX_NESTING
-from .specfiles import MAX_FILE_BYTES, SpecFileError, read_spec_bytes, require_size
+from .specfiles import MAX_FILE_BYTES, SpecFileError, read_spec_bytes
 
 # A spec file is a few hundred nodes; this is generous for hand-written YAML and stops alias bombs early.
 MAX_NODES = 50_000
@@ -257,16 +257,10 @@ def _short(tag: str) -> str:
     return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
 
 
-def load_file(path: Path, display: str, diags: Diagnostics, buffer: bytes | None = None) -> SourceFile:
-    """Load one YAML file; problems go to ``diags`` and the returned data is None on failure.
-
-    ``buffer`` is the file's unsaved text in an editor (the language server), read instead of the disk."""
+def load_file(path: Path, display: str, diags: Diagnostics) -> SourceFile:
+    """Load one YAML file; problems go to ``diags`` and the returned data is None on failure."""
     try:
-        if buffer is None:
-            raw = read_spec_bytes(path)
-        else:
-            require_size(len(buffer))
-            raw = buffer
+        raw = read_spec_bytes(path)
     except SpecFileError as exc:
         diags.error(Location(display), exc.code, exc.message, exc.hint)
         return SourceFile(display)

@@ -1,22 +1,19 @@
-"""Orchestration: specs/ in, a mapping of relative paths to bytes out. Nothing here writes files."""
+"""Orchestration: specs/ in (through the workspace, generator/workspace.py), a mapping of relative
+paths to bytes out. Nothing here writes files."""
 
 from __future__ import annotations
 
 import gc
-import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from .diagnostics import Diagnostics, Location, shown
-from .load import SourceFile, load_bytes, load_file
+from .diagnostics import Diagnostics
 from .model import Catalog
-from .resolve import resolve
-from .semantics import build_catalog
-from .specfiles import display_path, is_hidden, not_a_folder, spec_diagnostics, spec_files, spec_folder_name
-from .validate import check_schema
+from .specfiles import spec_diagnostics
+from .workspace import Loaded, Workspace
 
 
 @dataclass
@@ -33,177 +30,29 @@ def load_catalog(specs: Path, diags: Diagnostics) -> Catalog | None:
     return load_specs(specs, diags).catalog
 
 
-@dataclass
-class Loaded:
-    """A loaded spec set: the model (None after errors) and every file read, by its display path.
-
-    The files keep the position of every value, for tools that report on more than the model
-    records (``toolgen breaking`` locates context fields and handler bindings with them).
-    """
-
-    catalog: Catalog | None = None
-    sources: dict[str, SourceFile] = field(default_factory=dict)
-
-
-# Reads one spec file, given by its path relative to the spec folder ('tools/read_file.yaml').
-SpecReader = Callable[[str], SourceFile]
-
-
-def load_specs(
-    specs: Path, diags: Diagnostics, prefix: str | None = None, overlay: Mapping[Path, bytes] | None = None
-) -> Loaded:
-    """:func:`load_catalog` for the spec folder on disk, keeping the loaded files.
+def load_specs(specs: Path, diags: Diagnostics, prefix: str | None = None) -> Loaded:
+    """The spec folder on disk, loaded (a :class:`Workspace` asked once); its findings go to ``diags``.
 
     Files are named as :func:`display_path` names them, or ``prefix + path in the folder``.
-    ``overlay`` holds unsaved editor buffers by absolute path (the language server): such a file is
-    read from there instead of the disk, as long as the disk still has a regular file under that
-    name (anything else is reported exactly as the command line reports it).
     """
-
-    def display(path: Path) -> str:
-        return display_path(specs, path) if prefix is None else prefix + path.relative_to(specs).as_posix()
-
+    workspace = Workspace(specs, prefix=prefix)
     if prefix is None:
         diags.specs = diags.specs or spec_diagnostics(specs).specs
-    if not _folders_usable(specs, diags):
-        return Loaded()
-    if not os.path.lexists(specs / "toolgen.yaml"):
-        diags.error(
-            Location(f"{spec_folder_name(specs)}/toolgen.yaml"),
-            "E100",
-            f"no project file at {shown(specs / 'toolgen.yaml')}",
-            "pass --specs DIR pointing at a folder with toolgen.yaml, tools/ and variants/",
-        )
-        return Loaded()
-    for path in sorted(p for p in specs.rglob("*.yml") if not is_hidden(p)):
-        diags.warning(Location(display(path)), "W201", "'.yml' files are ignored", "rename it to .yaml")
-
-    def read(rel: str) -> SourceFile:
-        path = specs / rel
-        buffer = overlay.get(path.absolute()) if overlay else None
-        return load_file(path, display(path), diags, buffer if buffer is not None and os.path.isfile(path) else None)
-
-    return _build(
-        read,
-        shared=os.path.lexists(specs / "parameters.yaml"),
-        tools=[f"tools/{p.name}" for p in spec_files(specs / "tools")],
-        families=[f"variants/{p.name}" for p in spec_files(specs / "variants")],
-        diags=diags,
-    )
+    diags.extend(workspace.front().diagnostics.items)
+    return workspace.loaded()
 
 
 def load_tree(files: Mapping[str, bytes], prefix: str, diags: Diagnostics) -> Loaded:
-    """:func:`load_catalog` for a spec folder held in memory (an older git revision, say).
+    """:func:`load_specs` for a spec folder held in memory (an older git revision, say).
 
     ``files`` maps paths relative to the spec folder to their bytes; diagnostics name a file
     ``prefix + path`` (``"HEAD~1:specs/" + "tools/read_file.yaml"``). Only the files a spec
     folder on disk would be read from count: toolgen.yaml, parameters.yaml and the ``*.yaml``
     directly in tools/ and variants/ (hidden names skipped).
     """
-    if "toolgen.yaml" not in files:
-        diags.error(
-            Location(f"{prefix}toolgen.yaml"),
-            "E100",
-            f"no project file at {prefix}toolgen.yaml",
-            "check the revision and the spec folder: toolgen.yaml, tools/ and variants/ belong together",
-        )
-        return Loaded()
-
-    def listed(folder: str) -> list[str]:
-        names = (rel.partition("/")[2] for rel in files if rel.startswith(folder + "/"))
-        return sorted(f"{folder}/{name}" for name in names if _is_spec_name(name))
-
-    for rel in sorted(rel for rel in files if rel.endswith(".yml") and not _hidden_part(rel)):
-        diags.warning(Location(prefix + rel), "W201", "'.yml' files are ignored", "rename it to .yaml")
-    return _build(
-        lambda rel: load_bytes(files[rel], prefix + rel, diags),
-        shared="parameters.yaml" in files,
-        tools=listed("tools"),
-        families=listed("variants"),
-        diags=diags,
-    )
-
-
-def _is_spec_name(name: str) -> bool:
-    return name.endswith(".yaml") and "/" not in name and not name.startswith(".")
-
-
-def _hidden_part(rel: str) -> bool:
-    return any(part.startswith(".") for part in rel.split("/"))
-
-
-def _build(read: SpecReader, *, shared: bool, tools: list[str], families: list[str], diags: Diagnostics) -> Loaded:
-    """Load the named files, check each against its meta-schema, then build the model."""
-    loaded = Loaded()
-
-    def load(rel: str, kind: str, depth: int) -> SourceFile | None:
-        source = read(rel)
-        loaded.sources[source.path] = source
-        if source.data is None and not diags.has_errors:
-            check_schema(source, kind, depth, diags)
-            return None
-        if source.data is None:
-            return None
-        return source if check_schema(source, kind, depth, diags) else None
-
-    project = load("toolgen.yaml", "project", 0)
-    shared_source = load("parameters.yaml", "parameters", 0) if shared else None
-    tool_sources = [load(rel, "tool", 1) for rel in tools]
-    family_sources = [load(rel, "family", 1) for rel in families]
-    if project is None or diags.has_errors:
-        return loaded
-    loaded.catalog = build_catalog(
-        project,
-        shared_source,
-        [t for t in tool_sources if t is not None],
-        [f for f in family_sources if f is not None],
-        diags,
-    )
-    return loaded
-
-
-def _folders_usable(specs: Path, diags: Diagnostics) -> bool:
-    """specs/ must be a folder; tools/ and variants/ may be missing but, when present, must be folders.
-
-    Checked before anything resolves or globs these paths: a symlink loop would make those raise,
-    and globbing a file or an unreadable folder silently finds no specs.
-    """
-    if not os.path.isdir(specs):
-        what = "does not exist" if not os.path.lexists(specs) else not_a_folder(specs)
-        diags.error(
-            Location(spec_folder_name(specs)),
-            "E106",
-            f"spec folder {what}",
-            "pass --specs DIR pointing at a folder with toolgen.yaml, tools/ and variants/",
-        )
-        return False
-    if not _readable(specs, spec_folder_name(specs), diags):
-        return False
-    usable = True
-    for name in ("tools", "variants"):
-        folder = specs / name
-        if os.path.lexists(folder) and not os.path.isdir(folder):
-            diags.error(
-                Location(display_path(specs, folder)),
-                "E106",
-                f"{name} {not_a_folder(folder)}",
-                f"{name}/ must be a folder holding one .yaml file per {name[:-1] if name == 'tools' else 'family'}",
-            )
-            usable = False
-        elif os.path.isdir(folder):
-            usable = _readable(folder, display_path(specs, folder), diags) and usable
-    return usable
-
-
-def _readable(folder: Path, display: str, diags: Diagnostics) -> bool:
-    try:
-        os.scandir(folder).close()
-        return True
-    except OSError as exc:
-        diags.error(
-            Location(display), "E100", f"cannot read folder: {exc.strerror}", "make it readable (e.g. chmod a+rx)"
-        )
-        return False
+    workspace = Workspace.in_memory(files, prefix)
+    diags.extend(workspace.front().diagnostics.items)
+    return workspace.loaded()
 
 
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter (malloc.h)
@@ -234,6 +83,7 @@ def run(
     specs: Path,
     sink: Callable[[str, bytes], None] | None = None,
     typescript: Callable[[str, bytes], None] | bool = False,
+    workspace: Workspace | None = None,
 ) -> Result:
     """The whole pure part of a run: every output file, or diagnostics explaining why not.
 
@@ -241,36 +91,30 @@ def run(
     rendered and ``Result.files`` stays empty: the CLI never holds the whole output in memory.
     Files may have reached the sink before a lowering error is reported, so the caller throws
     them away when the diagnostics have errors. ``typescript`` asks for the TypeScript package too:
-    True keeps it in ``Result.ts_files``, a sink receives it file by file.
+    True keeps it in ``Result.ts_files``, a sink receives it file by file. ``workspace`` is the
+    front end to render from (``--watch`` keeps one across runs); by default a fresh one.
     """
     from .lower import emit_all, emit_typescript  # imported late: lowering pulls in jinja
 
     _large_blocks_by_mmap()
-
-    # Loading builds a large, long-lived model: the cyclic garbage collector would rescan it again
-    # and again (superlinear at thousands of tools). So collection is off while loading, and the
-    # model is then frozen out of the collector's view; rendering collects its own cycles as usual.
-    collecting = gc.isenabled()
-    gc.disable()
+    front = (workspace or Workspace(specs)).front()
+    diags = spec_diagnostics(specs)
+    diags.extend(front.diagnostics.items)
+    catalog, families = front.catalog, front.families
+    result = Result(diags, catalog)
+    if catalog is None or families is None or diags.has_errors:
+        return result
+    # The model is large and long-lived: freezing it keeps the cyclic collector from rescanning it
+    # again and again while rendering collects its own cycles as usual.
+    gc.freeze()
     try:
-        diags = spec_diagnostics(specs)
-        catalog = load_catalog(specs, diags)
-        result = Result(diags, catalog)
-        if catalog is None or diags.has_errors:
-            return result
-        families = resolve(catalog)
-        gc.freeze()
-        if collecting:
-            gc.enable()
         files, docs = emit_all(catalog, families, diags, sink)
         ts_files: dict[str, bytes] = {}
         if typescript:
             ts_files = emit_typescript(catalog, families, diags, None if typescript is True else typescript)
-        if diags.has_errors:
-            return result
-        result.files, result.docs, result.ts_files = files, docs, ts_files
-        return result
     finally:
         gc.unfreeze()
-        if collecting:
-            gc.enable()
+    if diags.has_errors:
+        return result
+    result.files, result.docs, result.ts_files = files, docs, ts_files
+    return result

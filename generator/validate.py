@@ -1,6 +1,13 @@
 """Stage 2: check loaded files against the meta-schema, then check what a schema cannot (references).
 
 Both passes only collect diagnostics; nothing here raises on bad input.
+
+The meta-schema check runs in two steps. A compiled validator (jsonschema-rs, built once per
+process and kind) answers "valid?" for a file, about a hundred times faster than jsonschema
+(docs/performance.md); nearly every file is valid, and is done with then. A file it refuses is
+checked again with jsonschema, which finds every error with its path, and that check decides:
+the messages are jsonschema's, and a file jsonschema accepts is accepted. tests/test_schema_gate.py
+holds the two to the same verdicts. jsonschema is imported only when some file is refused.
 """
 
 from __future__ import annotations
@@ -10,16 +17,19 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from importlib import resources
-from typing import Any
-
-from jsonschema import Draft7Validator
-from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostics
 from .load import SourceFile
 from .runtime.context import closest_name
 from .runtime.schema_common import _json_type_of
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from jsonschema import Draft7Validator
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry
 
 SCHEMA_FILES = ("common", "project", "parameters", "tool", "family")
 
@@ -31,17 +41,40 @@ def schema_text(kind: str) -> str:
 
 @cache
 def _registry() -> Registry:
+    from referencing import Registry, Resource
+
     registry: Registry = Registry()
     for kind in SCHEMA_FILES:
-        registry = registry.with_resource(
-            f"{kind}.schema.json", Resource.from_contents(json.loads(schema_text(kind)))
-        )
+        registry = registry.with_resource(f"{kind}.schema.json", Resource.from_contents(json.loads(schema_text(kind))))
     return registry
 
 
 @cache
 def validator(kind: str) -> Draft7Validator:
+    """jsonschema's validator for ``kind``: every error, with its path (slow; see the module docstring)."""
+    from jsonschema import Draft7Validator
+
     return Draft7Validator(json.loads(schema_text(kind)), registry=_registry())
+
+
+@cache
+def _compiled(kind: str) -> Callable[[Any], bool]:
+    """A fast "is it valid?" for ``kind`` (jsonschema-rs; jsonschema's own where that is not installed)."""
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return validator(kind).is_valid
+    registry = jsonschema_rs.Registry([(f"{name}.schema.json", json.loads(schema_text(name))) for name in SCHEMA_FILES])
+    compiled = jsonschema_rs.Draft7Validator(json.loads(schema_text(kind)), registry=registry, validate_formats=False)
+    return compiled.is_valid
+
+
+def _passes(kind: str, data: Any) -> bool:
+    """True when the compiled validator accepts ``data``; False sends it to jsonschema, which decides."""
+    try:
+        return _compiled(kind)(data)
+    except Exception:  # a value it cannot take (an integer beyond 64 bits, say): jsonschema decides
+        return False
 
 
 def modeline_for(kind: str, depth: int) -> str:
@@ -64,6 +97,8 @@ def check_schema(source: SourceFile, kind: str, depth: int, diags: Diagnostics) 
     if source.data is None:
         diags.error(source.loc(()), "E211", "file is empty", "fill in the spec or delete the file")
         return False
+    if _passes(kind, source.data):
+        return True
     ok = True
     for error in sorted(validator(kind).iter_errors(source.data), key=lambda e: list(map(str, e.absolute_path))):
         ok = False
@@ -78,6 +113,8 @@ def _deepest(error: ValidationError) -> ValidationError:
         deepest = max(candidates, key=lambda e: len(e.absolute_path))
         if len(deepest.absolute_path) > len(error.absolute_path):
             return _deepest(deepest)
+        from jsonschema.exceptions import best_match
+
         return best_match(error.context) or error
     return error
 

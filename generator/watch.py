@@ -5,7 +5,8 @@ shares and containers included, where change notifications are unreliable): ever
 ``INTERVAL`` seconds the spec tree is reduced to (mtime, size, inode) per spec file and
 compared with the last one. A change waits until the tree holds still for one more interval
 (an editor saving several files, or writing one in steps, causes one run) and then runs the
-ordinary one-shot ``generate``, whose fast path makes a run that changes nothing cheap and
+ordinary one-shot ``generate`` (commands.py) from a workspace kept across runs, so only changed
+spec files are read and checked again; its fast path makes a run that changes nothing cheap and
 whose staged swap means a failed run leaves the output as it was.
 
 Each run prints one status line, ``[12:00:01] generated 3 files in 0.21 s``, followed by its
@@ -32,8 +33,10 @@ from datetime import datetime
 from pathlib import Path
 from types import FrameType
 
+from .commands import run_once
 from .diagnostics import printable
 from .specfiles import input_files
+from .workspace import Workspace
 
 INTERVAL = 0.3
 """Seconds between two looks at the spec tree."""
@@ -95,12 +98,11 @@ def run(
 ) -> int:
     """Generate now and after every change of ``args.specs`` until Ctrl-C or ``stop()``; exit 0.
 
-    ``once`` runs one generate (default: the CLI's own, with its error handling).
+    ``once`` runs one generate (default: the CLI's own, with its error handling, reading the
+    specs through one workspace kept across runs: a run re-reads and re-checks only changed files).
     """
     if once is None:
-        from .cli import run_once
-
-        once = run_once
+        once = _generate_with(Workspace(args.specs))
     clock = clock or SYSTEM_CLOCK
     single = argparse.Namespace(**{**vars(args), "watch": False})
     report = _Reporter(clock)
@@ -121,6 +123,16 @@ def run(
         return code
     print("toolgen: stopped watching", file=sys.stderr)
     return 0
+
+
+def _generate_with(workspace: Workspace) -> Once:
+    """One generate as the CLI runs it, from ``workspace`` brought up to date with the disk first."""
+
+    def once(args: argparse.Namespace) -> int:
+        workspace.refresh()
+        return run_once(args, workspace)
+
+    return once
 
 
 def _settled(specs: Path, current: Snapshot, clock: Clock, interval: float) -> Snapshot:

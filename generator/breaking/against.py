@@ -16,11 +16,17 @@ import subprocess
 from pathlib import Path
 
 from ..diagnostics import Diagnostics, Location, argument_location
-from ..pipeline import Loaded, load_specs, load_tree
 from ..specfiles import MAX_FILE_BYTES
+from ..workspace import Loaded, Workspace
 
 _ENV = {"GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "LANGUAGE": "C"}
 _SPEC_FOLDERS = ("tools", "variants")
+
+
+def _load(workspace: Workspace, diags: Diagnostics) -> Loaded:
+    """The old side's model and files; its findings go to ``diags``."""
+    diags.extend(workspace.front().diagnostics.items)
+    return workspace.loaded()
 
 
 class GitError(Exception):
@@ -36,7 +42,7 @@ def load_against(against: str, specs: Path, diags: Diagnostics) -> Loaded:
             hint = f"pass the spec folder itself; for the git revision of that name, write {against}^{{commit}}"
             diags.error(where, "E342", message, hint)
             return Loaded()
-        return load_specs(Path(against), diags, prefix=os.path.normpath(against) + "/")
+        return _load(Workspace(Path(against), prefix=os.path.normpath(against) + "/"), diags)
     if against.startswith("-") or not against.strip():
         diags.error(where, "E342", "is neither a spec folder nor a git revision", _REF_HINT)
         return Loaded()
@@ -64,7 +70,7 @@ def load_against(against: str, specs: Path, diags: Diagnostics) -> Loaded:
         diags.error(where, "E343", f"the revision has no spec folder at {folder}", _FOLDER_HINT)
         return Loaded()
     files = _read_files(specs, against, prefix, listing, diags)
-    return load_tree(files, f"{against}:{prefix}", diags)
+    return _load(Workspace.in_memory(files, f"{against}:{prefix}"), diags)
 
 
 _REF_HINT = "pass an existing spec folder, or a revision of the repository holding --specs (HEAD~1, main, a sha)"

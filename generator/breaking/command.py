@@ -11,7 +11,7 @@ import gc
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Diagnostics, emit
+from ..diagnostics import emit
 
 EXIT_OK, EXIT_BREAKING, EXIT_INVALID = 0, 1, 2
 
@@ -33,18 +33,19 @@ def add_command(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: the parser is built on every toolgen run, and these pull in the YAML stack.
-    from ..pipeline import load_specs
+    from ..workspace import Workspace
     from .against import load_against
     from .compare import Side, compare
     from .report import apply_exceptions, counts, read_exceptions, render
     from .selection import selection_changes
 
-    diags = Diagnostics()
     # As in pipeline.run: the cyclic collector would rescan the growing models again and again.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        new = load_specs(args.specs, diags)
+        workspace = Workspace(args.specs)
+        diags = workspace.front().diagnostics  # a copy: the workspace keeps its own
+        new = workspace.loaded()
         old = load_against(args.against, args.specs, diags)
     finally:
         if collecting:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from importlib import resources
 
+from .. import sent_checks
 from ..diagnostics import Diagnostics
 from ..model import Catalog
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
-from . import args, catalog_doc, core, dispatch, native, prompts, sent_checks, ts
+from . import args, catalog_doc, core, dispatch, native, prompts, ts
 
 # The runtime package (generator/runtime/) ships unchanged as the subpackage RUNTIME_PACKAGE of
 # every generated package; the generated modules hold data and import their code from it.

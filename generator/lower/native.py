@@ -11,19 +11,16 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import Diagnostics, Location
-from ..model import Catalog, Text, ToolVariant, plain
+from ..diagnostics import Diagnostics
+from ..model import Catalog, ToolVariant, plain
+from ..outchecks import entries as check_entries
+from ..outchecks import family_limits, has_condition
 from ..pyfmt import Code
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
 from ..runtime.formats import FORMATS, FormatRecord
-from ..runtime.native import fast_copy, parameters_schema, placeholder_paths
-from ..runtime.schema_dialects import DialectError, check_limits, tool_entry
+from ..runtime.native import placeholder_paths
 from .core import text_data
-
-
-def _has_condition(text: Text) -> bool:
-    return any(piece.when is not None for piece in text)
 
 
 def _meta(variant: ToolVariant, built: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -34,10 +31,10 @@ def _meta(variant: ToolVariant, built: dict[str, Any] | None) -> dict[str, Any] 
     """
     gates = tuple((p.name, p.requires) for p in variant.parameters if p.requires is not None)
     texts: list[tuple[Any, ...]] = []
-    if _has_condition(variant.description):
+    if has_condition(variant.description):
         texts.append((None, plain(variant.description), text_data(variant.description)))
     for p in variant.parameters:
-        if _has_condition(p.instruction):
+        if has_condition(p.instruction):
             texts.append((p.name, plain(p.instruction), text_data(p.instruction)))
     all_text = [variant.description, *(p.instruction for p in variant.parameters)]
     has_placeholder = any("{{" in piece.text for t in all_text for piece in t)
@@ -45,22 +42,6 @@ def _meta(variant: ToolVariant, built: dict[str, Any] | None) -> dict[str, Any] 
         return None
     paths = placeholder_paths(built) if has_placeholder and built is not None else ()
     return {"gates": gates, "texts": tuple(texts), "placeholders": has_placeholder, "paths": paths}
-
-
-def entry(dialect: str, variant: ToolVariant) -> dict[str, Any] | None:
-    """The converted entry (placeholders unresolved); None for a tool with no description."""
-    description = plain(variant.description)
-    if not description and not _has_condition(variant.description):
-        return None
-    schema = parameters_schema(
-        [
-            {"name": p.name, "required": p.required, "instruction": plain(p.instruction), "schema": fast_copy(p.schema)}
-            for p in variant.parameters
-        ]
-    )
-    # Formats without a strict mode take the same tool without it.
-    strict = variant.strict and FORMATS[dialect].strict is not None
-    return tool_entry(dialect, variant.name, description, schema, strict=strict)
 
 
 def emit(
@@ -75,21 +56,10 @@ def emit(
     names_by_value: dict[bytes, str] = {}
     tools: dict[str, Any] = {}
     metas: dict[str, Any] = {}
-    entries: dict[str, dict[str, Any] | None] = {}
+    entries = check_entries(dialect, catalog, diags)
     for tool in catalog.tools:
         for variant in tool.variants:
-            try:
-                built = entry(dialect, variant)
-            except DialectError as exc:
-                diags.error(
-                    variant.location,
-                    "E500",
-                    f"{variant.key} cannot be expressed for {dialect}: {exc.message}"
-                    f" (at {'/'.join(map(str, exc.path)) or 'root'})",
-                    exc.hint or "change the parameter schema, or leave this format out of 'formats' in toolgen.yaml",
-                )
-                built = None
-            entries[variant.key] = built
+            built = entries[variant.key]
             metas[variant.key] = _meta(variant, built)
             if built is None:
                 tools[variant.key] = None
@@ -100,34 +70,7 @@ def emit(
                 names_by_value[fingerprint] = f"_ENTRIES[{len(constants)}]"
                 constants.append(built)
             tools[variant.key] = Code(names_by_value[fingerprint])
-    for resolved in families:
-        if not resolved.family.use_native_tools:
-            continue
-        variants = [v for v in resolved.variants if entries.get(v.key) is not None]
-        listed = [built for v in variants if (built := entries[v.key]) is not None]
-
-        def where(
-            path: tuple[Any, ...], variants: list[ToolVariant] = variants, source: str = resolved.family.source
-        ) -> Location:
-            # A path starting with a tool index points at that tool's spec variant.
-            if path and isinstance(path[0], int) and path[0] < len(variants):
-                return variants[path[0]].location
-            return Location(source, 1, 1)
-
-        try:
-            notices = check_limits(dialect, listed)
-        except DialectError as exc:
-            diags.error(
-                where(tuple(exc.path)),
-                "E501",
-                f"family {resolved.family.name!r} breaks a {dialect} limit: {exc.message}",
-                exc.hint or "rename or split the tools",
-            )
-            continue
-        for notice in notices:
-            # Formats sharing a limit under one vendor label warn once for all of them.
-            message = _shared_label(notice.message)
-            diags.warning(where(tuple(notice.path)), "W501", message, "see docs/providers.md for the limit")
+    family_limits(dialect, families, entries, diags)
     return {
         f"{module}.py": render_python(
             "native_module.py.j2",
@@ -138,14 +81,6 @@ def emit(
             metas=metas,
         )
     }
-
-
-def _shared_label(message: str) -> str:
-    """``message`` with a format's name replaced by its ``limits_label`` (one warning, not two)."""
-    for rec in FORMATS.values():
-        if rec.limits_label and message.startswith(rec.name + ": "):
-            return rec.limits_label + message[len(rec.name) :]
-    return message
 
 
 @dataclass(frozen=True)

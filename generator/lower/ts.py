@@ -220,6 +220,16 @@ def _ids(catalog: Catalog) -> str:
     return "".join(parts)
 
 
+def _context_values(catalog: Catalog) -> dict[str, Any]:
+    """The values context.ts holds, by constant name."""
+    fields = catalog.project.context
+    return {
+        "FIELD_TYPES": {f.name: (f.type, f.nullable) for f in fields},
+        "FIELD_DOCS": {f.name: f.doc for f in fields},
+        "DEFAULTS": {f.name: f.default for f in fields},
+    }
+
+
 def _context(catalog: Catalog, writer: _Writer) -> str:
     project = catalog.project
     out = writer.out
@@ -242,11 +252,12 @@ def _context(catalog: Catalog, writer: _Writer) -> str:
         kind = "readonly string[]" if f.type == "string_list" else _TS_TYPES[f.type]
         out.write(f"{_INDENT}readonly {f.name}: {kind}{' | null' if f.nullable else ''};\n")
     out.write("}\n\n/** Kind and nullability per field, in declared order. */\nexport const FIELD_TYPES: FieldTypes = ")
-    writer.value({f.name: (f.type, f.nullable) for f in project.context}, "FIELD_TYPES")
+    values = _context_values(catalog)
+    writer.value(values["FIELD_TYPES"], "FIELD_TYPES")
     out.write(";\n\nexport const FIELD_DOCS: { readonly [field: string]: string } = ")
-    writer.value({f.name: f.doc for f in project.context}, "FIELD_DOCS")
+    writer.value(values["FIELD_DOCS"], "FIELD_DOCS")
     out.write(";\n\n/** Every field at its default. */\nexport const DEFAULTS: Context = ")
-    writer.value({f.name: f.default for f in project.context}, "DEFAULTS")
+    writer.value(values["DEFAULTS"], "DEFAULTS")
     out.write(
         ";\n\n/** Context.fromObject(data) checks `data` and fills in the defaults; throws ContextError. */\n"
         "export const Context = {\n"
@@ -336,6 +347,24 @@ def _check_regexes(catalog: Catalog, diags: Diagnostics) -> None:
             pending += [(name, child) for key in ("any", "all") for child in node.get(key) or ()]
         elif isinstance(node, (list, tuple)):
             pending += [(name, child) for child in node]
+
+
+def check(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnostics) -> None:
+    """What :func:`emit` reports (E800, E801, E820), without writing the package: every value is
+    prepared as the writers prepare it, and the argument types are planned."""
+    values = catalog_values(catalog, families)
+    writer = _Writer()
+    for index, params in enumerate(values["shared"]):
+        writer._prepare(params, ["_PARAMS", index])
+    for name, _, key in DATA_EXPORTS:
+        writer._prepare(_shared_refs(values["specs"]) if key == "specs" else values[key], [name])
+    for name, value in _context_values(catalog).items():
+        writer._prepare(value, [name])
+    _report(catalog, values, writer.problems, diags)
+    _check_regexes(catalog, diags)
+    from .ts_dispatch import report_clashes  # it imports this module's helpers
+
+    report_clashes(catalog, diags)
 
 
 def _placeholder(head: str, what: str) -> str:

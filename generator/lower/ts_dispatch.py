@@ -113,11 +113,9 @@ def clashes(catalog: Catalog, planned: ArgsPlan) -> list[tuple[str, Location]]:
     return found
 
 
-def emit_args(catalog: Catalog, diags: Diagnostics) -> str:
-    """args.ts: argument types per tool, the literal tool names and the handler-map types."""
-    project = catalog.project
-    planned = plan(catalog)
-    for name, where in clashes(catalog, planned):
+def report_clashes(catalog: Catalog, diags: Diagnostics, planned: ArgsPlan | None = None) -> None:
+    """E820 for each argument type named like a type args.ts defines itself."""
+    for name, where in clashes(catalog, planned if planned is not None else plan(catalog)):
         diags.error(
             where,
             "E820",
@@ -125,6 +123,13 @@ def emit_args(catalog: Catalog, diags: Diagnostics) -> str:
             f"({', '.join(ARGS_TS_NAMES)}), so the TypeScript package cannot hold it",
             "rename the tool or the parameter it is named after, or remove outputs.typescript from toolgen.yaml",
         )
+
+
+def emit_args(catalog: Catalog, diags: Diagnostics) -> str:
+    """args.ts: argument types per tool, the literal tool names and the handler-map types."""
+    project = catalog.project
+    planned = plan(catalog)
+    report_clashes(catalog, diags, planned)
     handlers = {t.id: binding_data(t) for t in catalog.tools}
     handled = [t for t in project.tool_order if handlers.get(t) is not None]
     bound = [b for t in handled if (b := handlers.get(t)) is not None]

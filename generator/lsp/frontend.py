@@ -1,29 +1,30 @@
 """The language server's front end: one spec folder, checked as ``toolgen validate`` checks it,
 with open editor buffers read in place of the files on disk.
 
-This is a thin adapter over the pipeline (load, meta-schema, semantics, lowering with its
-provider-limit checks, and the output checks of toolgen.yaml) so that the server reports exactly
-what the command line reports. An incremental workspace layer can replace it behind ``analyse``.
+A thin adapter over :class:`generator.workspace.Workspace` (the incremental front end the CLI
+uses): buffers go in with ``set_text``, disk changes with ``refresh``, and the diagnostics are
+the workspace's plus the checks of toolgen.yaml's outputs that ``validate`` adds (project.resolve).
+Each answer is an immutable :class:`Analysis` that requests read while the next check runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import os
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Diagnostics, Location
 from ..load import SourceFile
 from ..model import Catalog
 from ..outputs import targets
-from ..pipeline import load_specs
 from ..project import Config, Overrides
 from ..project import resolve as resolve_outputs
-from ..resolve import ResolvedFamily, resolve
-from ..specfiles import spec_diagnostics, spec_folder_name
+from ..resolve import ResolvedFamily
+from ..specfiles import SpecFileError, require_size
+from ..workspace import Workspace
 
 PROJECT_FILE = "toolgen.yaml"
 
@@ -40,72 +41,90 @@ class Analysis:
     families: tuple[ResolvedFamily, ...] = ()
     texts: Mapping[Path, str] = field(default_factory=dict)
 
-    def source(self, path: Path) -> SourceFile | None:
-        return self.sources.get(path)
-
 
 def find_spec_folder(path: Path) -> Path | None:
     """The spec folder a file belongs to: the nearest folder above it holding toolgen.yaml (a file
     in tools/ or variants/ belongs to the folder above those)."""
     for folder in path.parents:
-        if (folder / PROJECT_FILE).exists() or os.path.lexists(folder / PROJECT_FILE):
+        if os.path.lexists(folder / PROJECT_FILE):
             return folder
     return None
 
 
-def absolute(specs: Path, display: str) -> Path:
-    """The absolute path of a Location's path: a spec file's in-run name (``specs/tools/x.yaml``)
-    or an absolute path (an output, for the checks of toolgen.yaml)."""
-    if os.path.isabs(display):
-        return Path(display)
-    name = spec_folder_name(specs)
-    parts = display.split("/")
-    if parts[0] == name:
-        return specs.joinpath(*parts[1:])
-    return Path(os.path.abspath(display))
+class Frontend:
+    """One spec folder's workspace and the buffers handed to it; safe to call from any thread."""
+
+    def __init__(self, specs: Path) -> None:
+        self.specs = Path(os.path.abspath(specs))
+        self._workspace = Workspace(self.specs)
+        self._buffers: dict[Path, str] = {}
+        self._lock = threading.Lock()
+
+    def analyse(self, overlay: Mapping[Path, str], disk_changed: bool = False) -> Analysis:
+        """Check the folder with ``overlay`` (absolute path -> unsaved text; files of other folders
+        are ignored) read instead of the disk; ``disk_changed``: look at the disk again first."""
+        with self._lock:
+            ws = self._workspace
+            mine = {path: text for path, text in overlay.items() if ws.name_of(path) is not None}
+            oversized: dict[Path, Diagnostic] = {}
+            for path in self._buffers.keys() - mine.keys():
+                ws.set_text(path, None)
+            for path, text in mine.items():
+                if self._buffers.get(path) == text:
+                    continue
+                problem = _too_large(text)
+                if problem is not None:  # not parsed: reported as a file that large on disk is
+                    ws.set_text(path, None)
+                    oversized[path] = Diagnostic(
+                        Location(str(ws.name_of(path))), problem.code, problem.message, problem.hint
+                    )
+                else:
+                    ws.set_text(path, text)
+            self._buffers = {path: text for path, text in mine.items() if path not in oversized}
+            if disk_changed:
+                ws.refresh()
+            return self._analysis(ws, oversized)
+
+    def _analysis(self, ws: Workspace, oversized: Mapping[Path, Diagnostic]) -> Analysis:
+        diags = ws.diagnostics()
+        sources = ws.sources
+        project = sources.get(str(ws.name_of(self.specs / PROJECT_FILE)))
+        config = _config(project)
+        early = Diagnostics()
+        extra = targets(self.specs, argparse.Namespace(), config.block())
+        resolve_outputs(self.specs, Overrides(), early, extra, config)
+        by_file: dict[Path, list[Diagnostic]] = {}
+        for item in [*diags.items, *early.items, *oversized.values()]:
+            by_file.setdefault(self._path(ws, item.location.path), []).append(item)
+        sorted_by_file = {path: tuple(Diagnostics(items).sorted()) for path, items in by_file.items()}
+        front = ws.front()
+        failed = diags.has_errors or early.has_errors or bool(oversized)
+        by_path = {self._path(ws, name): source for name, source in sources.items()}
+        return Analysis(
+            self.specs,
+            sorted_by_file,
+            by_path,
+            None if failed else front.catalog,
+            () if failed or front.families is None else front.families,
+            {path: source.text for path, source in by_path.items()},
+        )
+
+    def _path(self, ws: Workspace, name: str) -> Path:
+        """The absolute path of a Location's path: a spec file's name, an output's absolute path,
+        or the spec folder itself (its name alone)."""
+        if os.path.isabs(name):
+            return Path(name)
+        if "/" not in name:
+            return self.specs
+        return Path(os.path.abspath(ws.path_of(name)))
 
 
-def analyse(specs: Path, overlay: Mapping[Path, str]) -> Analysis:
-    """Check ``specs`` with ``overlay`` (absolute path -> unsaved text) read instead of the disk."""
-    from ..lower import emit_all, emit_typescript  # late: lowering pulls in jinja
-
-    specs = specs.absolute()
-    encoded = {path: text.encode("utf-8", "surrogatepass") for path, text in overlay.items()}
-    diags = spec_diagnostics(specs)
-    collecting = gc.isenabled()
-    gc.disable()  # as the pipeline does: loading builds many long-lived objects
+def _too_large(text: str) -> SpecFileError | None:
     try:
-        loaded = load_specs(specs, diags, overlay=encoded)
-    finally:
-        if collecting:
-            gc.enable()
-    project_source = next((s for s in loaded.sources.values() if s.path.endswith("/" + PROJECT_FILE)), None)
-    config = _config(project_source)
-    extra = targets(specs, argparse.Namespace(), config.block())
-    catalog: Catalog | None = loaded.catalog
-    families: tuple[ResolvedFamily, ...] = ()
-    if catalog is not None and not diags.has_errors:
-        families = resolve(catalog)
-        emit_all(catalog, families, diags, _discard)
-        if any(target.key == "typescript" for target in extra):
-            emit_typescript(catalog, families, diags, _discard)
-    resolve_outputs(specs, Overrides(), diags, extra, config)
-    by_file: dict[Path, list[Diagnostic]] = {}
-    for item in diags.sorted():
-        by_file.setdefault(absolute(specs, item.location.path), []).append(item)
-    sources = {absolute(specs, s.path): s for s in loaded.sources.values()}
-    return Analysis(
-        specs,
-        {path: tuple(items) for path, items in by_file.items()},
-        sources,
-        catalog if not diags.has_errors else None,
-        families if not diags.has_errors else (),
-        {path: s.text for path, s in sources.items()},
-    )
-
-
-def _discard(name: str, data: bytes) -> None:
-    """A sink for rendered files: the server only wants the checks lowering makes."""
+        require_size(len(text.encode("utf-8", "surrogatepass")))
+    except SpecFileError as exc:
+        return exc
+    return None
 
 
 def _config(source: SourceFile | None) -> Config:

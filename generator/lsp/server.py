@@ -23,7 +23,7 @@ from .. import __version__
 from ..diagnostics import Diagnostic, Location
 from . import actions, complete, hover, navigate, symbols
 from .convert import to_lsp
-from .frontend import Analysis, analyse, find_spec_folder
+from .frontend import Analysis, Frontend, find_spec_folder
 from .session import Session
 from .text import path_to_uri, uri_to_path
 
@@ -40,6 +40,8 @@ class SpecServer(LanguageServer):
         self.last_good: dict[Path, Analysis] = {}  # the latest check without errors: hover keeps working
         self.published: dict[Path, set[str]] = {}
         self.stale: set[Path] = set()
+        self.disk_changed: set[Path] = set()  # folders whose files changed on disk (not through a buffer)
+        self.frontends: dict[Path, Frontend] = {}
         self.checking: asyncio.Task[None] | None = None
 
     def overlay(self) -> dict[Path, str]:
@@ -61,12 +63,14 @@ class SpecServer(LanguageServer):
         document = self.workspace.get_text_document(uri)
         return Session(path, document.source, analysis, self.last_good.get(folder), self.overlay())
 
-    def mark_stale(self, uri: str) -> None:
+    def mark_stale(self, uri: str, on_disk: bool = False) -> None:
         path = uri_to_path(uri)
         folder = find_spec_folder(path) if path is not None else None
         if folder is None:
             return
         self.stale.add(folder)
+        if on_disk:
+            self.disk_changed.add(folder)
         if self.checking is None or self.checking.done():
             self.checking = asyncio.ensure_future(self._check_stale())
 
@@ -76,14 +80,21 @@ class SpecServer(LanguageServer):
             await asyncio.sleep(0)  # edits already queued land before the check starts
             folder = self.stale.pop()
             overlay = self.overlay()
-            analysis = await loop.run_in_executor(None, _guarded_analyse, folder, overlay)
+            disk = folder in self.disk_changed
+            self.disk_changed.discard(folder)
+            analysis = await loop.run_in_executor(None, _guarded_analyse, self.frontend(folder), overlay, disk)
             if folder in self.stale:
                 continue  # edited again meanwhile: the next round publishes
             self._keep(folder, analysis)
             self.publish(folder, analysis, overlay)
 
+    def frontend(self, folder: Path) -> Frontend:
+        if folder not in self.frontends:
+            self.frontends[folder] = Frontend(folder)
+        return self.frontends[folder]
+
     def check_now(self, folder: Path) -> Analysis:
-        analysis = _guarded_analyse(folder, self.overlay())
+        analysis = _guarded_analyse(self.frontend(folder), self.overlay(), False)
         self._keep(folder, analysis)
         return analysis
 
@@ -108,10 +119,11 @@ class SpecServer(LanguageServer):
         self.published[folder] = now
 
 
-def _guarded_analyse(folder: Path, overlay: dict[Path, str]) -> Analysis:
+def _guarded_analyse(frontend: Frontend, overlay: dict[Path, str], disk_changed: bool) -> Analysis:
     """A check that cannot raise: a bug becomes one diagnostic on toolgen.yaml, and the server lives."""
+    folder = frontend.specs
     try:
-        return analyse(folder, overlay)
+        return frontend.analyse(overlay, disk_changed)
     except (Exception, RecursionError, MemoryError) as exc:  # a bug in toolgen: say so, stay up
         log.error("check of %s failed:\n%s", folder, traceback.format_exc())
         where = folder / "toolgen.yaml"
@@ -146,7 +158,7 @@ def build() -> SpecServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: SpecServer, params: types.DidSaveTextDocumentParams) -> None:
-        ls.mark_stale(params.text_document.uri)
+        ls.mark_stale(params.text_document.uri, on_disk=True)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: SpecServer, params: types.DidCloseTextDocumentParams) -> None:
@@ -155,7 +167,7 @@ def build() -> SpecServer:
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def watched(ls: SpecServer, params: types.DidChangeWatchedFilesParams) -> None:
         for change in params.changes:
-            ls.mark_stale(change.uri)
+            ls.mark_stale(change.uri, on_disk=True)
 
     def with_session(uri: str, name: str, answer: Callable[[Session], T], default: T) -> T:
         def run() -> T:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import Diagnostics, Location
-from ..model import Catalog, ToolVariant, plain
-from ..resolve import ResolvedFamily
-from ..runtime.formats import FORMATS
-from ..runtime.native import fast_copy, parameters_schema
-from ..runtime.schema_dialects import DialectError, convert
-from ..runtime.validation import schema_refusals
+from .diagnostics import Diagnostics, Location
+from .model import Catalog, ToolVariant, plain
+from .resolve import ResolvedFamily
+from .runtime.formats import FORMATS
+from .runtime.native import fast_copy, parameters_schema
+from .runtime.schema_dialects import DialectError, convert
+from .runtime.validation import schema_refusals
 
 
 def input_schema(variant: ToolVariant) -> dict[str, Any]:

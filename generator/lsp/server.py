@@ -223,6 +223,10 @@ def build() -> SpecServer:
     def on_symbols(ls: SpecServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
         return with_session(params.text_document.uri, "documentSymbol", symbols.document_symbols, None)
 
+    @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+    def on_folding(ls: SpecServer, params: types.FoldingRangeParams) -> list[types.FoldingRange] | None:
+        return with_session(params.text_document.uri, "foldingRange", symbols.folding_ranges, None)
+
     return server
 
 

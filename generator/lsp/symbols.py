@@ -1,8 +1,9 @@
-"""Document symbols: a tool file's variants and their parameters, a family's tools, and the shared
-parameters, context fields and placeholders of parameters.yaml and toolgen.yaml."""
+"""Document symbols (a tool file's variants and their parameters, a family's tools, the shared
+parameters, context fields and placeholders) and folding of multi-line descriptions."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lsprotocol import types
@@ -11,6 +12,8 @@ from .convert import lsp_range
 from .session import Session
 
 _Kind = types.SymbolKind
+# A key holding prose, with the column its entry starts at ('- ' of a list item included).
+_TEXT_KEY = re.compile(r"^( *(?:- +)*)(?:description|instruction|usage|doc|text|label):(?: |$)")
 
 
 def document_symbols(session: Session) -> list[types.DocumentSymbol] | None:
@@ -44,4 +47,31 @@ def document_symbols(session: Session) -> list[types.DocumentSymbol] | None:
         entries = data.get(block)
         if isinstance(entries, dict):
             found += [symbol(str(name), kind, (block, name), []) for name in entries]
+    return found
+
+
+def folding_ranges(session: Session) -> list[types.FoldingRange]:
+    """Each multi-line text (a block scalar, or a plain one going on over indented lines) folds
+    to its first line, so a long description can be hidden while the keys stay in sight."""
+    lines = session.text.split("\n")
+    found: list[types.FoldingRange] = []
+    row = 0
+    while row < len(lines):
+        line = lines[row]
+        match = _TEXT_KEY.match(line)
+        if match is None:
+            row += 1
+            continue
+        indent = len(match.group(1))
+        end = row
+        probe = row + 1
+        while probe < len(lines) and (
+            not lines[probe].strip() or len(lines[probe]) - len(lines[probe].lstrip(" ")) > indent
+        ):
+            if lines[probe].strip():
+                end = probe
+            probe += 1
+        if end > row:
+            found.append(types.FoldingRange(start_line=row, end_line=end, kind=types.FoldingRangeKind.Comment))
+        row = end + 1
     return found

@@ -90,6 +90,16 @@ def open_file(client: LanguageClient, path: Path, text: str | None = None) -> st
     return uri
 
 
+async def open_checked(
+    client: LanguageClient, path: Path, text: str | None = None
+) -> tuple[str, str, dict[str, list[types.Diagnostic]]]:
+    """Open ``path`` (with ``text``, else its content) and wait for the check: (uri, text, burst)."""
+    content = path.read_text("utf-8") if text is None else text
+    before = mark(client)
+    uri = open_file(client, path, content)
+    return uri, content, await published(client, before)
+
+
 def replace_all(client: LanguageClient, uri: str, text: str, version: int) -> None:
     """A whole-buffer change (what a client sends without incremental sync)."""
     client.text_document_did_change(

@@ -16,6 +16,7 @@ from lsp_session import (
     cli_diagnostics,
     lsp_diagnostics,
     mark,
+    open_checked,
     open_file,
     position_of,
     published,
@@ -39,9 +40,7 @@ def specs(tmp_path: Path) -> Path:
 
 
 async def test_open_clean_file_publishes_no_diagnostics(client: LanguageClient, specs: Path) -> None:
-    before = mark(client)
-    uri = open_file(client, specs / "tools/ask.yaml")
-    burst = await published(client, before)
+    uri, _, burst = await open_checked(client, specs / "tools/ask.yaml")
     assert {u: list(d) for u, d in burst.items()} == {uri: []}
 
 
@@ -49,9 +48,7 @@ async def test_unsaved_typo_is_reported_and_fixing_it_clears_it(
     client: LanguageClient, specs: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = specs / "tools/ask.yaml"
-    text = path.read_text("utf-8")
-    uri = open_file(client, path)
-    await published(client, mark(client))
+    uri, text, _ = await open_checked(client, path)
     broken = text.replace("use: task_progress", "use: task_progres")
     before = mark(client)
     replace_all(client, uri, broken, 2)
@@ -74,9 +71,7 @@ async def test_an_edit_in_one_file_reports_in_the_files_it_breaks_then_clears_th
     client: LanguageClient, specs: Path
 ) -> None:
     shared = specs / "parameters.yaml"
-    text = shared.read_text("utf-8")
-    uri = open_file(client, shared)
-    await published(client, mark(client))
+    uri, text, _ = await open_checked(client, shared)
     before = mark(client)
     replace_all(client, uri, text.replace("  task_progress:", "  progress:"), 2)
     burst = await published(client, before)
@@ -97,8 +92,7 @@ async def test_utf16_columns_after_non_ascii_text(
         'requires: {field: yolo_mode, truthy: false, "é😀x": 1, bogus: 1}',
     )
     path.write_text(text, "utf-8")
-    uri = open_file(client, path, text)
-    burst = await published(client, mark(client))
+    uri, _, burst = await open_checked(client, path, text)
     bogus = next(d for d in burst[uri] if "bogus" in d.message)
     line_text = text.split("\n")[bogus.range.start.line]
     # 😀 is two UTF-16 code units: the LSP column is one more than the character column
@@ -109,14 +103,8 @@ async def test_utf16_columns_after_non_ascii_text(
 
 async def test_hover_on_a_variant_shows_every_format_and_the_prompt(client: LanguageClient, specs: Path) -> None:
     path = specs / "tools/read_file.yaml"
-    text = path.read_text("utf-8")
-    uri = open_file(client, path)
-    await published(client, mark(client))
-    answer = await client.text_document_hover_async(
-        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "description: Reads a file below"))
-    )
-    assert answer is not None
-    value = answer.contents.value
+    uri, text, _ = await open_checked(client, path)
+    value = await _hover(client, uri, position_of(text, "description: Reads a file below"))
     assert "generic/read_file" in value
     for fmt in ("anthropic", "openai-chat", "gemini"):
         assert fmt in value
@@ -127,16 +115,16 @@ async def test_hover_on_a_variant_shows_every_format_and_the_prompt(client: Lang
 
 async def test_hover_on_a_parameter_shows_its_sent_schema(client: LanguageClient, specs: Path) -> None:
     path = specs / "tools/read_file.yaml"
-    text = path.read_text("utf-8")
-    uri = open_file(client, path)
-    await published(client, mark(client))
-    answer = await client.text_document_hover_async(
-        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "minimum: 1"))
-    )
-    assert answer is not None
-    value = answer.contents.value
+    uri, text, _ = await open_checked(client, path)
+    value = await _hover(client, uri, position_of(text, "minimum: 1"))
     assert "parameter `start_line`" in value
     assert '"type": "integer"' in value and '"minimum": 1' in value
+
+
+async def _hover(client: LanguageClient, uri: str, position: types.Position) -> str:
+    answer = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), position))
+    assert answer is not None and isinstance(answer.contents, types.MarkupContent)
+    return answer.contents.value
 
 
 async def _labels(client: LanguageClient, uri: str, position: types.Position) -> set[str]:
@@ -151,8 +139,7 @@ async def test_completion_of_keys_and_references(client: LanguageClient, specs: 
     path = specs / "tools/read_file.yaml"
     text = path.read_text("utf-8")
     typing = text.replace("  native:\n    extends: generic\n", "  native:\n    extends: \n    \n", 1)
-    uri = open_file(client, path, typing)
-    await published(client, mark(client))
+    uri, _, _ = await open_checked(client, path, typing)
     lines = typing.split("\n")
     extends_line = lines.index("    extends: ")
     assert await _labels(client, uri, types.Position(extends_line, 13)) == {"generic"}
@@ -168,14 +155,10 @@ async def test_completion_of_families_fields_formats_placeholders_and_classes(
     client: LanguageClient, specs: Path
 ) -> None:
     project = specs / "toolgen.yaml"
-    text = project.read_text("utf-8")
-    uri = open_file(client, project)
-    await published(client, mark(client))
+    uri, text, _ = await open_checked(client, project)
     assert await _labels(client, uri, position_of(text, "  - compact", 4)) == {"generic", "compact", "native"}
     tool = specs / "tools/ask.yaml"
-    tool_text = tool.read_text("utf-8")
-    tool_uri = open_file(client, tool)
-    await published(client, mark(client))
+    tool_uri, tool_text, _ = await open_checked(client, tool)
     fields = await _labels(client, tool_uri, position_of(tool_text, "yolo_mode"))
     assert {"yolo_mode", "cwd", "todo_enabled"} <= fields
     typed = tool_text.replace("The question to ask.", "The question about {{")
@@ -201,9 +184,7 @@ async def _definition(client: LanguageClient, uri: str, position: types.Position
 
 async def test_go_to_definition(client: LanguageClient, specs: Path) -> None:
     path = specs / "tools/read_file.yaml"
-    text = path.read_text("utf-8")
-    uri = open_file(client, path)
-    await published(client, mark(client))
+    uri, text, _ = await open_checked(client, path)
     shared = (specs / "parameters.yaml").read_text("utf-8")
     (use,) = await _definition(client, uri, position_of(text, "task_progress", 3))
     assert use.uri == path_to_uri(specs / "parameters.yaml")
@@ -234,9 +215,7 @@ async def test_rename_a_shared_parameter_everywhere(
     client: LanguageClient, specs: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = specs / "tools/ask.yaml"
-    text = path.read_text("utf-8")
-    uri = open_file(client, path)
-    await published(client, mark(client))
+    uri, text, _ = await open_checked(client, path)
     edit = await client.text_document_rename_async(
         types.RenameParams(types.TextDocumentIdentifier(uri), position_of(text, "task_progress"), "progress_list")
     )
@@ -301,8 +280,7 @@ async def test_code_action_fixes_the_diagnostic(
     path = specs / "tools/ask.yaml"
     text = path.read_text("utf-8")
     broken = text.replace(*change)
-    uri = open_file(client, path, broken)
-    burst = await published(client, mark(client))
+    uri, _, burst = await open_checked(client, path, broken)
     assert burst[uri], "the broken text must be reported"
     (action,) = await _actions(client, uri, burst[uri][:1])
     assert action.title == title
@@ -320,9 +298,7 @@ async def test_code_action_fixes_the_diagnostic(
 
 
 async def test_document_symbols(client: LanguageClient, specs: Path) -> None:
-    path = specs / "tools/read_file.yaml"
-    uri = open_file(client, path)
-    await published(client, mark(client))
+    uri, _, _ = await open_checked(client, specs / "tools/read_file.yaml")
     answer = await client.text_document_document_symbol_async(
         types.DocumentSymbolParams(types.TextDocumentIdentifier(uri))
     )
@@ -335,9 +311,7 @@ async def test_document_symbols(client: LanguageClient, specs: Path) -> None:
 
 async def test_rename_a_placeholder_everywhere(client: LanguageClient, specs: Path) -> None:
     path = specs / "tools/read_file.yaml"
-    text = path.read_text("utf-8")
-    uri = open_file(client, path)
-    await published(client, mark(client))
+    uri, text, _ = await open_checked(client, path)
     edit = await client.text_document_rename_async(
         types.RenameParams(types.TextDocumentIdentifier(uri), position_of(text, "{{CWD}}", 3), "WORKDIR")
     )
@@ -352,9 +326,7 @@ async def test_tool_ids_and_context_fields_are_not_renamed_without_their_files(
     client: LanguageClient, specs: Path
 ) -> None:
     path = specs / "variants/generic.yaml"
-    text = path.read_text("utf-8")
-    uri = open_file(client, path)
-    await published(client, mark(client))
+    uri, text, _ = await open_checked(client, path)
     prepared = await client.text_document_prepare_rename_async(
         types.PrepareRenameParams(types.TextDocumentIdentifier(uri), position_of(text, "- read_file", 3))
     )
@@ -366,8 +338,7 @@ async def test_tool_ids_and_context_fields_are_not_renamed_without_their_files(
 async def test_formats_completion_and_description_folding(client: LanguageClient, specs: Path) -> None:
     project = specs / "toolgen.yaml"
     text = project.read_text("utf-8").replace("families:\n", "formats:\n  - \nfamilies:\n", 1)
-    uri = open_file(client, project, text)
-    await published(client, mark(client))
+    uri, _, _ = await open_checked(client, project, text)
     formats = await _labels(client, uri, position_of(text, "formats:\n  - ", len("formats:\n  - ")))
     assert {"anthropic", "openai-chat", "openai-responses", "gemini", "bedrock-converse"} <= formats
     bundled = Path(__file__).parent.parent / "specs/tools/read_file.yaml"

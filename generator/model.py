@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from .diagnostics import Location
@@ -204,10 +205,12 @@ class Catalog:
     sources: tuple[str, ...]
 
     def tool(self, tool_id: str) -> Tool:
-        for tool in self.tools:
-            if tool.id == tool_id:
-                return tool
-        raise KeyError(tool_id)
+        return self._tools_by_id[tool_id]
+
+    @cached_property
+    def _tools_by_id(self) -> dict[str, Tool]:
+        """Tools by id, built at the first lookup (family lists look up every tool)."""
+        return {tool.id: tool for tool in self.tools}
 
     def family(self, name: str) -> Family:
         for family in self.families:

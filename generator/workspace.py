@@ -57,6 +57,7 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, Diagnostics, Location, shown
 from .load import SourceFile, load_bytes
+from .memo import Memo
 from .model import Catalog
 from .resolve import ResolvedFamily, resolve
 from .specfiles import (
@@ -158,7 +159,8 @@ class Workspace:
         self._front: Front | None = None
         self._front_key: object = None
         self._full: Diagnostics | None = None
-        self._memo: dict[object, object] = {}  # per-tool model results the model stage may reuse
+        self._model_memo = Memo()  # per-file model results an unchanged file's next build reuses
+        self._checks_memo = Memo()  # per-variant output checks, likewise
 
     @classmethod
     def in_memory(cls, files: Mapping[str, bytes], prefix: str) -> Workspace:
@@ -208,7 +210,7 @@ class Workspace:
             self._stamps.pop(rel, None)
         else:
             self._overlays[rel] = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-        self._listed = False  # a file may have appeared or gone
+        self._update(rel)
         after = self.by_file()
         return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
 
@@ -272,11 +274,13 @@ class Workspace:
             if front.catalog is not None and front.families is not None:
                 from .outchecks import check_outputs
 
-                check_outputs(front.catalog, front.families, full)
-                if self._wants_typescript():
-                    from .lower.ts import check as check_typescript  # the TypeScript package's own checks
+                self._checks_memo.sweep()
+                with _no_cyclic_collection():
+                    check_outputs(front.catalog, front.families, full, self._checks_memo)
+                    if self._wants_typescript():
+                        from .lower.ts import check as check_typescript  # the TypeScript package's own checks
 
-                    check_typescript(front.catalog, front.families, full)
+                        check_typescript(front.catalog, front.families, full)
             self._full = full
         result = self._collector()
         result.extend(self._full.items)
@@ -314,8 +318,11 @@ class Workspace:
         shared = self._files.get("parameters.yaml")
         tools = [c.source for rel, c in self._files.items() if rel.startswith("tools/")]
         families = [c.source for rel, c in self._files.items() if rel.startswith("variants/")]
+        self._model_memo.sweep()
         with _no_cyclic_collection():
-            catalog = build_catalog(project.source, shared.source if shared else None, tools, families, diags)
+            catalog = build_catalog(
+                project.source, shared.source if shared else None, tools, families, diags, self._model_memo
+            )
             resolved = resolve(catalog) if catalog is not None and not diags.has_errors else None
         return Front(diags, catalog if resolved is not None else None, resolved)
 
@@ -328,7 +335,8 @@ class Workspace:
         if found is None:
             self._files = {}
             return
-        found += [rel for rel in self._overlays if rel not in found and kind_of_spec(rel) is not None]
+        listed = set(found)
+        found += [rel for rel in self._overlays if rel not in listed and kind_of_spec(rel) is not None]
         ordered = sorted(found, key=_model_order)
         files: dict[str, FileCheck] = {}
         for rel in ordered:
@@ -337,6 +345,29 @@ class Workspace:
         self._files = files
         live = set(files)
         self._stamps = {rel: stamp for rel, stamp in self._stamps.items() if rel in live}
+
+    def _update(self, rel: str) -> None:
+        """Bring one file up to date after :meth:`set_text`, without listing the folders again."""
+        kind = kind_of_spec(rel)
+        if kind is None:
+            return  # not a spec file: nothing reads it
+        if not self._listed or not self._usable or rel == "toolgen.yaml":
+            self._listed = False  # the whole list (the project file decides whether there is a model)
+            return
+        if rel in self._overlays:
+            present = True
+        elif self._tree is not None:
+            present = rel in self._tree
+        else:
+            present = os.path.lexists(self.specs / rel)
+        if not present:
+            self._files.pop(rel, None)
+            self._stamps.pop(rel, None)
+            return
+        known = rel in self._files
+        self._files[rel] = self._check(rel, *kind)
+        if not known:
+            self._files = dict(sorted(self._files.items(), key=lambda item: _model_order(item[0])))
 
     def _check(self, rel: str, kind: str, depth: int) -> FileCheck:
         old = self._files.get(rel)

@@ -479,7 +479,9 @@ HIDE = textwrap.dedent("""
 def test_missing_dependency_is_named_with_the_install_command(
     tmp_path: Path, module: str, package: str, entry: str
 ) -> None:
-    """A sitecustomize hides one dependency from a fresh interpreter, as if it were not installed."""
+    """A sitecustomize hides one dependency from a fresh interpreter, as if it were not installed.
+
+    jsonschema is imported only to report a file the compiled check refused: a spec has an error here."""
     if entry == "toolgen":
         script = Path(sys.executable).with_name("toolgen")
         if not script.exists():
@@ -487,7 +489,7 @@ def test_missing_dependency_is_named_with_the_install_command(
         command = [str(script)]
     else:
         command = [sys.executable, "-m", "generator"]
-    done = _generate_hiding(tmp_path, module, command)
+    done = _generate_hiding(tmp_path, module, command, broken=module == "jsonschema")
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith(f"toolgen: error: the Python package {package!r} is not installed"), done.stderr
     assert "internal error" not in done.stderr and "Traceback" not in done.stderr
@@ -502,10 +504,16 @@ def test_generation_works_without_black(tmp_path: Path, fixture_output: Path) ->
     assert read_tree(tmp_path / "generated") == read_tree(fixture_output)
 
 
-def _generate_hiding(tmp_path: Path, module: str, command: list[str]) -> subprocess.CompletedProcess[str]:
-    """Generate the fixture specs in a fresh interpreter to which ``module`` seems not installed."""
+def _generate_hiding(
+    tmp_path: Path, module: str, command: list[str], broken: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """Generate the fixture specs (``broken``: with an unknown key in ask.yaml) in a fresh
+    interpreter to which ``module`` seems not installed."""
     (tmp_path / "sitecustomize.py").write_text(HIDE, "utf-8")
     specs = copy_specs(FIXTURE_SPECS, tmp_path)
+    if broken:
+        with open(specs / ASK, "a", encoding="utf-8") as handle:
+            handle.write("x: 1\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]), "HIDDEN_MODULE": module}
     env.pop("TOOLGEN_DEBUG", None)
     env["TOOLGEN_CACHE_DIR"] = ""
@@ -517,6 +525,20 @@ def _generate_hiding(tmp_path: Path, module: str, command: list[str]) -> subproc
         cwd=tmp_path,
         timeout=60,
     )
+
+
+@pytest.mark.parametrize("broken", [False, True])
+def test_without_the_compiled_schema_check_jsonschema_decides_alone(
+    tmp_path: Path, fixture_output: Path, broken: bool
+) -> None:
+    """jsonschema-rs only makes the meta-schema check fast: without it the same output, the same errors."""
+    done = _generate_hiding(tmp_path, "jsonschema_rs", [sys.executable, "-m", "generator"], broken)
+    if broken:
+        assert done.returncode == 2, done.stderr
+        assert "specs/tools/ask.yaml:14:1: error[E210]: unknown key 'x' in top level" in done.stderr
+    else:
+        assert done.returncode == 0, done.stderr
+        assert read_tree(tmp_path / "generated") == read_tree(fixture_output)
 
 
 def test_show_on_an_incomplete_generated_package(

@@ -5,8 +5,11 @@ Runs the checks in a fixed order, so the same specs always give the same diagnos
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..diagnostics import Diagnostics
 from ..load import SourceFile
+from ..memo import Memo, remembered
 from ..model import Catalog, Family, Project, Tool
 from ..validate import suggest
 from .common import Scope, file_stem, freeze, non_finite
@@ -22,23 +25,21 @@ def build_catalog(
     tools: list[SourceFile],
     families: list[SourceFile],
     diags: Diagnostics,
+    memo: Memo | None = None,
 ) -> Catalog | None:
-    """Check references across files and build the model; None when any error was found."""
+    """Check references across files and build the model; None when any error was found.
+
+    ``memo`` (the workspace's) lets an unchanged tool file's variants be reused (tools.build_tools).
+    """
     scope = Scope.read(project, shared, diags)
     for src in [project, *tools, *families] + ([shared] if shared else []):
-        for at in non_finite(src.data, ()):
-            diags.error(
-                src.loc(at),
-                "E311",
-                "NaN and infinite numbers are not allowed",
-                "use a finite number or leave the keyword out",
-            )
+        remembered(memo, (src,), partial(_finite, src), diags, "finite")
     if diags.has_errors:
         return None
     built_project = build_project(scope)
     built_families = _families(scope, built_project, families)
     check_shared_parameters(scope)
-    built_tools = build_tools(scope, tools)
+    built_tools = build_tools(scope, tools, memo)
     _check_family_offers(scope, built_families, built_tools, families)
     sources = {built_project.source, *(t.source for t in built_tools), *(f.source for f in built_families)}
     if shared:
@@ -46,6 +47,16 @@ def build_catalog(
     if diags.has_errors:
         return None
     return Catalog(built_project, tuple(built_tools), tuple(built_families), tuple(sorted(sources)))
+
+
+def _finite(src: SourceFile, diags: Diagnostics) -> None:
+    for at in non_finite(src.data, ()):
+        diags.error(
+            src.loc(at),
+            "E311",
+            "NaN and infinite numbers are not allowed",
+            "use a finite number or leave the keyword out",
+        )
 
 
 def _check_family_offers(scope: Scope, families: list[Family], tools: list[Tool], srcs: list[SourceFile]) -> None:
@@ -59,7 +70,7 @@ def _check_family_offers(scope: Scope, families: list[Family], tools: list[Tool]
                 src.loc(("tools",)), "W303", f"family {family.name!r} lists no tools", "list the tool ids it offers"
             )
         for i, tool_id in enumerate(family.tools):
-            if tool_id in scope.tool_ids and tool_id not in with_variants:
+            if tool_id in scope.known_tools and tool_id not in with_variants:
                 scope.diags.warning(
                     src.loc(("tools", i)),
                     "W304",
@@ -93,7 +104,7 @@ def _families(scope: Scope, project: Project, srcs: list[SourceFile]) -> list[Fa
             )
         seen: set[str] = set()
         for i, tool_id in enumerate(data["tools"]):
-            if tool_id not in scope.tool_ids:
+            if tool_id not in scope.known_tools:
                 diags.error(
                     src.loc(("tools", i)),
                     "E301",

@@ -39,6 +39,7 @@ class Scope:
     model_sets: Mapping[str, Any]
     model_predicates: Mapping[str, Any]
     tool_ids: tuple[str, ...]
+    known_tools: frozenset[str]  # tool_ids, for membership tests (thousands of them)
     family_enum: tuple[str, ...]
     shared_params: Mapping[str, Any]
     mcp_separator: str
@@ -57,6 +58,7 @@ class Scope:
             model_sets=selection.get("model_sets") or {},
             model_predicates=selection.get("model_predicates") or {},
             tool_ids=tuple(data.get("tools") or ()),
+            known_tools=frozenset(data.get("tools") or ()),
             family_enum=tuple(data.get("families") or ()),
             shared_params=(shared.data or {}).get("parameters", {}) if shared else {},
             mcp_separator=(data.get("mcp") or {}).get("separator", "__mcp__"),

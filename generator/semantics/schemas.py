@@ -59,7 +59,7 @@ def parameter(scope: Scope, src: SourceFile, spec: dict[str, Any], at: PathKey) 
                 return dataclasses.replace(built, shared=shared_name)
     name = merged.get("name", shared_name or "?")
     for i, dep in enumerate(merged.get("dependencies") or []):
-        if dep not in scope.tool_ids:
+        if dep not in scope.known_tools:
             scope.diags.error(
                 src.loc(at + ("dependencies", i)),
                 "E307",

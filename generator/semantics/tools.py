@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+from functools import partial
 from typing import Any
 
+from ..diagnostics import Diagnostics
 from ..load import SourceFile
+from ..memo import Memo, remembered
 from ..model import Handler, Tool, ToolVariant
 from ..runtime.labels import LabelSyntaxError, label_names
 from ..validate import suggest
@@ -16,8 +20,12 @@ from .text import check_text, check_usage
 ById = dict[str, tuple[SourceFile, dict[str, Any]]]
 
 
-def build_tools(scope: Scope, srcs: list[SourceFile]) -> list[Tool]:
-    """Tool files in enum order (toolgen.yaml's list): one file per listed id, named after it."""
+def build_tools(scope: Scope, srcs: list[SourceFile], memo: Memo | None = None) -> list[Tool]:
+    """Tool files in enum order (toolgen.yaml's list): one file per listed id, named after it.
+
+    With a ``memo`` (the workspace's), a tool file whose loaded source and scope files are the same
+    objects as in an earlier build gets that build's variants back, findings included.
+    """
     diags = scope.diags
     by_id: ById = {}
     for src in srcs:
@@ -39,7 +47,7 @@ def build_tools(scope: Scope, srcs: list[SourceFile]) -> list[Tool]:
                 "keep one file per tool id",
             )
             continue
-        if tool_id not in scope.tool_ids:
+        if tool_id not in scope.known_tools:
             diags.error(
                 src.loc(("id",)),
                 "E301",
@@ -61,13 +69,24 @@ def build_tools(scope: Scope, srcs: list[SourceFile]) -> list[Tool]:
             continue
         src, data = by_id[tool_id]
         reported = len(diags.items)
-        variants = _variants(scope, src, data)
+        variants = remembered(
+            memo,
+            (src, scope.project_src, scope.shared_src),
+            partial(_variants_into, scope, src, data),
+            diags,
+            "variants",
+        )
         # A variant that failed may lack parameters: then the label's names are not checked.
         complete = not any(d.severity == "error" for d in diags.items[reported:])
         handler = _handler(scope, src, data, by_id)
         label = _label(scope, src, data, variants if complete else None)
         result.append(Tool(tool_id, handler, variants, src.path, label))
     return result
+
+
+def _variants_into(scope: Scope, src: SourceFile, data: dict[str, Any], diags: Diagnostics) -> tuple[ToolVariant, ...]:
+    """:func:`_variants`, its findings reported to ``diags``."""
+    return _variants(dataclasses.replace(scope, diags=diags), src, data)
 
 
 def _label(

@@ -136,6 +136,8 @@ async def session(specs: Path) -> dict[str, object]:
     await client.shutdown_session()
     await client.stop()
     ordered = sorted(latencies)
+    phases = {"prose": latencies[:40], "use": latencies[40:50], "unparsable": latencies[50:70]}
+    phases["shared"] = latencies[70:]
     return {
         "edits": len(latencies),
         "edits_with_errors_published": errors_seen,
@@ -143,6 +145,7 @@ async def session(specs: Path) -> dict[str, object]:
         "p50_ms": round(statistics.median(ordered) * 1000, 1),
         "p95_ms": round(ordered[int(0.95 * len(ordered)) - 1] * 1000, 1),
         "max_ms": round(ordered[-1] * 1000, 1),
+        "p50_ms_by_phase": {name: round(statistics.median(values) * 1000, 1) for name, values in phases.items()},
         **rss,
     }
 
@@ -163,7 +166,7 @@ def main() -> int:
             f"lsp session: {result['edits']} edits, didChange -> publishDiagnostics "
             f"p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms, max {result['max_ms']} ms; "
             f"open {result['open_two_files_s']} s; server RSS {result.get('after_10_edits_mib')} MiB after 10 edits, "
-            f"{result.get('after_100_edits_mib')} MiB after 100"
+            f"{result.get('after_100_edits_mib')} MiB after 100; p50 by phase (ms) {result['p50_ms_by_phase']}"
         )
     out = HERE / "out"
     out.mkdir(exist_ok=True)

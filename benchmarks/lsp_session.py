@@ -7,9 +7,11 @@ reference (diagnostics in the file); 20 that type and then delete a half-written
 line; 30 keystrokes in a shared parameter's instruction (re-checks every tool that uses it).
 For each edit it measures the time from sending didChange to receiving the publishDiagnostics
 for that file, and reports p50, p95 and the maximum; also the server's resident memory after
-10 and after 100 edits. Writes benchmarks/out/lsp_session.json.
+10 edits and after the last. Writes benchmarks/out/lsp_session.json.
 
-    .venv/bin/python benchmarks/lsp_session.py [--specs DIR] [--rounds N]
+    .venv/bin/python benchmarks/lsp_session.py [--specs DIR] [--rounds N] [--repeat N]
+
+``--repeat 5`` plays the script five times in one session (500 edits), for the memory figure.
 """
 
 from __future__ import annotations
@@ -101,7 +103,7 @@ async def _publish_for(client: LanguageClient, uri: str, before: int, timeout: f
         await asyncio.sleep(0.0005)
 
 
-async def session(specs: Path) -> dict[str, object]:
+async def session(specs: Path, repeat: int = 1) -> dict[str, object]:
     client = make_test_lsp_client()
     await client.start_io(*SERVER.server_command)
     await start(client)
@@ -121,6 +123,7 @@ async def session(specs: Path) -> dict[str, object]:
         script((specs / "tools/read_file.yaml").read_text("utf-8"), (specs / "parameters.yaml").read_text("utf-8"))
     )
     assert len(edits) == 100, len(edits)
+    edits *= repeat  # the script leaves the files valid, so it can run again on its own result
     errors_seen = 0
     for count, edit in enumerate(edits, 1):
         name = edit[0]
@@ -131,13 +134,16 @@ async def session(specs: Path) -> dict[str, object]:
         await _publish_for(client, uris[name], before)
         latencies.append(time.perf_counter() - sent)
         errors_seen += any(d.severity == types.DiagnosticSeverity.Error for d in client.diagnostics[uris[name]])
-        if count in (10, 100):
+        if count in (10, len(edits)):
             rss[f"after_{count}_edits_mib"] = round(_rss_mib(pid), 1)
     await client.shutdown_session()
     await client.stop()
     ordered = sorted(latencies)
-    phases = {"prose": latencies[:40], "use": latencies[40:50], "unparsable": latencies[50:70]}
-    phases["shared"] = latencies[70:]
+    rounds = [latencies[start : start + 100] for start in range(0, len(latencies), 100)]
+    phases = {
+        name: [value for one in rounds for value in one[begin:end]]
+        for name, begin, end in (("prose", 0, 40), ("use", 40, 50), ("unparsable", 50, 70), ("shared", 70, 100))
+    }
     return {
         "edits": len(latencies),
         "edits_with_errors_published": errors_seen,
@@ -154,19 +160,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--specs", type=Path, default=REPO / "specs", help="spec folder to copy (default: specs/)")
     parser.add_argument("--rounds", type=int, default=1, help="sessions to run (each reported)")
+    parser.add_argument("--repeat", type=int, default=1, help="play the 100 edits this many times in each session")
     args = parser.parse_args()
     results = []
     for _ in range(args.rounds):
         with tempfile.TemporaryDirectory(prefix="toolgen-lsp-bench-") as tmp:
             specs = Path(tmp) / "specs"
             shutil.copytree(args.specs, specs)
-            results.append(asyncio.run(session(specs)))
+            results.append(asyncio.run(session(specs, args.repeat)))
     for result in results:
+        edits = result["edits"]
         print(
-            f"lsp session: {result['edits']} edits, didChange -> publishDiagnostics "
+            f"lsp session: {edits} edits, didChange -> publishDiagnostics "
             f"p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms, max {result['max_ms']} ms; "
             f"open {result['open_two_files_s']} s; server RSS {result.get('after_10_edits_mib')} MiB after 10 edits, "
-            f"{result.get('after_100_edits_mib')} MiB after 100; p50 by phase (ms) {result['p50_ms_by_phase']}"
+            f"{result.get(f'after_{edits}_edits_mib')} MiB after {edits}; p50 by phase (ms) {result['p50_ms_by_phase']}"
         )
     out = HERE / "out"
     out.mkdir(exist_ok=True)

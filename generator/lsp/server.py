@@ -13,6 +13,7 @@ import asyncio
 import logging
 import traceback
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -86,7 +87,7 @@ class SpecServer(LanguageServer):
             if folder in self.stale:
                 continue  # edited again meanwhile: the next round publishes
             self._keep(folder, analysis)
-            self.publish(folder, analysis, overlay)
+            _safe("publishDiagnostics", partial(self.publish, folder, analysis, overlay), None)
 
     def frontend(self, folder: Path) -> Frontend:
         if folder not in self.frontends:

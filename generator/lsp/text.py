@@ -152,7 +152,7 @@ def _push_line(stack: list[_Frame], line_text: str) -> tuple[int, str | None, in
     key_match = _KEY.match(match["rest"])
     if key_match is None:
         return content, None, content
-    while stack and stack[-1].column >= content and not (stack[-1].is_item and stack[-1].column < content):
+    while stack and stack[-1].column >= content:  # siblings and their children end here
         stack.pop()
     key = _unquote(key_match["key"].strip())
     stack.append(_Frame(content, key, False))
@@ -176,22 +176,20 @@ def cursor_at(text: str, line: int, column: int) -> Cursor:
         if key is not None and _BLOCK_SCALAR.match(previous[value_start:]):
             block_at = content
     current = lines[line] if line < len(lines) else ""
-    before = current[:column]
-    # a line that is blank up to the cursor: the cursor's column says which mapping it is in
-    if not before.strip() or re.fullmatch(r" *(- +)*", before):
-        _push_line(stack, before + "x: ")
-        stack.pop()  # the probe's own key is not part of the path
-        start, end = _word_bounds(current, column)
-        return Cursor(tuple(f.element for f in stack), True, None, current[start:end], start, end)
-    content, key, value_start = _push_line(stack, current)
-    elements = tuple(f.element for f in stack)
     start, end = _word_bounds(current, column)
     word = current[start:end]
+    shape = _LINE.match(current if current.strip() else current[:column])
+    assert shape is not None  # the pattern matches every line
+    if _KEY.match(shape["rest"]) is None:
+        # no key on the line (a blank line, a key being typed, a list item's scalar): its
+        # indentation and dashes say which mapping or list the cursor is in
+        _push_line(stack, shape["indent"] + shape["dashes"] + "x: ")
+        stack.pop()  # the probe's own key is not part of the path
+        return Cursor(tuple(f.element for f in stack), True, None, word, start, end)
+    content, key, value_start = _push_line(stack, current)
+    elements = tuple(f.element for f in stack)
     if key is not None and column < value_start:
         return Cursor(elements[:-1], True, key, word, start, end)
-    if key is None:
-        # a list item's scalar, or a key being typed (no colon yet)
-        return Cursor(elements, True, None, word, start, end)
     flow = _flow_context(current, value_start, column)
     if flow is not None:
         flow_path, flow_key, on_key = flow

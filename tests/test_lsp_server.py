@@ -351,3 +351,12 @@ async def test_formats_completion_and_description_folding(client: LanguageClient
     first = next(f for f in folds if lines[f.start_line].strip() == "description: >-")
     assert first.end_line > first.start_line + 2 and lines[first.end_line + 1].strip().startswith("parameters:")
     client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(tool_uri)))
+
+
+async def test_hover_on_a_tool_in_a_family_list_shows_that_familys_variant(client: LanguageClient, specs: Path) -> None:
+    uri, text, _ = await open_checked(client, specs / "variants/native.yaml")
+    value = await _hover(client, uri, position_of(text, "- read_file", 3))
+    assert value.startswith("**native/read_file**")
+    project_uri, project, _ = await open_checked(client, specs / "toolgen.yaml")
+    fallback = await _hover(client, project_uri, position_of(project, "  - read_file", 5))
+    assert fallback.startswith("**generic/read_file**")

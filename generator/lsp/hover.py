@@ -18,6 +18,7 @@ from lsprotocol import types
 
 from ..model import Catalog, Parameter, Text, ToolVariant, plain
 from ..outchecks import entry
+from ..resolve import ResolvedFamily
 from ..runtime.formats import FORMATS
 from ..runtime.native import fast_copy
 from ..runtime.predicates import MatcherError, evaluate
@@ -33,14 +34,17 @@ _PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 def hover(session: Session, position: types.Position) -> types.Hover | None:
     found = symbol_at(session, position)
     analysis = session.model
-    catalog = analysis.catalog if analysis is not None else None
-    if catalog is None:
+    if analysis is None or analysis.catalog is None:
         return None
+    catalog = analysis.catalog
     stale = "" if analysis is session.analysis else "_(as of the last check without errors)_\n\n"
     if found is not None and found[0].kind in ("placeholder", "context", "parameter"):
         text = _symbol_text(catalog, found[0].kind, found[0].name)
         if text:
             return _markdown(stale + text)
+    if found is not None and found[0].kind == "tool" and session.kind != "tool":
+        chosen = _listed_variant(session, catalog, analysis.families, found[0].name)
+        return _markdown(stale + variant_text(catalog, chosen, None)) if chosen is not None else None
     if session.kind != "tool":
         return None
     cursor = session.cursor(position)
@@ -61,6 +65,20 @@ def hover(session: Session, position: types.Position) -> types.Hover | None:
     if len(where) >= 4 and where[2] == "parameters" and isinstance(where[3], int):
         parameter = _parameter(source.data if source is not None else None, variant, where[3])
     return _markdown(stale + variant_text(catalog, variant, parameter))
+
+
+def _listed_variant(
+    session: Session, catalog: Catalog, families: tuple[ResolvedFamily, ...], tool_id: str
+) -> ToolVariant | None:
+    """The variant a tool listed in a family file resolves to for that family (in toolgen.yaml's
+    list: for the fallback family), as resolve.py picks it."""
+    source = session.source(session.path)
+    data = source.data if source is not None and isinstance(source.data, dict) else {}
+    family = str(data.get("family")) if session.kind == "family" else catalog.project.fallback
+    for resolved in families:
+        if resolved.family.name == family:
+            return next((v for v in resolved.variants if v.tool_id == tool_id), None)
+    return None
 
 
 def _markdown(text: str) -> types.Hover:

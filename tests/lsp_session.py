@@ -24,8 +24,17 @@ QUIET = 0.15  # seconds without a publish that end a burst
 TIMEOUT = 20.0
 
 
+REGISTRATIONS: list[types.Registration] = []  # what servers asked their clients to register
+
+
 async def start(client: LanguageClient) -> None:
     _log(client)  # record publishes from the first one on
+    if types.CLIENT_REGISTER_CAPABILITY not in client.protocol.fm.features:
+
+        @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def register(params: types.RegistrationParams) -> None:  # as an editor does: accept and keep
+            REGISTRATIONS.extend(params.registrations)
+
     params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code"))
     await client.initialize_session(params)
 

@@ -12,6 +12,7 @@ from pytest_lsp import LanguageClient
 from conftest import FIXTURE_SPECS, copy_specs
 from generator.lsp.text import path_to_uri
 from lsp_session import (
+    REGISTRATIONS,
     SERVER,
     cli_diagnostics,
     lsp_diagnostics,
@@ -360,3 +361,12 @@ async def test_hover_on_a_tool_in_a_family_list_shows_that_familys_variant(clien
     project_uri, project, _ = await open_checked(client, specs / "toolgen.yaml")
     fallback = await _hover(client, project_uri, position_of(project, "  - read_file", 5))
     assert fallback.startswith("**generic/read_file**")
+
+
+async def test_the_server_asks_to_be_told_of_spec_files_changed_on_disk(client: LanguageClient) -> None:
+    for _ in range(500):  # the request follows `initialized`: give it up to 5 s to arrive
+        watched = [r for r in REGISTRATIONS if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+        if watched:
+            break
+        await asyncio.sleep(0.01)
+    assert watched and watched[0].register_options["watchers"][0]["globPattern"] == "**/*.{yaml,yml}"

@@ -149,6 +149,22 @@ def _safe(name: str, call: Callable[[], T], default: T) -> T:
 def build() -> SpecServer:
     server = SpecServer()
 
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: SpecServer, params: types.InitializedParams) -> None:
+        """Ask the client to tell us about spec files changed on disk (a checkout, a generator)."""
+        watched = ls.client_capabilities.workspace
+        changes = watched.did_change_watched_files if watched is not None else None
+        if changes is None or not changes.dynamic_registration:
+            return
+        options = types.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[types.FileSystemWatcher(glob_pattern="**/*.{yaml,yml}")]
+        )
+        ls.client_register_capability(
+            types.RegistrationParams(
+                [types.Registration("toolgen-specs", types.WORKSPACE_DID_CHANGE_WATCHED_FILES, options)]
+            )
+        )
+
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SpecServer, params: types.DidOpenTextDocumentParams) -> None:
         ls.mark_stale(params.text_document.uri)

@@ -11,7 +11,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from conftest import FIXTURE_SPECS, copy_specs
-from generator.lsp.text import path_to_uri
+from generator.lsp.text import path_to_uri, uri_to_path
 from lsp_session import (
     REGISTRATIONS,
     SERVER,
@@ -324,17 +324,58 @@ async def test_rename_a_placeholder_everywhere(client: LanguageClient, specs: Pa
     assert all(change.new_text == "WORKDIR" for changes in edit.changes.values() for change in changes)
 
 
-async def test_tool_ids_and_context_fields_are_not_renamed_without_their_files(
-    client: LanguageClient, specs: Path
+def apply_workspace_edit(edit: types.WorkspaceEdit) -> None:
+    """Apply a workspace edit on disk as an editor would: text edits (by ``changes`` or
+    ``documentChanges``), then file renames."""
+    texts: dict[str, list[types.TextEdit]] = dict(edit.changes or {})
+    renames = []
+    for change in edit.document_changes or []:
+        if isinstance(change, types.TextDocumentEdit):
+            texts.setdefault(change.text_document.uri, []).extend(
+                e for e in change.edits if isinstance(e, types.TextEdit)
+            )
+        elif isinstance(change, types.RenameFile):
+            renames.append(change)
+    for uri, edits in texts.items():
+        target = uri_to_path(uri)
+        assert target is not None
+        target.write_text(apply(target.read_text("utf-8"), edits), "utf-8")
+    for change in renames:
+        old, new = uri_to_path(change.old_uri), uri_to_path(change.new_uri)
+        assert old is not None and new is not None and not new.exists()
+        old.rename(new)
+
+
+@pytest.mark.parametrize(
+    "file, needle, offset, new_name, renamed",
+    [
+        ("variants/generic.yaml", "- todo", 3, "checklist", "tools/checklist.yaml"),
+        ("toolgen.yaml", "  - native", 5, "big", "variants/big.yaml"),
+    ],
+    ids=["tool", "family"],
+)
+async def test_rename_a_tool_or_family_renames_its_file_too(
+    client: LanguageClient,
+    specs: Path,
+    capsys: pytest.CaptureFixture[str],
+    file: str,
+    needle: str,
+    offset: int,
+    new_name: str,
+    renamed: str,
 ) -> None:
-    path = specs / "variants/generic.yaml"
-    uri, text, _ = await open_checked(client, path)
+    uri, text, _ = await open_checked(client, specs / file)
+    at = position_of(text, needle, offset)
     prepared = await client.text_document_prepare_rename_async(
-        types.PrepareRenameParams(types.TextDocumentIdentifier(uri), position_of(text, "- read_file", 3))
+        types.PrepareRenameParams(types.TextDocumentIdentifier(uri), at)
     )
-    assert prepared is None  # a tool id is its file's name too
-    (target,) = await _definition(client, uri, position_of(text, "- read_file", 3))
-    assert target.uri == path_to_uri(specs / "tools/read_file.yaml")
+    assert prepared is not None
+    edit = await client.text_document_rename_async(types.RenameParams(types.TextDocumentIdentifier(uri), at, new_name))
+    assert edit is not None
+    apply_workspace_edit(edit)
+    assert (specs / renamed).is_file()
+    assert cli_diagnostics(capsys, specs) == []  # every reference followed the new name
+    client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
 
 
 async def test_formats_completion_and_description_folding(client: LanguageClient, specs: Path) -> None:

@@ -10,6 +10,7 @@ works while the file does not parse.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,9 +24,11 @@ from .session import FileKind, Session, file_kind
 from .text import PathKey, line_of, path_to_uri, placeholder_at, to_utf16
 
 Kind = Literal["parameter", "variant", "family", "tool", "placeholder", "context"]
-# What can be renamed as one workspace edit. A tool or family would also need its file renamed, and
-# a variant's key is the name of its family.
+# What can be renamed with text edits alone; a tool or family also renames its file (tools/<id>.yaml,
+# variants/<name>.yaml), which needs a client that applies file renames. A variant's key is the
+# name of its family: it is renamed with the family.
 RENAMEABLE: frozenset[Kind] = frozenset({"parameter", "placeholder", "context"})
+FILE_NAMED: dict[Kind, str] = {"tool": "tools", "family": "variants"}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
@@ -196,23 +199,45 @@ def references(session: Session, position: types.Position) -> list[types.Locatio
     return [_location(session, item) for item in occurrences(session) if item.symbol == found[0]] or None
 
 
+def _renameable(session: Session, symbol: Symbol) -> bool:
+    return symbol.kind in RENAMEABLE or (symbol.kind in FILE_NAMED and session.can_rename_files)
+
+
 def prepare_rename(session: Session, position: types.Position) -> types.Range | None:
     found = symbol_at(session, position)
-    if found is None or found[0].kind not in RENAMEABLE:
+    if found is None or not _renameable(session, found[0]):
         return None
     return session.range_in_line(position.line, found[1], found[2])
 
 
 def rename(session: Session, position: types.Position, new_name: str) -> types.WorkspaceEdit | None:
-    """Every mention and the definition of a shared parameter, placeholder or context field,
-    renamed as one edit; None when the cursor is on nothing renameable or the name is bad."""
+    """Every mention and the definition of a shared parameter, placeholder, context field, tool or
+    family renamed as one edit (a tool's or family's file too); None when the cursor is on nothing
+    renameable, the new name is not a name, or a file of that name exists already."""
     found = symbol_at(session, position)
-    if found is None or found[0].kind not in RENAMEABLE or not _NAME.fullmatch(new_name):
+    if found is None or not _renameable(session, found[0]) or not _NAME.fullmatch(new_name):
         return None
-    changes: dict[str, list[types.TextEdit]] = {}
+    symbol = found[0]
+    also = Symbol("variant", symbol.name) if symbol.kind == "family" else None  # its key in each tool file
+    edits: dict[str, dict[tuple[int, int, int], types.TextEdit]] = {}
     for item in occurrences(session):
-        if item.symbol != found[0]:
+        if item.symbol != symbol and not (
+            also is not None and (item.symbol.kind, item.symbol.name) == (also.kind, also.name)
+        ):
             continue
         location = _location(session, item)
-        changes.setdefault(location.uri, []).append(types.TextEdit(location.range, new_name))
-    return types.WorkspaceEdit(changes=changes) if changes else None
+        edits.setdefault(location.uri, {})[(item.line, item.start, item.end)] = types.TextEdit(location.range, new_name)
+    if not edits:
+        return None
+    if symbol.kind not in FILE_NAMED:
+        return types.WorkspaceEdit(changes={uri: list(found.values()) for uri, found in edits.items()})
+    folder = session.specs / FILE_NAMED[symbol.kind]
+    old, new = folder / f"{symbol.name}.yaml", folder / f"{new_name}.yaml"
+    if not old.is_file() or os.path.lexists(new):
+        return None
+    changes: list[types.TextDocumentEdit | types.RenameFile] = [
+        types.TextDocumentEdit(types.OptionalVersionedTextDocumentIdentifier(uri, None), list(found.values()))
+        for uri, found in edits.items()
+    ]
+    changes.append(types.RenameFile(old_uri=path_to_uri(old), new_uri=path_to_uri(new)))
+    return types.WorkspaceEdit(document_changes=changes)

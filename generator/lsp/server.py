@@ -62,7 +62,17 @@ class SpecServer(LanguageServer):
             return None
         analysis = self.analyses.get(folder) or self.check_now(folder)
         document = self.workspace.get_text_document(uri)
-        return Session(path, document.source, analysis, self.last_good.get(folder), self.overlay())
+        return Session(
+            path, document.source, analysis, self.last_good.get(folder), self.overlay(), self.renames_files()
+        )
+
+    def renames_files(self) -> bool:
+        """Whether the client applies file renames inside a workspace edit (tool and family renames)."""
+        workspace = self.client_capabilities.workspace
+        edit = workspace.workspace_edit if workspace is not None else None
+        if edit is None or not edit.document_changes:
+            return False
+        return types.ResourceOperationKind.Rename in (edit.resource_operations or ())
 
     def mark_stale(self, uri: str, on_disk: bool = False) -> None:
         path = uri_to_path(uri)

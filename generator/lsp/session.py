@@ -32,6 +32,7 @@ class Session:
     analysis: Analysis
     last_good: Analysis | None
     overlay: dict[Path, str]
+    can_rename_files: bool = False  # the client applies RenameFile in a workspace edit
 
     @property
     def specs(self) -> Path:

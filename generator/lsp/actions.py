@@ -15,9 +15,10 @@ from lsprotocol import types
 
 from .convert import SOURCE
 from .session import Session
-from .text import line_of
+from .text import from_utf16, line_of
 
 _MODELINE = re.compile(r"(# yaml-language-server: \$schema=\S+)")
+_QUOTES = "\"'"
 _MISSING = re.compile(r"^'([^']+)' is a required property")
 
 
@@ -48,7 +49,7 @@ def _fix(
     session: Session, diagnostic: types.Diagnostic, data: dict[str, Any]
 ) -> tuple[str, list[types.TextEdit]] | None:
     replacement = data.get("replacement")
-    if isinstance(replacement, str):
+    if isinstance(replacement, str) and _names_the_wrong_one(session, diagnostic):
         return f"Change to '{replacement}'", [types.TextEdit(diagnostic.range, replacement)]
     hint = str(data.get("hint", ""))
     if diagnostic.code == "W200":
@@ -67,6 +68,18 @@ def _fix(
         if missing:
             return _insert_key(session, diagnostic, missing.group(1))
     return None
+
+
+def _names_the_wrong_one(session: Session, diagnostic: types.Diagnostic) -> bool:
+    """Whether the underlined text is the name the message complains about (quoted in it), so that
+    replacing it is certain; a diagnostic placed on a whole mapping gets no such action."""
+    start, end = diagnostic.range.start, diagnostic.range.end
+    if start.line != end.line:
+        return False
+    line_text = line_of(session.text, start.line)
+    token = line_text[from_utf16(line_text, start.character) : from_utf16(line_text, end.character)]
+    name = token.strip(_QUOTES)
+    return bool(name) and f"'{name}'" in diagnostic.message
 
 
 def _entry_end(text: str, line: int) -> int:

@@ -412,3 +412,17 @@ async def test_the_server_asks_to_be_told_of_spec_files_changed_on_disk(client: 
             break
         await asyncio.sleep(0.01)
     assert watched and watched[0].register_options["watchers"][0]["globPattern"] == "**/*.{yaml,yml}"
+
+
+async def test_hover_prompt_fragment_equals_the_generated_prompt(
+    client: LanguageClient, specs: Path, fixture_package
+) -> None:  # type: ignore[no-untyped-def]
+    """For each tool the generic family offers in the default context, the hover's XML block is
+    the block the generated package's prompt_section gives."""
+    section = fixture_package.prompt_section("generic", fixture_package.Context())
+    blocks = {block.split("\n", 1)[0]: "## " + block.strip() for block in section.split("\n## ")[1:]}
+    assert blocks, section
+    uri, text, _ = await open_checked(client, specs / "variants/generic.yaml")
+    for heading, block in blocks.items():
+        value = await _hover(client, uri, position_of(text, f"- {heading}", 3))
+        assert value.split("```xml\n", 1)[1].split("\n```", 1)[0] == block

@@ -44,7 +44,7 @@ def hover(session: Session, position: types.Position) -> types.Hover | None:
             return _markdown(stale + text)
     if found is not None and found[0].kind == "tool" and session.kind != "tool":
         chosen = _listed_variant(session, catalog, analysis.families, found[0].name)
-        return _markdown(stale + variant_text(catalog, chosen, None)) if chosen is not None else None
+        return _markdown(stale + variant_text(catalog, chosen, None, analysis.families)) if chosen is not None else None
     if session.kind != "tool":
         return None
     cursor = session.cursor(position)
@@ -64,7 +64,7 @@ def hover(session: Session, position: types.Position) -> types.Hover | None:
     parameter = None
     if len(where) >= 4 and where[2] == "parameters" and isinstance(where[3], int):
         parameter = _parameter(source.data if source is not None else None, variant, where[3])
-    return _markdown(stale + variant_text(catalog, variant, parameter))
+    return _markdown(stale + variant_text(catalog, variant, parameter, analysis.families))
 
 
 def _listed_variant(
@@ -79,6 +79,11 @@ def _listed_variant(
         if resolved.family.name == family:
             return next((v for v in resolved.variants if v.tool_id == tool_id), None)
     return None
+
+
+def _json(value: Any, indent: int | None = None) -> str:
+    """JSON for the hover; the model's frozen mappings and tuples are written as objects and lists."""
+    return json.dumps(value, indent=indent, ensure_ascii=False, default=dict)
 
 
 def _markdown(text: str) -> types.Hover:
@@ -123,10 +128,12 @@ def _placeholder_value(catalog: Catalog, match: re.Match[str], context: dict[str
         if when == raw and type(when) is type(raw):
             return str(shown)
     value = spec.default if spec.mapping else raw
-    return value if isinstance(value, str) else json.dumps(value)
+    return value if isinstance(value, str) else _json(value)
 
 
-def variant_text(catalog: Catalog, variant: ToolVariant, parameter: Parameter | None) -> str:
+def variant_text(
+    catalog: Catalog, variant: ToolVariant, parameter: Parameter | None, families: tuple[ResolvedFamily, ...]
+) -> str:
     """The hover of a variant, or of one of its parameters."""
     title = f"**{variant.key}**" + (f" · parameter `{parameter.name}`" if parameter else "")
     parts = [title, "### Sent to each native format"]
@@ -144,7 +151,7 @@ def variant_text(catalog: Catalog, variant: ToolVariant, parameter: Parameter | 
         shown: Any = sent
         if parameter is not None:
             shown = conversion.schema.get("properties", {}).get(parameter.name)
-        groups.setdefault(json.dumps(shown, indent=2, ensure_ascii=False), []).append(fmt)
+        groups.setdefault(_json(shown, indent=2), []).append(fmt)
         lost = [f"`{k}` at {'/'.join(map(str, p)) or 'root'} described in text" for p, k in conversion.described]
         lost += [f"`{k}` at {'/'.join(map(str, p)) or 'root'} dropped" for p, k in conversion.dropped]
         lost += [notice.message for notice in conversion.notices]
@@ -154,6 +161,7 @@ def variant_text(catalog: Catalog, variant: ToolVariant, parameter: Parameter | 
         parts.append(f"{', '.join(formats)}:\n```json\n{text}\n```")
     parts.append("What the formats drop or rewrite:\n" + ("\n".join(losses) if losses else "nothing"))
     context = default_context(catalog)
+    enabled = _enabled(families, variant.family, context)
     params = [
         PromptParam(
             p.name,
@@ -164,7 +172,7 @@ def variant_text(catalog: Catalog, variant: ToolVariant, parameter: Parameter | 
             schema_note(fast_copy(p.schema)),
         )
         for p in variant.parameters
-        if p.requires is None or _holds(p.requires, context)
+        if (p.requires is None or _holds(p.requires, context)) and all(d in enabled for d in p.dependencies)
     ]
     block = tool_block(variant.name, fill(catalog, variant.description, context), params)
     parts.append("### XML prompt fragment (default context)\n```xml\n" + block + "\n```")
@@ -173,13 +181,22 @@ def variant_text(catalog: Catalog, variant: ToolVariant, parameter: Parameter | 
         parts.append("Requirements: none")
     else:
         verdict = "holds" if _holds(requires, context) else "does not hold"
-        parts.append(f"Requirements: `{json.dumps(requires)}` — {verdict} for the default context")
+        parts.append(f"Requirements: `{_json(requires)}` — {verdict} for the default context")
     placeholders = sorted({m.group(1) for t in _texts(variant) for m in _PLACEHOLDER.finditer(plain(t))})
     if placeholders:
         filled = ", ".join(f"`{{{{{n}}}}}` → {_placeholder_value(catalog, _match(n), context)!r}" for n in placeholders)
         parts.append("Placeholders (default context): " + filled)
     parts.append("_Default context: every field of toolgen.yaml's `context` at its `default`._")
     return "\n\n".join(parts)
+
+
+def _enabled(families: tuple[ResolvedFamily, ...], family: str, context: dict[str, Any]) -> set[str]:
+    """The tools ``family`` offers in ``context`` (a parameter whose dependency is not among them
+    is left out of the prompt, as at run time)."""
+    for resolved in families:
+        if resolved.family.name == family:
+            return {v.tool_id for v in resolved.variants if v.requires is None or _holds(v.requires, context)}
+    return set()
 
 
 def _texts(variant: ToolVariant) -> list[Text]:
@@ -199,7 +216,7 @@ def _symbol_text(catalog: Catalog, kind: str, name: str) -> str:
         if field is None:
             return ""
         kind_text = field.type + (" or null" if field.nullable else "")
-        return f"context field **{name}**: {kind_text}, default `{json.dumps(field.default)}`\n\n{field.doc}"
+        return f"context field **{name}**: {kind_text}, default `{_json(field.default)}`\n\n{field.doc}"
     if kind == "placeholder":
         spec = next((p for p in project.placeholders if p.name == name), None)
         if spec is None:

@@ -108,8 +108,14 @@ def loop(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "make, code",
-    [(binary, "E100"), (huge, "E100"), (loop, "E106"), (lambda path: path.unlink(), "E301")],
-    ids=["binary-file", "50-MB-file", "symlink-loop", "deleted-under-the-buffer"],
+    [
+        (binary, "E100"),
+        (huge, "E100"),
+        (loop, "E106"),
+        (lambda path: path.unlink(), "E301"),
+        (lambda path: (path.parent.parent / "toolgen.yaml").unlink(), "E100"),
+    ],
+    ids=["binary-file", "50-MB-file", "symlink-loop", "deleted-under-the-buffer", "project-file-deleted"],
 )
 async def test_bad_file_on_disk_is_a_diagnostic(
     client: LanguageClient,

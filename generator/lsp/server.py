@@ -54,10 +54,19 @@ class SpecServer(LanguageServer):
                 texts[path] = document.source
         return texts
 
+    def folder_of(self, path: Path) -> Path | None:
+        """The spec folder of a file: the nearest above it with toolgen.yaml or, when toolgen.yaml
+        has gone (deleted, renamed), the nearest folder already checked, which then says so."""
+        found = find_spec_folder(path)
+        if found is not None:
+            return found
+        known = [folder for folder in self.frontends if folder in path.parents]
+        return max(known, key=lambda folder: len(folder.parts)) if known else None
+
     def session(self, uri: str) -> Session | None:
         """What a request needs: the folder's latest check and the buffer's current text."""
         path = uri_to_path(uri)
-        folder = find_spec_folder(path) if path is not None else None
+        folder = self.folder_of(path) if path is not None else None
         if path is None or folder is None:
             return None
         analysis = self.analyses.get(folder) or self.check_now(folder)
@@ -76,7 +85,7 @@ class SpecServer(LanguageServer):
 
     def mark_stale(self, uri: str, on_disk: bool = False) -> None:
         path = uri_to_path(uri)
-        folder = find_spec_folder(path) if path is not None else None
+        folder = self.folder_of(path) if path is not None else None
         if folder is None:
             return
         self.stale.add(folder)
@@ -118,7 +127,7 @@ class SpecServer(LanguageServer):
         """Send every file's diagnostics; an empty list to each open file without any, and to each
         file that had some before."""
         now: set[str] = set()
-        clean = {path for path in overlay if find_spec_folder(path) == folder} - set(analysis.diagnostics)
+        clean = {path for path in overlay if self.folder_of(path) == folder} - set(analysis.diagnostics)
         for path, items in analysis.diagnostics.items():
             text = overlay.get(path, analysis.texts.get(path, ""))
             uri = path_to_uri(path)

@@ -49,7 +49,7 @@ def hover(session: Session, position: types.Position) -> types.Hover | None:
         return None
     cursor = session.cursor(position)
     where = cursor.path if cursor.key is not None else cursor.container
-    source = session.source(session.path)
+    source = analysis.sources.get(session.path)  # the file as the model read it
     tool_id = source.data.get("id") if source is not None and isinstance(source.data, dict) else None
     try:
         tool = catalog.tool(str(tool_id))

@@ -16,6 +16,7 @@ from lsp_session import (
     REGISTRATIONS,
     SERVER,
     cli_diagnostics,
+    insert,
     lsp_diagnostics,
     mark,
     open_checked,
@@ -426,3 +427,43 @@ async def test_hover_prompt_fragment_equals_the_generated_prompt(
     for heading, block in blocks.items():
         value = await _hover(client, uri, position_of(text, f"- {heading}", 3))
         assert value.split("```xml\n", 1)[1].split("\n```", 1)[0] == block
+
+
+async def test_context_field_definition_and_references(client: LanguageClient, specs: Path) -> None:
+    uri, text, _ = await open_checked(client, specs / "tools/ask.yaml")
+    at = position_of(text, "yolo_mode", 2)
+    project = (specs / "toolgen.yaml").read_text("utf-8")
+    (definition,) = await _definition(client, uri, at)
+    assert definition.uri == path_to_uri(specs / "toolgen.yaml")
+    assert definition.range.start == position_of(project, "yolo_mode:")
+    references = await client.text_document_references_async(
+        types.ReferenceParams(
+            context=types.ReferenceContext(include_declaration=True),
+            text_document=types.TextDocumentIdentifier(uri),
+            position=at,
+        )
+    )
+    assert references is not None
+    mentioned = {(r.uri, r.range.start.line) for r in references}
+    assert (uri, at.line) in mentioned and (definition.uri, definition.range.start.line) in mentioned
+
+
+async def test_a_burst_of_typing_ends_in_the_diagnostics_of_the_last_text(
+    client: LanguageClient, specs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Keystrokes sent without waiting: the server checks the latest text (not every keystroke's),
+    and what it publishes last equals validate on that text."""
+    path = specs / "tools/ask.yaml"
+    uri, text, _ = await open_checked(client, path)
+    lines = text.split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith("    requires:"))
+    before = mark(client)
+    typed = "    bogus_key: 1\n"
+    for i, ch in enumerate(typed):
+        insert(client, uri, row, i, ch, 2 + i)
+    burst = await published(client, before, specs)
+    final = "\n".join(lines[:row]) + "\n" + typed + "\n".join(lines[row:])
+    path.write_text(final, "utf-8")
+    assert lsp_diagnostics(burst, {path: final}) == cli_diagnostics(capsys, specs)
+    assert any("bogus_key" in d.message for d in burst[uri])
+    assert mark(client) - before < len(typed)  # not one check per keystroke

@@ -79,16 +79,20 @@ def guarded(call: Callable[[], int]) -> int:
 def run(args: argparse.Namespace, workspace: Workspace | None = None) -> int:
     """One generate, check or validate run of parsed ``args`` (``args.specs`` set); ``workspace`` is
     the front end to use (``--watch`` keeps one across runs)."""
-    from . import fastpath, project
+    from . import project
 
     early = Diagnostics()
     config = project.read_config(args.specs)  # toolgen.yaml's outputs, read once for both below
-    extra = targets(args.specs, args, config.block())  # the extra targets (TypeScript); each handled like --out
+    extra = targets(args.specs, args, config.block())  # the extra targets (outputs.OUTPUTTERS); each handled like --out
     outputs = project.resolve(args.specs, project.Overrides(args.out, args.docs, args.no_docs), early, extra, config)
     out = outputs.python
     args.extra = {t.key: t.out for t in extra}  # name -> folder
+    if args.command == "validate":
+        return _validate(args, early, workspace)
+    from . import fastpath
+
     # The fast path only for a specs folder; anything else goes to the pipeline, which reports it.
-    fast = args.command != "validate" and os.path.isdir(args.specs) and outputs.usable
+    fast = os.path.isdir(args.specs) and outputs.usable
     inputs = fastpath.fingerprint(args.specs) if fast else ""
     cached = fastpath.up_to_date(args.specs, out, outputs.docs, inputs, args.extra) if fast else None
     if cached is not None:
@@ -100,8 +104,6 @@ def run(args: argparse.Namespace, workspace: Workspace | None = None) -> int:
         if args.command == "generate":
             print("toolgen: up to date", file=sys.stderr)
         return EXIT_OK
-    if args.command == "validate":
-        return _validate(args, early, workspace)
     from . import write
 
     options = _options(args, out)
@@ -172,8 +174,7 @@ def _render(
     its own); print its diagnostics together with ``early`` ones (the outputs' checks)."""
     from . import pipeline
 
-    ts_sink = extra.get("typescript")
-    result = pipeline.run(args.specs, staging, False if ts_sink is None else ts_sink, workspace)
+    result = pipeline.run(args.specs, staging, extra, workspace)
     result.diagnostics.extend(early.items)
     if not _drift_joins_diagnostics(args) or result.diagnostics.has_errors:
         _print_diagnostics(result.diagnostics, args.error_format)

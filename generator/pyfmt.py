@@ -14,7 +14,6 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Iterator
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, TextIO
@@ -68,6 +67,11 @@ class Code(str):
 
 def atom(value: Any) -> str | None:
     """The literal of a scalar, or None for collections."""
+    kind = type(value)
+    if kind is str:  # the common cases first: this runs for every value of every literal
+        return string(value)
+    if kind is dict or kind is tuple or kind is list:
+        return None
     if isinstance(value, Code):
         return str(value)
     if value is None or isinstance(value, bool):
@@ -95,14 +99,17 @@ def _kind(value: Any) -> tuple[str, str]:
     raise TypeError(f"cannot emit {type(value).__name__} as a literal")
 
 
-def _items(value: Any) -> Iterator[tuple[str, Any]]:
+def _items(value: Any) -> list[tuple[str, Any]]:
     """(prefix, element) pairs: 'key: ' for mapping entries, '' for sequence elements."""
     if isinstance(value, (dict, MappingProxyType)):
-        for key, item in value.items():
-            yield (string(key) if isinstance(key, str) else str(atom(key))) + ": ", item
-    else:
-        for item in value:
-            yield "", item
+        return [(_key(key), item) for key, item in value.items()]
+    return [("", item) for item in value]
+
+
+@lru_cache(maxsize=4096, typed=True)  # typed: the keys 1 and True are written differently
+def _key(key: Any) -> str:
+    """A mapping key's prefix: its literal and ': '."""
+    return (string(key) if isinstance(key, str) else str(atom(key))) + ": "
 
 
 def flat(value: Any) -> str:
@@ -117,29 +124,56 @@ def flat(value: Any) -> str:
     return opening + ", ".join(parts) + closing
 
 
-def _flat_within(value: Any, budget: int) -> str | None:
-    """The one-line form if it is at most ``budget`` columns wide, else None.
+class _Flat:
+    """The one-line forms of one literal's values, each container's computed once.
 
-    Gives up as soon as the budget is spent, so trying to fit a large value costs about a line's
-    worth of work instead of rendering the whole value (which made formatting quadratic in depth).
+    Laying out a value tries the one-line form of every container on the way down; a value's
+    one-line form is needed only when it fits a line, so each container records its form and
+    width when they are at most LINE_LENGTH, else None. Widths add up (textwidth), so a
+    container's form comes from its elements' in one pass. Containers are keyed by identity:
+    they belong to the value being written, which outlives this record.
     """
-    text = atom(value)
-    if text is not None:
-        return text if str_width(text) <= budget else None
-    opening, closing = _kind(value)
-    used = 2
-    parts: list[str] = []
-    for prefix, item in _items(value):
-        room = budget - used - str_width(prefix) - (2 if parts else 0)
-        if room < 0:
-            return None
-        inner = _flat_within(item, room)
-        if inner is None:
-            return None
-        used += str_width(prefix) + str_width(inner) + (2 if parts else 0)
-        parts.append(prefix + inner)
-    text = f"({parts[0]},)" if opening == "(" and len(parts) == 1 else opening + ", ".join(parts) + closing
-    return text if str_width(text) <= budget else None
+
+    def __init__(self) -> None:
+        self.seen: dict[int, tuple[str, int] | None] = {}
+
+    def within(self, value: Any, budget: int) -> str | None:
+        """The one-line form of ``value`` if it is at most ``budget`` columns wide, else None."""
+        found = self.form(value)
+        return found[0] if found is not None and found[1] <= budget else None
+
+    def form(self, value: Any) -> tuple[str, int] | None:
+        text = atom(value)
+        if text is not None:
+            width = str_width(text)
+            return (text, width) if width <= LINE_LENGTH else None
+        key = id(value)
+        if key in self.seen:
+            return self.seen[key]
+        found = self._container(value)
+        self.seen[key] = found
+        return found
+
+    def _container(self, value: Any) -> tuple[str, int] | None:
+        opening, closing = _kind(value)
+        used = 2
+        parts: list[str] = []
+        for prefix, item in _items(value):
+            inner = self.form(item)
+            if inner is None:
+                return None
+            used += str_width(prefix) + inner[1] + (2 if parts else 0)
+            if used > LINE_LENGTH:
+                return None
+            parts.append(prefix + inner[0])
+        if opening == "(" and len(parts) == 1:
+            return (f"({parts[0]},)", used + 1) if used + 1 <= LINE_LENGTH else None
+        return opening + ", ".join(parts) + closing, used
+
+
+def _flat_within(value: Any, budget: int) -> str | None:
+    """The one-line form if it is at most ``budget`` columns wide, else None."""
+    return _Flat().within(value, budget)
 
 
 class _Writer:
@@ -153,36 +187,40 @@ class _Writer:
         self.out, self.first = out, True
 
     def line(self, text: str) -> None:
-        if not self.first:
-            self.out.write("\n")
-        self.first = False
-        self.out.write(text)
+        if self.first:
+            self.first = False
+            self.out.write(text)
+        else:
+            self.out.write("\n" + text)
 
 
-def _write_lines(writer: _Writer, value: Any, prefix: str, suffix: str, depth: int) -> None:
+def _write_lines(writer: _Writer, value: Any, prefix: str, suffix: str, depth: int, flat: _Flat | None = None) -> None:
     """Write the lines for ``prefix + value + suffix`` at indentation ``depth``, split as black would."""
+    flat = flat or _Flat()
     head = INDENT * depth + prefix
     text = atom(value)
     if text is not None:
         writer.line(head + text + suffix)  # an atom cannot be split: black leaves it long
         return
-    one = _flat_within(value, LINE_LENGTH - str_width(head) - str_width(suffix))
+    one = flat.within(value, LINE_LENGTH - str_width(head) - str_width(suffix))
     if one is not None:
         writer.line(head + one + suffix)
         return
-    items = list(_items(value))
+    items = _items(value)
     opening, closing = _kind(value)
     if not items:
         writer.line(head + opening + closing + suffix)
         return
     writer.line(head + opening)
-    if len(items) == 1:
-        # A lone element is hugged without a trailing comma, except in a tuple, which needs it.
-        key, item = items[0]
-        _write_lines(writer, item, key, "," if opening == "(" else "", depth + 1)
-    else:
-        for key, item in items:
-            _write_lines(writer, item, key, ",", depth + 1)
+    # A lone element is hugged without a trailing comma, except in a tuple, which needs it.
+    comma = "," if len(items) > 1 or opening == "(" else ""
+    inner = INDENT * (depth + 1)
+    for key, item in items:
+        text = atom(item)
+        if text is not None:  # most elements: written here, without a call per line
+            writer.line(inner + key + text + comma)
+        else:
+            _write_lines(writer, item, key, comma, depth + 1, flat)
     writer.line(INDENT * depth + closing + suffix)
 
 

@@ -15,12 +15,13 @@ from ast import PyCF_ONLY_AST
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-import jinja2
+from typing import TYPE_CHECKING, Any
 
 from . import pyfmt
 from .runtime import RUNTIME_VERSION
+
+if TYPE_CHECKING:
+    import jinja2
 
 _SENTINEL = re.compile(r"^(?P<indent> *)(?P<target>[^\n=]+?) = __toolgen_const_(?P<n>\d+)__$", re.MULTILINE)
 
@@ -59,6 +60,8 @@ class _Block:
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
+    import jinja2  # here: checks that render nothing (validate, the language server) need no template engine
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(_templates_dir())),
         undefined=jinja2.StrictUndefined,

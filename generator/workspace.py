@@ -38,6 +38,10 @@ The API, stable for its users (the CLI, watch, breaking, the language server):
     The loaded files by name (:class:`~generator.load.SourceFile`: text, data, and the line and
     column of every value and key, for mapping a cursor to a YAML path and back); the name of a
     file path, and the path of a name.
+``ws.path_at(name, line, col)``
+    The YAML path (``("variants", "generic", "parameters", 0, "name")``) of the value or key that
+    starts last at or before a 1-based cursor position: the node the cursor is in or just after.
+    ``ws.source(name).loc(path)`` goes the other way.
 ``ws.loaded()``
     The model and the sources as :class:`Loaded` (what ``toolgen breaking`` compares).
 
@@ -56,7 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .diagnostics import Diagnostic, Diagnostics, Location, shown
-from .load import SourceFile, load_bytes
+from .load import PathKey, SourceFile, load_bytes
 from .memo import Memo
 from .model import Catalog
 from .resolve import ResolvedFamily, resolve
@@ -236,6 +240,19 @@ class Workspace:
         check = self._files.get(rel) if rel is not None else None
         return check.source if check is not None else None
 
+    def path_at(self, name: str, line: int, col: int) -> PathKey | None:
+        """The path of the value or key starting last at or before ``line``:``col`` (None: no such file)."""
+        source = self.source(name)
+        if source is None:
+            return None
+        best: PathKey = ()
+        best_at = (0, 0)
+        for table in (source.positions, source.key_positions):
+            for path, at in table.items():
+                if best_at <= at <= (line, col) and (at > best_at or len(path) > len(best)):
+                    best, best_at = path, at
+        return best
+
     def file_checks(self) -> dict[str, FileCheck]:
         """Each file's own stage, by name."""
         self._list()
@@ -272,7 +289,7 @@ class Workspace:
             full = self._collector()
             full.extend(front.diagnostics.items)
             if front.catalog is not None and front.families is not None:
-                from .outchecks import check_outputs
+                from .lower.checks import check_outputs  # imports no template engine
 
                 self._checks_memo.sweep()
                 with _no_cyclic_collection():

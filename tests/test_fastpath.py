@@ -86,7 +86,7 @@ def test_disabled_cache_always_runs(capsys, specs: Path, monkeypatch) -> None:
     _gen(capsys, specs)
     calls = []
     real_run = pipeline.run
-    monkeypatch.setattr(pipeline, "run", lambda p, sink=None, *rest: calls.append(p) or real_run(p, sink, *rest))
+    monkeypatch.setattr(pipeline, "run", lambda p, *rest: calls.append(p) or real_run(p, *rest))
     _gen(capsys, specs)
     assert len(calls) == 1
 

@@ -271,3 +271,43 @@ def test_plain_use_is_checked_once(capsys, specs: Path) -> None:
     assert rc == 2
     reported = [line for line in err.splitlines() if "[E306]" in line]
     assert reported == ["specs/parameters.yaml:6:18: error[E306]: unknown placeholder {{NOPE}}"], err
+
+
+def test_usage_examples_read_back_plainly_exactly_when_the_parser_says_so() -> None:
+    """check_usage skips parsing an example without '<' in its values (and no parameter named like
+    the tool); the parser must read every such example back as declared."""
+    import random
+
+    from generator.model import Parameter
+    from generator.runtime.predicates import JS_WHITESPACE
+    from generator.runtime.prompt_blocks import PromptParam, usage_example
+    from generator.runtime.xml_calls import parse_tool_calls
+    from generator.semantics.text import _reads_back_plainly
+
+    rng = random.Random(5)
+    names = ["path", "p", "pa", "content", "diff", "read_file", "read", "file", "task_progress"]
+    alphabet = ["a", " ", "\n", "\t", "\u3000", "\ufeff", "\x85", ">", "/", "`", "```", "&", "</", "x>", "~~~"]
+    alphabet += ["\r"]
+    checked = 0
+    for _ in range(3000):
+        tool = rng.choice(names)
+        chosen = rng.sample(names, rng.randint(1, 4))
+        params = tuple(
+            Parameter(
+                name=n,
+                required=True,
+                instruction=(),
+                description=(),
+                schema={},
+                usage="".join(rng.choice(alphabet) for _ in range(rng.randint(0, 6))).replace("<", ""),
+            )
+            for n in chosen
+        )
+        if not _reads_back_plainly(tool, params):
+            continue
+        checked += 1
+        example = usage_example(tool, [PromptParam(p.name, True, "", "", p.usage or "") for p in params])
+        calls = parse_tool_calls(example, {tool: [p.name for p in params]})
+        assert len(calls) == 1 and not calls[0].partial, example
+        assert dict(calls[0].params) == {p.name: (p.usage or "").strip(JS_WHITESPACE) for p in params}, example
+    assert checked > 1000

@@ -111,6 +111,8 @@ def test_sources_map_positions_for_a_cursor(tmp_path: Path) -> None:
     source = ws.source("specs/tools/ask.yaml")
     assert source is not None
     assert source.key_positions[("variants", "generic", "description")] == (6, 5)
+    assert ws.path_at("specs/tools/ask.yaml", 6, 20) == ("variants", "generic", "description")
+    assert ws.path_at("specs/tools/ask.yaml", 10, 12) == ("variants", "generic", "parameters", 0, "required")
     assert ws.name_of(ws.path_of("specs/tools/ask.yaml")) == "specs/tools/ask.yaml"
     assert ws.name_of(tmp_path / "elsewhere.yaml") is None
 
@@ -119,7 +121,7 @@ def test_validate_prints_the_workspace_diagnostics(capsys: pytest.CaptureFixture
     """The bundled specs: the checks-only validate equals the rendering run, TypeScript checks included."""
     rc, out, _ = run_cli(capsys, "validate", "--specs", BUNDLED_SPECS, "--error-format", "json")
     assert rc == 0
-    rendered = pipeline.run(BUNDLED_SPECS, typescript=True).diagnostics.render("json")
+    rendered = pipeline.run(BUNDLED_SPECS, targets={"typescript": True}).diagnostics.render("json")
     assert out.strip() == rendered.strip()
     assert Workspace(BUNDLED_SPECS, typescript=True).diagnostics().render("json") == rendered
     assert "W501" in rendered

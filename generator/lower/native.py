@@ -1,8 +1,9 @@
 """Lowering for the native formats: one converted entry per spec variant, deduplicated.
 
 One emitter per format record (runtime/formats.py), in declared order: a new format needs no
-module here. The conversion itself is the runtime converter (generator/runtime/schema_dialects.py),
-so run time and build time agree.
+module here. The entries and what of them depends on the context are the runtime's
+(``runtime.native.spec_entry``/``spec_meta``, over the variant as catalog data holds it), so
+run time and build time agree, and the TypeScript runtime applies the same rules to its data.
 """
 
 from __future__ import annotations
@@ -12,36 +13,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Diagnostics
-from ..model import Catalog, ToolVariant, plain
-from ..outchecks import entries as check_entries
-from ..outchecks import family_limits, has_condition
+from ..model import Catalog
 from ..pyfmt import Code
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
 from ..runtime.formats import FORMATS, FormatRecord
-from ..runtime.native import placeholder_paths
-from .core import text_data
-
-
-def _meta(variant: ToolVariant, built: dict[str, Any] | None) -> dict[str, Any] | None:
-    """What of this variant's entry depends on the context (None: nothing).
-
-    ``paths`` lists where the converted entry ``built`` holds placeholders, so that run time
-    fills only those values.
-    """
-    gates = tuple((p.name, p.requires) for p in variant.parameters if p.requires is not None)
-    texts: list[tuple[Any, ...]] = []
-    if has_condition(variant.description):
-        texts.append((None, plain(variant.description), text_data(variant.description)))
-    for p in variant.parameters:
-        if has_condition(p.instruction):
-            texts.append((p.name, plain(p.instruction), text_data(p.instruction)))
-    all_text = [variant.description, *(p.instruction for p in variant.parameters)]
-    has_placeholder = any("{{" in piece.text for t in all_text for piece in t)
-    if not gates and not texts and not has_placeholder:
-        return None
-    paths = placeholder_paths(built) if has_placeholder and built is not None else ()
-    return {"gates": gates, "texts": tuple(texts), "placeholders": has_placeholder, "paths": paths}
+from ..runtime.native import spec_meta
+from .checks import entries as check_entries
+from .checks import family_limits
+from .core import variant_data
 
 
 def emit(
@@ -56,11 +36,12 @@ def emit(
     names_by_value: dict[bytes, str] = {}
     tools: dict[str, Any] = {}
     metas: dict[str, Any] = {}
-    entries = check_entries(dialect, catalog, diags)
+    specs = {v.key: variant_data(v) for t in catalog.tools for v in t.variants}
+    entries = check_entries(dialect, catalog, diags, specs=specs)
     for tool in catalog.tools:
         for variant in tool.variants:
             built = entries[variant.key]
-            metas[variant.key] = _meta(variant, built)
+            metas[variant.key] = spec_meta(specs[variant.key], built)
             if built is None:
                 tools[variant.key] = None
                 continue
@@ -70,7 +51,7 @@ def emit(
                 names_by_value[fingerprint] = f"_ENTRIES[{len(constants)}]"
                 constants.append(built)
             tools[variant.key] = Code(names_by_value[fingerprint])
-    family_limits(dialect, families, entries, diags)
+    family_limits(dialect, families, entries, diags)  # E501, W501 (checks.py)
     return {
         f"{module}.py": render_python(
             "native_module.py.j2",

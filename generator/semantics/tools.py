@@ -81,7 +81,7 @@ def build_tools(scope: Scope, srcs: list[SourceFile], memo: Memo | None = None) 
         handler = _handler(scope, src, data, by_id)
         label = _label(scope, src, data, variants if complete else None)
         renamed_from = data.get("renamed_from")
-        if renamed_from is not None and renamed_from in scope.tool_ids:
+        if renamed_from is not None and renamed_from in scope.known_tools:
             diags.error(
                 src.loc(("renamed_from",)),
                 "E317",

@@ -2,73 +2,69 @@
 
 Each native format converts every spec variant (E500 when it cannot), each native family's
 tool list is held against the format's limits (E501, W501), and sent_checks reports what a
-format drops (W502, W503, E322). Rendering (lower/native.py) reports through the same functions,
-so ``toolgen validate``, the language server and ``generate`` say the same things; validating
-this way imports no template engine. The TypeScript package's own checks (E800, E801, E820)
-are lower/ts.py's ``check``, which the workspace adds when that target is on.
+format drops (W502, W503, E322). Rendering (native.py) reports through the same functions, so
+``toolgen validate``, the language server and ``generate`` say the same things; checking this
+way renders nothing and imports no template engine. The TypeScript package's own checks (E800, E801, E820)
+are ts.py's ``check``, which the workspace adds when that target is on.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
+from ..diagnostics import Diagnostics, Location
+from ..memo import Memo, remembered
+from ..model import Catalog, Family, ToolVariant
+from ..resolve import ResolvedFamily
+from ..runtime.formats import FORMATS
+from ..runtime.native import spec_entry
+from ..runtime.schema_dialects import DialectError, check_limits
 from . import sent_checks
-from .diagnostics import Diagnostics, Location
-from .memo import Memo, remembered
-from .model import Catalog, Family, ToolVariant, plain
-from .resolve import ResolvedFamily
-from .runtime.formats import FORMATS
-from .runtime.native import fast_copy, parameters_schema
-from .runtime.schema_dialects import DialectError, check_limits, tool_entry
+from .core import variant_data
 
 Entries = dict[str, "dict[str, Any] | None"]
 
 
-def has_condition(text: Any) -> bool:
-    return any(piece.when is not None for piece in text)
-
-
 def entry(dialect: str, variant: ToolVariant) -> dict[str, Any] | None:
     """The converted entry (placeholders unresolved); None for a tool with no description."""
-    description = plain(variant.description)
-    if not description and not has_condition(variant.description):
-        return None
-    schema = parameters_schema(
-        [
-            {"name": p.name, "required": p.required, "instruction": plain(p.instruction), "schema": fast_copy(p.schema)}
-            for p in variant.parameters
-        ]
-    )
-    # Formats without a strict mode take the same tool without it.
-    strict = variant.strict and FORMATS[dialect].strict is not None
-    return tool_entry(dialect, variant.name, description, schema, strict=strict)
+    return spec_entry(dialect, variant_data(variant))
 
 
-def entries(dialect: str, catalog: Catalog, diags: Diagnostics, memo: Memo | None = None) -> Entries:
+def entries(
+    dialect: str,
+    catalog: Catalog,
+    diags: Diagnostics,
+    memo: Memo | None = None,
+    specs: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Entries:
     """Every variant's converted entry for ``dialect`` by variant key (None: none, or E500).
 
+    ``specs`` are the variants as catalog data (``variant_data``) by key, when the caller has them.
     With a ``memo`` (the workspace's), the entries of a tool whose variants are unchanged are reused.
     """
     found: Entries = {}
     for tool in catalog.tools:
-        found.update(remembered(memo, (tool.variants,), partial(_tool_entries, dialect, tool.variants), diags, dialect))
+        compute = partial(_tool_entries, (dialect,), tool.variants, specs)
+        found.update(remembered(memo, (tool.variants,), compute, diags, dialect)[dialect])
     return found
 
 
-def _all_entries(
-    dialects: tuple[str, ...], variants: tuple[ToolVariant, ...], diags: Diagnostics
+def _tool_entries(
+    dialects: tuple[str, ...],
+    variants: tuple[ToolVariant, ...],
+    specs: Mapping[str, Mapping[str, Any]] | None,
+    diags: Diagnostics,
 ) -> dict[str, Entries]:
-    return {dialect: _tool_entries(dialect, variants, diags) for dialect in dialects}
+    """One tool's entries in each of ``dialects``: by dialect, then by variant key."""
+    data = {v.key: specs[v.key] if specs is not None else variant_data(v) for v in variants}
+    return {dialect: {v.key: _entry(dialect, v, data[v.key], diags) for v in variants} for dialect in dialects}
 
 
-def _tool_entries(dialect: str, variants: tuple[ToolVariant, ...], diags: Diagnostics) -> Entries:
-    return {variant.key: _entry(dialect, variant, diags) for variant in variants}
-
-
-def _entry(dialect: str, variant: ToolVariant, diags: Diagnostics) -> dict[str, Any] | None:
+def _entry(dialect: str, variant: ToolVariant, spec: Mapping[str, Any], diags: Diagnostics) -> dict[str, Any] | None:
     try:
-        return entry(dialect, variant)
+        return spec_entry(dialect, spec)
     except DialectError as exc:
         diags.error(
             variant.location,
@@ -137,7 +133,8 @@ def check_outputs(
     dialects = tuple(d for d in FORMATS if d in catalog.project.formats)
     built: dict[str, Entries] = {dialect: {} for dialect in dialects}
     for tool in catalog.tools:  # one memo entry per tool for every format: an edit is one tool
-        per_format = remembered(memo, (tool.variants,), partial(_all_entries, dialects, tool.variants), diags, dialects)
+        compute = partial(_tool_entries, dialects, tool.variants, None)
+        per_format = remembered(memo, (tool.variants,), compute, diags, dialects)
         for dialect in dialects:
             built[dialect].update(per_format[dialect])
     for dialect in dialects:

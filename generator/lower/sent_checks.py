@@ -14,14 +14,14 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from .diagnostics import Diagnostics, Location
-from .memo import Memo, remembered
-from .model import Catalog, ToolVariant, plain
-from .resolve import ResolvedFamily
-from .runtime.formats import FORMATS
-from .runtime.native import fast_copy, parameters_schema
-from .runtime.schema_dialects import DialectError, convert
-from .runtime.validation import schema_refusals
+from ..diagnostics import Diagnostics, Location
+from ..memo import Memo, remembered
+from ..model import Catalog, ToolVariant, plain
+from ..resolve import ResolvedFamily
+from ..runtime.formats import FORMATS
+from ..runtime.native import fast_copy, parameters_schema
+from ..runtime.schema_dialects import DialectError, convert
+from ..runtime.validation import schema_refusals
 
 
 def input_schema(variant: ToolVariant) -> dict[str, Any]:

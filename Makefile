@@ -75,6 +75,7 @@ bench: $(BENCH_STAMP) ts-deps
 	$(BIN)/python benchmarks/return_path.py
 	$(BIN)/python benchmarks/return_path.py --ts
 	$(BIN)/python benchmarks/patterns.py
+	$(BIN)/python benchmarks/breaking.py
 	$(BIN)/python benchmarks/lsp_session.py
 
 clean:

@@ -16,15 +16,15 @@ from typing import Any
 
 from lsprotocol import types
 
+from ..lower.checks import entry
+from ..lower.sent_checks import input_schema
 from ..model import Catalog, Parameter, Text, ToolVariant, plain
-from ..outchecks import entry
 from ..resolve import ResolvedFamily
 from ..runtime.formats import FORMATS
 from ..runtime.native import fast_copy
 from ..runtime.predicates import MatcherError, evaluate
 from ..runtime.prompt_blocks import PromptParam, schema_note, tool_block
 from ..runtime.schema_dialects import DialectError, convert
-from ..sent_checks import input_schema
 from .navigate import symbol_at
 from .session import Session
 

@@ -150,6 +150,12 @@ def cli_diagnostics(capsys: pytest.CaptureFixture[str], specs: Path) -> list[tup
     )
 
 
+def state(client: LanguageClient, specs: Path) -> dict[str, list[types.Diagnostic]]:
+    """What the client now holds for each file of the spec folder (the latest publish of each)."""
+    prefix = path_to_uri(specs)
+    return {uri: items for uri, items in client.diagnostics.items() if uri == prefix or uri.startswith(prefix + "/")}
+
+
 def lsp_diagnostics(burst: dict[str, list[types.Diagnostic]], texts: dict[Path, str]) -> list[tuple[str, ...]]:
     """The published diagnostics in the CLI's terms: 1-based line, 1-based column in characters."""
     found = []

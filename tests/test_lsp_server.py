@@ -25,6 +25,7 @@ from lsp_session import (
     published,
     replace_all,
     start,
+    state,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -63,7 +64,7 @@ async def test_unsaved_typo_is_reported_and_fixing_it_clears_it(
     assert problem.range == types.Range(position_of(broken, "task_progres"), position_of(broken, "task_progres", 12))
     # the unsaved buffer gives what the command line gives for the same text on disk
     path.write_text(broken, "utf-8")
-    assert lsp_diagnostics(burst, {path: broken}) == cli_diagnostics(capsys, specs)
+    assert lsp_diagnostics(state(client, specs), {path: broken}) == cli_diagnostics(capsys, specs)
     path.write_text(text, "utf-8")
     before = mark(client)
     replace_all(client, uri, text, 3)
@@ -101,7 +102,7 @@ async def test_utf16_columns_after_non_ascii_text(
     # 😀 is two UTF-16 code units: the LSP column is one more than the character column
     assert bogus.range.start.character == line_text.index("bogus") + 1
     assert bogus.range.end.character == bogus.range.start.character + len("bogus")
-    assert lsp_diagnostics(burst, {path: text}) == cli_diagnostics(capsys, specs)
+    assert lsp_diagnostics(state(client, specs), {path: text}) == cli_diagnostics(capsys, specs)
 
 
 async def test_hover_on_a_variant_shows_every_format_and_the_prompt(client: LanguageClient, specs: Path) -> None:
@@ -464,6 +465,6 @@ async def test_a_burst_of_typing_ends_in_the_diagnostics_of_the_last_text(
     burst = await published(client, before, specs)
     final = "\n".join(lines[:row]) + "\n" + typed + "\n".join(lines[row:])
     path.write_text(final, "utf-8")
-    assert lsp_diagnostics(burst, {path: final}) == cli_diagnostics(capsys, specs)
+    assert lsp_diagnostics(state(client, specs), {path: final}) == cli_diagnostics(capsys, specs)
     assert any("bogus_key" in d.message for d in burst[uri])
     assert mark(client) - before < len(typed)  # not one check per keystroke

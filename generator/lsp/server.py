@@ -39,7 +39,7 @@ class SpecServer(LanguageServer):
         super().__init__("toolgen", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.analyses: dict[Path, Analysis] = {}
         self.last_good: dict[Path, Analysis] = {}  # the latest check without errors: hover keeps working
-        self.published: dict[Path, set[str]] = {}
+        self.published: dict[Path, dict[str, list[types.Diagnostic]]] = {}  # by folder: what each file was sent
         self.stale: set[Path] = set()
         self.disk_changed: set[Path] = set()  # folders whose files changed on disk (not through a buffer)
         self.frontends: dict[Path, Frontend] = {}
@@ -124,18 +124,20 @@ class SpecServer(LanguageServer):
             self.last_good[folder] = analysis
 
     def publish(self, folder: Path, analysis: Analysis, overlay: dict[Path, str]) -> None:
-        """Send every file's diagnostics; an empty list to each open file without any, and to each
-        file that had some before."""
-        now: set[str] = set()
-        clean = {path for path in overlay if self.folder_of(path) == folder} - set(analysis.diagnostics)
+        """Send the diagnostics of each open file of the folder (an empty list when it has none:
+        the client learns its buffer was checked), and of each other file whose diagnostics
+        changed (an empty list when they are gone). A catalog of thousands of tools with a warning
+        each costs one message per keystroke, not thousands."""
+        opened = {path_to_uri(path) for path in overlay if self.folder_of(path) == folder}
+        previous = self.published.get(folder, {})
+        now: dict[str, list[types.Diagnostic]] = {}
         for path, items in analysis.diagnostics.items():
             text = overlay.get(path, analysis.texts.get(path, ""))
-            uri = path_to_uri(path)
-            now.add(uri)
-            diagnostics = [to_lsp(item, path, text) for item in items]
-            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
-        for uri in sorted((self.published.get(folder, set()) - now) | {path_to_uri(path) for path in clean}):
-            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+            now[path_to_uri(path)] = [to_lsp(item, path, text) for item in items]
+        for uri in sorted(now.keys() | previous.keys() | opened):
+            diagnostics = now.get(uri, [])
+            if uri in opened or previous.get(uri, []) != diagnostics:
+                self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
         self.published[folder] = now
 
 

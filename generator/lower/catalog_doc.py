@@ -60,12 +60,12 @@ def type_text(schema: Mapping[str, Any]) -> str:
 def _parameter_rows(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> list[str]:
     """One row per parameter of each distinct parameter set a family resolves a tool to."""
     rows: list[str] = []
+    by_tool: dict[str, dict[str, ToolVariant]] = {}  # tool id -> spec family -> variant, in family order
+    for resolved in families:
+        for variant in resolved.variants:
+            by_tool.setdefault(variant.tool_id, {}).setdefault(variant.family, variant)
     for tool in catalog.tools:
-        used: dict[str, ToolVariant] = {}
-        for resolved in families:
-            for variant in resolved.variants:
-                if variant.tool_id == tool.id:
-                    used.setdefault(variant.family, variant)
+        used = by_tool.get(tool.id, {})
         groups: dict[tuple[Any, ...], list[str]] = {}
         firsts: dict[tuple[Any, ...], ToolVariant] = {}
         for family, variant in used.items():
@@ -94,10 +94,16 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> str:
         "| tool | " + " | ".join(f"`{n}`" for n in names) + " |",
         "| --- |" + " --- |" * len(names),
     ]
+    firsts: list[dict[str, ToolVariant]] = []  # per family: each tool's first variant (one pass, not one per tool)
+    for resolved in families:
+        first: dict[str, ToolVariant] = {}
+        for variant in resolved.variants:
+            first.setdefault(variant.tool_id, variant)
+        firsts.append(first)
     for tool in catalog.tools:
         cells = []
-        for resolved in families:
-            match = next((v for v in resolved.variants if v.tool_id == tool.id), None)
+        for first in firsts:
+            match = first.get(tool.id)
             cells.append(_cell(match.family) if match else "-")
         lines.append(f"| `{tool.id}` | " + " | ".join(cells) + " |")
     lines += ["", "## Families", "", "| family | order | native tools | tools |", "| --- | --- | --- | --- |"]

@@ -40,6 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("--watch", action="store_true", help="regenerate whenever a spec file changes, until Ctrl-C")
     sub.add_parser("check", parents=both, help="exit 1 with a diff when the generated files are out of date")
     sub.add_parser("validate", parents=both, help="check the specs only")
+    sub.add_parser("lsp", help="run the language server for spec files on stdin/stdout (needs toolgen[lsp])")
     from . import init, show
     from .breaking import command as breaking
 
@@ -67,6 +68,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from . import init
 
         return init.run(args)
+    if args.command == "lsp":
+        from .lsp.server import serve  # pygls is the optional extra toolgen[lsp]
+
+        return serve()
     if args.command == "breaking":
         from .breaking import command as breaking
 

@@ -397,6 +397,8 @@ _DEPENDENCIES = {
     "jsonschema_specifications": "jsonschema",
     "referencing": "jsonschema",
     "rpds": "jsonschema",
+    "pygls": "toolgen[lsp]",  # `toolgen lsp` only
+    "lsprotocol": "toolgen[lsp]",
 }
 
 

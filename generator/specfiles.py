@@ -85,6 +85,11 @@ def _require_regular(mode: int, size: int, limit: int) -> None:
             f"is {kind_of(mode)}, not a spec file",
             "spec files are regular files: move it away, or rename it so that it does not end in .yaml",
         )
+    require_size(size, limit)
+
+
+def require_size(size: int, limit: int = MAX_FILE_BYTES) -> None:
+    """Raise SpecFileError (E100) for a spec of more than ``limit`` bytes (on disk or in an editor)."""
     if size > limit:
         raise SpecFileError("E100", f"file is larger than {limit} bytes", "split the spec")
 

@@ -51,10 +51,11 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("--watch", action="store_true", help="regenerate whenever a spec file changes, until Ctrl-C")
     sub.add_parser("check", parents=both, help="exit 1 with a diff when the generated files are out of date")
     sub.add_parser("validate", parents=both, help="check the specs only")
-    from . import init, show
+    from . import init, serve, show
     from .breaking import command as breaking
 
     show.add_commands(sub, common)
+    serve.add_command(sub, common)
     init.add_commands(sub, outputs)
     breaking.add_command(sub)
     return parser
@@ -136,6 +137,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         return watch.run(args)
     from . import project
 
+    if args.command == "serve":
+        from . import serve
+
+        args.out = project.package_folder(args.specs, args.out)
+        return serve.run(args)
     if args.command not in ("generate", "check", "validate"):  # show, parse
         from . import show
 

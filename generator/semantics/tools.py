@@ -10,6 +10,7 @@ from ..runtime.labels import LabelSyntaxError, label_names
 from ..validate import suggest
 from .common import Scope, file_stem, freeze
 from .predicates import check_predicate
+from .host_fields import host_fields
 from .schemas import parameter
 from .text import check_text, check_usage
 
@@ -66,6 +67,7 @@ def build_tools(scope: Scope, srcs: list[SourceFile]) -> list[Tool]:
         complete = not any(d.severity == "error" for d in diags.items[reported:])
         handler = _handler(scope, src, data, by_id)
         label = _label(scope, src, data, variants if complete else None)
+        variants = host_fields(scope, src, data, variants)
         result.append(Tool(tool_id, handler, variants, src.path, label))
     return result
 

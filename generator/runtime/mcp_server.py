@@ -125,9 +125,8 @@ def bind(
 
 
 def _error(text: str) -> types.CallToolResult:
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=text)], is_error=True
-    )
+    blocks: list[types.ContentBlock] = [types.TextContent(type="text", text=text)]
+    return types.CallToolResult(content=blocks, is_error=True)
 
 
 def build_server(
@@ -180,10 +179,12 @@ def build_server(
             )
         if getattr(result, "is_error", False) or getattr(result, "denied", False):
             return _error(content)
-        structured, why = offer.structured(name, result)
+        structured, why = offer.structured(name, content)
         if why is not None:
             return _error(why)
-        blocks = [types.TextContent(type="text", text=content)]
+        blocks: list[types.ContentBlock] = [
+            types.TextContent(type="text", text=content)
+        ]
         if structured is None:
             return types.CallToolResult(content=blocks)
         return types.CallToolResult(content=blocks, structured_content=structured)

@@ -24,7 +24,7 @@ from .catalog import Catalog, Variant
 from .native import fast_copy
 from .offer import Offer
 from .prompt import TextPath
-from .tool_types import ToolResult, ToolUse
+from .tool_types import ToolUse
 from .validation import ArgumentsChecker, Check, arguments_checker, compile_schema
 
 __all__ = [
@@ -161,14 +161,15 @@ class ToolsOffer(Offer):
     def has_output_schema(self, name: str) -> bool:
         return name in self._outputs
 
-    def structured(self, name: str, result: ToolResult) -> tuple[Any, str | None]:
-        """``(structured content, None)`` for a result its output schema accepts, else
-        ``(None, why)``; ``(None, None)`` for a tool without an output schema."""
+    def structured(self, name: str, content: str) -> tuple[Any, str | None]:
+        """``(structured content, None)`` when ``content``, a successful result's text, is JSON
+        its tool's output schema accepts, else ``(None, why)``; ``(None, None)`` for a tool
+        without an output schema."""
         check = self._outputs.get(name)
-        if check is None or result.is_error or result.denied:
+        if check is None:
             return None, None
         try:
-            value = json.loads(result.content)
+            value = json.loads(content)
         except ValueError as exc:
             return None, (
                 f"Tool {name} declares an output schema, but its handler returned text that "

@@ -9,8 +9,8 @@ from ..model import Handler, Tool, ToolVariant
 from ..runtime.labels import LabelSyntaxError, label_names
 from ..validate import suggest
 from .common import Scope, file_stem, freeze
-from .predicates import check_predicate
 from .host_fields import host_fields
+from .predicates import check_predicate
 from .schemas import parameter
 from .text import check_text, check_usage
 

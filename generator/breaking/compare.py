@@ -29,6 +29,7 @@ from ..model import Catalog, Family, Handler, Parameter, Tool, ToolVariant
 from ..resolve import resolve
 from ..runtime.formats import FORMATS as FORMAT_RECORDS
 from .findings import TEXT_FORMAT, Collector, Finding
+from .host_fields import compare_host_fields
 from .schemadiff import diff_schema, shape
 
 T = TypeVar("T")
@@ -67,6 +68,7 @@ def compare(old: Side, new: Side) -> list[Finding]:
     renamed = _renamed_tools(old, new)
     _families(old, new, renamed, out)
     _handlers(old, new, renamed, out)
+    compare_host_fields(old.tools, new.tools, new.at, renamed, out)
     return out.findings()
 
 

@@ -53,11 +53,20 @@ _RULES = (
     Rule("PATTERN_CHANGED", True, "a pattern or format was added or changed"),
     Rule("STRICT_CHANGED", True, "the OpenAI strict flag of a tool changed"),
     Rule("DEFAULT_CHANGED", False, "a default value changed (of a parameter or a context field)"),
-    Rule("DESCRIPTION_CHANGED", False, "a description, instruction or usage example changed"),
+    Rule("DESCRIPTION_CHANGED", False, "a description, instruction, usage example or title changed"),
     # Conditions on the context.
     Rule("REQUIREMENT_ADDED", True, "a tool or parameter gained or changed a context requirement or dependency"),
     Rule("REQUIREMENT_REMOVED", False, "a tool or parameter lost its context requirement or a dependency"),
     # Handlers, MCP and the context.
+    Rule(
+        "ANNOTATION_WEAKENED",
+        True,
+        "an MCP hint promises less: read-only to writing, non-destructive to destructive, idempotent to not, "
+        "closed world to open",
+    ),
+    Rule("ANNOTATION_STRENGTHENED", False, "an MCP hint promises more (the reverse of ANNOTATION_WEAKENED)"),
+    Rule("OUTPUT_SCHEMA_CHANGED", True, "a tool's output schema changed shape or was removed"),
+    Rule("OUTPUT_SCHEMA_ADDED", False, "a tool declares an output schema it did not have"),
     Rule("HANDLER_CHANGED", True, "a tool's handler binding changed (class, shared handler, validator)"),
     Rule("HANDLER_REMOVED", True, "a tool no longer has a handler"),
     Rule("HANDLER_ADDED", False, "a tool gained a handler"),

@@ -2717,7 +2717,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS_0
+    "parameters": _PARAMS_0,
+    "title": "Ask the user",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/ask_followup_question": {
     "id": "ask_followup_question",
@@ -2731,7 +2736,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS_1
+    "parameters": _PARAMS_1,
+    "title": "Ask the user",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/ask_followup_question": {
     "id": "ask_followup_question",
@@ -2745,7 +2755,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS_1
+    "parameters": _PARAMS_1,
+    "title": "Ask the user",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/attempt_completion": {
     "id": "attempt_completion",
@@ -2756,7 +2771,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_2
+    "parameters": _PARAMS_2,
+    "title": "Complete the task"
   },
   "gpt-5/attempt_completion": {
     "id": "attempt_completion",
@@ -2767,7 +2783,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_2
+    "parameters": _PARAMS_2,
+    "title": "Complete the task"
   },
   "native-next-gen/attempt_completion": {
     "id": "attempt_completion",
@@ -2778,7 +2795,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_3
+    "parameters": _PARAMS_3,
+    "title": "Complete the task"
   },
   "gpt-5-native/attempt_completion": {
     "id": "attempt_completion",
@@ -2789,7 +2807,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_3
+    "parameters": _PARAMS_3,
+    "title": "Complete the task"
   },
   "generic/execute_command": {
     "id": "execute_command",
@@ -2800,7 +2819,13 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_4
+    "parameters": _PARAMS_4,
+    "title": "Run a command",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "openWorldHint": true
+    }
   },
   "gpt-5-native/execute_command": {
     "id": "execute_command",
@@ -2811,7 +2836,13 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_5
+    "parameters": _PARAMS_5,
+    "title": "Run a command",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "openWorldHint": true
+    }
   },
   "native-next-gen/execute_command": {
     "id": "execute_command",
@@ -2822,7 +2853,13 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_5
+    "parameters": _PARAMS_5,
+    "title": "Run a command",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "openWorldHint": true
+    }
   },
   "gemini3/execute_command": {
     "id": "execute_command",
@@ -2833,7 +2870,13 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_6
+    "parameters": _PARAMS_6,
+    "title": "Run a command",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "openWorldHint": true
+    }
   },
   "generic/replace_in_file": {
     "id": "replace_in_file",
@@ -2844,7 +2887,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_7
+    "parameters": _PARAMS_7,
+    "title": "Edit a file",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/replace_in_file": {
     "id": "replace_in_file",
@@ -2855,7 +2905,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_8
+    "parameters": _PARAMS_8,
+    "title": "Edit a file",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/replace_in_file": {
     "id": "replace_in_file",
@@ -2866,7 +2923,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_8
+    "parameters": _PARAMS_8,
+    "title": "Edit a file",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
   },
   "generic/read_file": {
     "id": "read_file",
@@ -2877,7 +2941,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_9
+    "parameters": _PARAMS_9,
+    "title": "Read a file",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/read_file": {
     "id": "read_file",
@@ -2888,7 +2957,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_9
+    "parameters": _PARAMS_9,
+    "title": "Read a file",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/read_file": {
     "id": "read_file",
@@ -2899,7 +2973,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_9
+    "parameters": _PARAMS_9,
+    "title": "Read a file",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/write_to_file": {
     "id": "write_to_file",
@@ -2910,7 +2989,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_10
+    "parameters": _PARAMS_10,
+    "title": "Write a file",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/write_to_file": {
     "id": "write_to_file",
@@ -2921,7 +3007,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_11
+    "parameters": _PARAMS_11,
+    "title": "Write a file",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/write_to_file": {
     "id": "write_to_file",
@@ -2932,7 +3025,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_11
+    "parameters": _PARAMS_11,
+    "title": "Write a file",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/search_files": {
     "id": "search_files",
@@ -2943,7 +3043,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_12
+    "parameters": _PARAMS_12,
+    "title": "Search files",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/search_files": {
     "id": "search_files",
@@ -2954,7 +3059,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_12
+    "parameters": _PARAMS_12,
+    "title": "Search files",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/search_files": {
     "id": "search_files",
@@ -2965,7 +3075,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_12
+    "parameters": _PARAMS_12,
+    "title": "Search files",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/list_files": {
     "id": "list_files",
@@ -2976,7 +3091,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_13
+    "parameters": _PARAMS_13,
+    "title": "List files",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/list_files": {
     "id": "list_files",
@@ -2987,7 +3107,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_14
+    "parameters": _PARAMS_14,
+    "title": "List files",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/list_files": {
     "id": "list_files",
@@ -2998,7 +3123,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_14
+    "parameters": _PARAMS_14,
+    "title": "List files",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/list_code_definition_names": {
     "id": "list_code_definition_names",
@@ -3009,7 +3139,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_15
+    "parameters": _PARAMS_15,
+    "title": "List code definitions",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/list_code_definition_names": {
     "id": "list_code_definition_names",
@@ -3020,7 +3155,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_16
+    "parameters": _PARAMS_16,
+    "title": "List code definitions",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/list_code_definition_names": {
     "id": "list_code_definition_names",
@@ -3031,7 +3171,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_16
+    "parameters": _PARAMS_16,
+    "title": "List code definitions",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/browser_action": {
     "id": "browser_action",
@@ -3045,7 +3190,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_17
+    "parameters": _PARAMS_17,
+    "title": "Use the browser",
+    "annotations": {
+      "readOnlyHint": false,
+      "openWorldHint": true
+    }
   },
   "native-next-gen/browser_action": {
     "id": "browser_action",
@@ -3059,7 +3209,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_18
+    "parameters": _PARAMS_18,
+    "title": "Use the browser",
+    "annotations": {
+      "readOnlyHint": false,
+      "openWorldHint": true
+    }
   },
   "generic/use_mcp_tool": {
     "id": "use_mcp_tool",
@@ -3073,7 +3228,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_19
+    "parameters": _PARAMS_19,
+    "title": "Use an MCP tool"
   },
   "generic/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3087,7 +3243,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_20
+    "parameters": _PARAMS_20,
+    "title": "Read an MCP resource",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "next-gen/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3101,7 +3262,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_20
+    "parameters": _PARAMS_20,
+    "title": "Read an MCP resource",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "gpt/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3115,7 +3281,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_20
+    "parameters": _PARAMS_20,
+    "title": "Read an MCP resource",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "gpt-5-native/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3129,7 +3300,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_20
+    "parameters": _PARAMS_20,
+    "title": "Read an MCP resource",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "native-next-gen/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3143,7 +3319,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_20
+    "parameters": _PARAMS_20,
+    "title": "Read an MCP resource",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "generic/load_mcp_documentation": {
     "id": "load_mcp_documentation",
@@ -3157,7 +3338,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": []
+    "parameters": [],
+    "title": "Load MCP documentation",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/new_task": {
     "id": "new_task",
@@ -3171,7 +3357,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS_21
+    "parameters": _PARAMS_21,
+    "title": "Start a new task"
   },
   "generic/plan_mode_respond": {
     "id": "plan_mode_respond",
@@ -3182,7 +3369,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_22
+    "parameters": _PARAMS_22,
+    "title": "Respond in plan mode",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/plan_mode_respond": {
     "id": "plan_mode_respond",
@@ -3193,7 +3385,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_23
+    "parameters": _PARAMS_23,
+    "title": "Respond in plan mode",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/plan_mode_respond": {
     "id": "plan_mode_respond",
@@ -3204,7 +3401,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_23
+    "parameters": _PARAMS_23,
+    "title": "Respond in plan mode",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gemini3/plan_mode_respond": {
     "id": "plan_mode_respond",
@@ -3215,7 +3417,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_24
+    "parameters": _PARAMS_24,
+    "title": "Respond in plan mode",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/act_mode_respond": {
     "id": "act_mode_respond",
@@ -3226,7 +3433,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_25
+    "parameters": _PARAMS_25,
+    "title": "Respond in act mode",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/act_mode_respond": {
     "id": "act_mode_respond",
@@ -3237,7 +3449,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_25
+    "parameters": _PARAMS_25,
+    "title": "Respond in act mode",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gemini3/act_mode_respond": {
     "id": "act_mode_respond",
@@ -3248,7 +3465,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_25
+    "parameters": _PARAMS_25,
+    "title": "Respond in act mode",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/focus_chain": {
     "id": "focus_chain",
@@ -3262,7 +3484,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": []
+    "parameters": [],
+    "title": "Update the task checklist"
   },
   "generic/web_fetch": {
     "id": "web_fetch",
@@ -3284,7 +3507,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_26
+    "parameters": _PARAMS_26,
+    "title": "Fetch a web page",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "gpt-5-native/web_fetch": {
     "id": "web_fetch",
@@ -3306,7 +3534,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_27
+    "parameters": _PARAMS_27,
+    "title": "Fetch a web page",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "native-next-gen/web_fetch": {
     "id": "web_fetch",
@@ -3328,7 +3561,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_27
+    "parameters": _PARAMS_27,
+    "title": "Fetch a web page",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "generic/web_search": {
     "id": "web_search",
@@ -3350,7 +3588,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_28
+    "parameters": _PARAMS_28,
+    "title": "Search the web",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "gpt-5-native/web_search": {
     "id": "web_search",
@@ -3372,7 +3615,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_29
+    "parameters": _PARAMS_29,
+    "title": "Search the web",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "native-next-gen/web_search": {
     "id": "web_search",
@@ -3394,7 +3642,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_29
+    "parameters": _PARAMS_29,
+    "title": "Search the web",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "gpt-5-native/apply_patch": {
     "id": "apply_patch",
@@ -3414,7 +3667,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_30
+    "parameters": _PARAMS_30,
+    "title": "Apply a patch",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
   },
   "gpt-5/apply_patch": {
     "id": "apply_patch",
@@ -3434,7 +3694,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_30
+    "parameters": _PARAMS_30,
+    "title": "Apply a patch",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
   },
   "generic/generate_explanation": {
     "id": "generate_explanation",
@@ -3448,7 +3715,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS_31
+    "parameters": _PARAMS_31,
+    "title": "Explain changes"
   },
   "generic/use_skill": {
     "id": "use_skill",
@@ -3462,7 +3730,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_32
+    "parameters": _PARAMS_32,
+    "title": "Load a skill",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/use_subagents": {
     "id": "use_subagents",
@@ -3484,7 +3757,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_33
+    "parameters": _PARAMS_33,
+    "title": "Delegate to subagents"
   }
 };
 

@@ -5,7 +5,7 @@
 import { checkVersion } from "./_runtime/index.js";
 import type { CatalogData, FamilyData, McpData, ParameterData, PlaceholderData, Predicate, RoutingData, RuleData, SelectionData, SpecData, SubagentsData } from "./_runtime/data.js";
 
-checkVersion(7, "catalog_data");
+checkVersion(8, "catalog_data");
 
 const _PARAMS_0: readonly ParameterData[] = [
   {

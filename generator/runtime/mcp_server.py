@@ -26,6 +26,7 @@ import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -147,20 +148,20 @@ def build_server(
     gate = asyncio.Semaphore(max_concurrent)
 
     async def list_tools(
-        ctx: Any, params: types.PaginatedRequestParams | None
+        request: Any, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         return listing
 
     async def call_tool(
-        ctx: Any, params: types.CallToolRequestParams
+        request: Any, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         name = params.name
         refused = offer.refusal(name) if name not in schemas else None
         if refused is not None:
             return _error(refused)
-        use = ToolUse(name, params.arguments or {}, id=str(ctx.request_id or ""))
+        use = ToolUse(name, params.arguments or {}, id=str(request.request_id or ""))
         loop = asyncio.get_running_loop()
-        progress_scope(threadsafe(loop, ctx.session.report_progress))
+        progress_scope(threadsafe(loop, request.session.report_progress))
         try:
             async with gate:
                 result = await offer.execute_async(
@@ -201,8 +202,20 @@ def build_server(
 # ---- transports -----------------------------------------------------------------------------
 
 
-async def serve_stdio(server: Server[Any]) -> None:
+def _workers(count: int) -> None:
+    """Sync handlers run in the loop's default executor: give it a thread per concurrent call
+    (asyncio's default has min(32, CPUs + 4), which would queue calls on a small machine).
+    """
+    asyncio.get_running_loop().set_default_executor(
+        ThreadPoolExecutor(max_workers=count, thread_name_prefix="toolgen-mcp")
+    )
+
+
+async def serve_stdio(
+    server: Server[Any], workers: int = DEFAULT_MAX_CONCURRENT
+) -> None:
     """Serve one client over stdin/stdout until it closes stdin."""
+    _workers(workers)
     async with stdio_server() as (read_stream, write_stream):
         await server.run(
             read_stream, write_stream, server.create_initialization_options()
@@ -274,8 +287,12 @@ def http_app(
     return bearer_guard(app, token) if token else app
 
 
-async def serve_http(server: Server[Any], app: Any, host: str, port: int) -> None:
+async def serve_http(
+    app: Any, host: str, port: int, workers: int = DEFAULT_MAX_CONCURRENT
+) -> None:
     import uvicorn  # a dependency of the SDK's HTTP transport
+
+    _workers(workers)
 
     config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", lifespan="on", access_log=False
@@ -375,17 +392,18 @@ def run(package: Package, args: argparse.Namespace) -> int:
         _log.warning(
             "no handler class %s: %s answer with an error", cls, ", ".join(names)
         )
+    workers = max(1, args.max_concurrent)
     server = build_server(
         bound,
         name=package.name,
         version=package.version,
         config=getattr(namespace, "TOOLGEN_CONFIG", None),
         timeout=args.timeout or None,
-        max_concurrent=max(1, args.max_concurrent),
+        max_concurrent=workers,
     )
     try:
         if args.transport == "stdio":
-            asyncio.run(serve_stdio(server))
+            asyncio.run(serve_stdio(server, workers))
         else:
             app = http_app(
                 server,
@@ -394,7 +412,7 @@ def run(package: Package, args: argparse.Namespace) -> int:
                 origins=args.allow_origin,
                 token=token,
             )
-            asyncio.run(serve_http(server, app, args.host, args.port))
+            asyncio.run(serve_http(app, args.host, args.port, workers))
     except KeyboardInterrupt:
         return 0
     return 0

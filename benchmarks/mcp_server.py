@@ -1,0 +1,297 @@
+"""The generated MCP server against FastMCP: ``.venv/bin/python benchmarks/mcp_server.py`` (``make bench``).
+
+Both serve the same tool: tests/fixtures/mcp_specs' ``lookup`` (a string of at least 2 characters,
+an optional integer >= 1, a structured result checked against its output schema) with the handler
+of tests/mcp_handlers.py, and benchmarks/mcp/peer.py's equivalent function on the SDK's FastMCP
+(``MCPServer`` in mcp 2.x). Measured, each with the SDK's own client:
+
+* per-call round trip, p50 and p99 over 1,000 sequential calls (after 50 warm-up calls), over
+  stdio (a real subprocess) and in-process (the client attached to the server object: no
+  transport, so the figure is the server's own overhead plus the SDK's dispatch);
+* 50 concurrent clients over streamable HTTP on 127.0.0.1, 20 calls each with distinct
+  arguments: every result is checked against its own arguments (lost and misrouted results
+  counted), with the wall time;
+* start-up: spawn to a finished initialize handshake over stdio (median of 5), next to the time
+  to import the SDK alone and to import the generated mcp_server module (the difference is
+  toolgen's share);
+* tools/list for the bundled catalog (specs/, the family with the most tools): the round trip
+  over stdio (median of 20) and building the listing in-process (median of 20).
+
+Prints a table and writes benchmarks/out/mcp_server.json; targets are reported, not enforced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests"))
+
+from mcp import Client  # noqa: E402
+from mcp.client.stdio import StdioServerParameters  # noqa: E402
+
+PY = sys.executable
+CALLS = 1000
+WARM = 50
+CLIENTS = 50
+PER_CLIENT = 20
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _make_fixture(base: Path) -> None:
+    """Generate the fixture catalog as the package ``mcpfixture`` below ``base``."""
+    from conftest import copy_specs
+    from generator import pipeline, write
+
+    result = pipeline.run(copy_specs(REPO / "tests" / "fixtures" / "mcp_specs", base))
+    assert not result.diagnostics.has_errors, result.diagnostics.render()
+    out = base / "mcpfixture"
+    write.write(out, result.files, write.plan(out, result.files))
+
+
+class Setup:
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        path = os.pathsep.join([str(base), str(REPO), str(REPO / "tests"), str(HERE / "mcp")])
+        self.env = dict(os.environ, PYTHONPATH=path)
+
+    def toolgen(self, *args: str) -> list[str]:
+        return [PY, "-m", "mcpfixture.mcp_server", "--handlers", "mcp_handlers", "--lenient", *args]
+
+    def bundled(self, *args: str) -> list[str]:
+        return [PY, "-m", "generated.mcp_server", "--handlers", "empty_handlers", "--lenient", *args]
+
+    def peer(self, *args: str) -> list[str]:
+        return [PY, str(HERE / "mcp" / "peer.py"), *args]
+
+    def stdio(self, command: list[str]) -> StdioServerParameters:
+        return StdioServerParameters(command=command[0], args=command[1:], env=self.env)
+
+
+async def _calls(client: Client) -> list[float]:
+    for i in range(WARM):
+        await client.call_tool("lookup", {"city": f"warm{i}"})
+    times = []
+    for i in range(CALLS):
+        start = time.perf_counter()
+        result = await client.call_tool("lookup", {"city": f"city{i}", "limit": 1 + i % 5})
+        times.append(time.perf_counter() - start)
+        assert result.structured_content == {"city": f"city{i}", "population": len(f"city{i}") * 1000 + 1 + i % 5}
+    return times
+
+
+async def per_call_stdio(setup: Setup, command: list[str]) -> list[float]:
+    async with Client(setup.stdio(command), mode="legacy") as client:
+        return await _calls(client)
+
+
+async def per_call_inprocess(server: Any) -> list[float]:
+    async with Client(server, mode="legacy") as client:
+        return await _calls(client)
+
+
+def _toolgen_inprocess() -> Any:
+    import mcp_handlers  # noqa: F401  (imports mcpfixture first)
+    from mcpfixture import Context
+    from mcpfixture.mcp_server import build_server
+
+    return build_server("main", Context(), mcp_handlers, lenient=True)
+
+
+def _peer_inprocess() -> Any:
+    sys.path.insert(0, str(HERE / "mcp"))
+    import peer
+
+    return peer.app
+
+
+async def http_flood(url: str) -> dict[str, Any]:
+    lost = misrouted = 0
+
+    async def one(i: int) -> None:
+        nonlocal lost, misrouted
+        async with Client(url, mode="legacy") as client:
+            for j in range(PER_CLIENT):
+                city = f"c{i}-{j}" + "x" * (i % 9)
+                try:
+                    result = await client.call_tool("lookup", {"city": city, "limit": i + 1})
+                except Exception:
+                    lost += 1
+                    continue
+                if result.structured_content != {"city": city, "population": len(city) * 1000 + i + 1}:
+                    misrouted += 1
+
+    start = time.perf_counter()
+    await asyncio.gather(*(one(i) for i in range(CLIENTS)))
+    wall = time.perf_counter() - start
+    return {"calls": CLIENTS * PER_CLIENT, "lost": lost, "misrouted": misrouted, "wall_s": round(wall, 3)}
+
+
+def _serve_http(setup: Setup, command: list[str]) -> tuple[subprocess.Popen[bytes], str]:
+    proc = subprocess.Popen(command, env=setup.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    port = int(command[-1])
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc, f"http://127.0.0.1:{port}/mcp"
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                raise RuntimeError(f"the server did not start: {command}") from None
+            time.sleep(0.05)
+
+
+async def startup(setup: Setup, command: list[str]) -> float:
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        async with Client(setup.stdio(command), mode="legacy"):
+            times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def import_time(setup: Setup, statement: str) -> float:
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        subprocess.run([PY, "-c", statement], env=setup.env, check=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+async def list_round_trip(setup: Setup, family: str) -> tuple[float, int]:
+    async with Client(setup.stdio(setup.bundled("--family", family)), mode="legacy") as client:
+        times = []
+        count = 0
+        for _ in range(20):
+            start = time.perf_counter()
+            listed = await client.list_tools()
+            times.append(time.perf_counter() - start)
+            count = len(listed.tools)
+        return statistics.median(times), count
+
+
+def list_build(family: str) -> float:
+    from generated import Context
+    from generated.mcp_server import tools_offer
+
+    times = []
+    for _ in range(20):
+        start = time.perf_counter()
+        tools_offer(family, Context())
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _largest_family() -> str:
+    from generated import Context
+    from generated.catalog import FAMILIES
+    from generated.mcp_server import tools_offer
+
+    return max(FAMILIES, key=lambda f: len(tools_offer(f, Context()).listed))
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 3)
+
+
+def main() -> int:
+    results: dict[str, Any] = {"python": sys.version.split()[0]}
+    from importlib.metadata import version
+
+    results["mcp"] = version("mcp")
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        _make_fixture(base)
+        sys.path.insert(0, str(base))
+        setup = Setup(base)
+        servers: dict[str, Callable[..., list[str]]] = {"toolgen": setup.toolgen, "fastmcp": setup.peer}
+
+        for name, command in servers.items():
+            stdio_args = () if name == "toolgen" else ("stdio",)
+            times = asyncio.run(per_call_stdio(setup, command(*stdio_args)))
+            results[f"{name}_stdio_p50_ms"] = _ms(_pct(times, 0.5))
+            results[f"{name}_stdio_p99_ms"] = _ms(_pct(times, 0.99))
+        for name, make in (("toolgen", _toolgen_inprocess), ("fastmcp", _peer_inprocess)):
+            times = asyncio.run(per_call_inprocess(make()))
+            results[f"{name}_inprocess_p50_ms"] = _ms(_pct(times, 0.5))
+            results[f"{name}_inprocess_p99_ms"] = _ms(_pct(times, 0.99))
+
+        for name, command in servers.items():
+            port = str(_free_port())
+            args = ("--transport", "http", "--port", port) if name == "toolgen" else ("http", port)
+            proc, url = _serve_http(setup, command(*args))
+            try:
+                results[f"{name}_http_50_clients"] = asyncio.run(http_flood(url))
+            finally:
+                proc.terminate()
+                proc.wait(10)
+
+        family = _largest_family()
+        results["startup_toolgen_bundled_s"] = round(asyncio.run(startup(setup, setup.bundled("--family", family))), 3)
+        results["startup_fastmcp_s"] = round(asyncio.run(startup(setup, setup.peer("stdio"))), 3)
+        results["import_sdk_s"] = round(import_time(setup, "import mcp.server.lowlevel, mcp.server.stdio"), 3)
+        results["import_generated_mcp_server_s"] = round(import_time(setup, "import generated.mcp_server"), 3)
+        round_trip, count = asyncio.run(list_round_trip(setup, family))
+        results["tools_list_family"] = family
+        results["tools_list_tools"] = count
+        results["tools_list_stdio_ms"] = _ms(round_trip)
+        results["tools_list_build_ms"] = _ms(list_build(family))
+
+    out = HERE / "out"
+    out.mkdir(exist_ok=True)
+    (out / "mcp_server.json").write_text(json.dumps(results, indent=2) + "\n")
+    _report(results)
+    return 0
+
+
+def _report(r: dict[str, Any]) -> None:
+    print(f"MCP server benchmark (mcp {r['mcp']}, Python {r['python']})")
+    print(f"{'':38} {'toolgen':>12} {'FastMCP':>12}")
+    for label, key in (
+        ("per call, stdio, p50 (ms)", "stdio_p50_ms"),
+        ("per call, stdio, p99 (ms)", "stdio_p99_ms"),
+        ("per call, in-process, p50 (ms)", "inprocess_p50_ms"),
+        ("per call, in-process, p99 (ms)", "inprocess_p99_ms"),
+    ):
+        print(f"{label:38} {r['toolgen_' + key]:>12} {r['fastmcp_' + key]:>12}")
+    for name in ("toolgen", "fastmcp"):
+        h = r[f"{name}_http_50_clients"]
+        print(f"HTTP, 50 clients x 20 calls ({name}): {h['wall_s']} s, lost {h['lost']}, misrouted {h['misrouted']}")
+    print(f"start-up to initialized: toolgen (bundled) {r['startup_toolgen_bundled_s']} s, FastMCP {r['startup_fastmcp_s']} s")
+    print(f"import: SDK alone {r['import_sdk_s']} s, generated.mcp_server (with the SDK) {r['import_generated_mcp_server_s']} s")
+    print(
+        f"tools/list, bundled catalog ({r['tools_list_family']}, {r['tools_list_tools']} tools): "
+        f"round trip {r['tools_list_stdio_ms']} ms (target <= 10), building the listing {r['tools_list_build_ms']} ms"
+    )
+    faster = r["toolgen_inprocess_p50_ms"] < r["fastmcp_inprocess_p50_ms"]
+    print(f"target: per-call overhead below FastMCP's (in-process p50): {'met' if faster else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

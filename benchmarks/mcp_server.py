@@ -40,8 +40,9 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters  # noqa: E402
+
+from mcp import Client  # noqa: E402
 
 PY = sys.executable
 CALLS = 1000
@@ -115,9 +116,10 @@ async def per_call_inprocess(server: Any) -> list[float]:
 
 
 def _toolgen_inprocess() -> Any:
-    import mcp_handlers  # noqa: F401  (imports mcpfixture first)
     from mcpfixture import Context
     from mcpfixture.mcp_server import build_server
+
+    import mcp_handlers
 
     return build_server("main", Context(), mcp_handlers, lenient=True)
 
@@ -283,8 +285,10 @@ def _report(r: dict[str, Any]) -> None:
     for name in ("toolgen", "fastmcp"):
         h = r[f"{name}_http_50_clients"]
         print(f"HTTP, 50 clients x 20 calls ({name}): {h['wall_s']} s, lost {h['lost']}, misrouted {h['misrouted']}")
-    print(f"start-up to initialized: toolgen (bundled) {r['startup_toolgen_bundled_s']} s, FastMCP {r['startup_fastmcp_s']} s")
-    print(f"import: SDK alone {r['import_sdk_s']} s, generated.mcp_server (with the SDK) {r['import_generated_mcp_server_s']} s")
+    toolgen_s, fastmcp_s = r["startup_toolgen_bundled_s"], r["startup_fastmcp_s"]
+    print(f"start-up to initialized: toolgen (bundled) {toolgen_s} s, FastMCP {fastmcp_s} s")
+    sdk_s, generated_s = r["import_sdk_s"], r["import_generated_mcp_server_s"]
+    print(f"import: SDK alone {sdk_s} s, generated.mcp_server (with the SDK) {generated_s} s")
     print(
         f"tools/list, bundled catalog ({r['tools_list_family']}, {r['tools_list_tools']} tools): "
         f"round trip {r['tools_list_stdio_ms']} ms (target <= 10), building the listing {r['tools_list_build_ms']} ms"

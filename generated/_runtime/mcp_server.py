@@ -165,9 +165,15 @@ def build_server(
         progress_scope(threadsafe(loop, request.session.report_progress))
         try:
             async with gate:
-                result = await offer.execute_async(
-                    coordinator, config, use, timeout=timeout
-                )
+                # The deadline is kept here rather than by execute_async(timeout=...): on
+                # Python 3.11 that wraps every call in one more task.
+                async with asyncio.timeout(timeout):
+                    result = await offer.execute_async(coordinator, config, use)
+        except TimeoutError:
+            _log.warning("tools/call %s: no result within %s s", name, timeout)
+            return _error(
+                f"Error executing tool {name}: no result within {timeout:g} s"
+            )
         except Exception as exc:  # nothing a handler does may become a JSON-RPC error
             _log.exception("tools/call %s failed", name)
             return _error(f"Error executing tool {name}: {type(exc).__name__}: {exc}")

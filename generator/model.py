@@ -79,6 +79,10 @@ class Parameter:
     requires: Predicate | None = None
     shared: str | None = None
     location: Location = field(default=Location(""), compare=False)
+    renamed_from: str | None = field(default=None, compare=False)
+    """The name it had before (``renamed_from:``): a declared rename for ``toolgen breaking``."""
+    overrides: tuple[str, ...] = field(default=(), compare=False)
+    """For a shared parameter: the keys its ``use:`` entry sets over the definition (sorted)."""
 
     @property
     def type(self) -> str:
@@ -135,6 +139,8 @@ class Tool:
     source: str
     label: str | None = None
     """The ``label:`` template (checked against the declared parameters), or None."""
+    renamed_from: str | None = None
+    """The id it had before (``renamed_from:``): a declared rename for ``toolgen breaking``."""
 
     def variant(self, family: str) -> ToolVariant | None:
         for variant in self.variants:

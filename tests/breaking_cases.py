@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import edit, run_cli
+from conftest import edit, keep_versions, run_cli
 
 Mutate = Callable[[Path, Path], None]
 
@@ -80,7 +80,7 @@ OUTPUT_TEXT = "id: read_file\noutput_schema:\n  type: object\n  properties: {{li
 
 # rule -> (mutation, the finding's location, the exit code)
 CASES: dict[str, tuple[Mutate, str, int]] = {
-    "TOOL_REMOVED": (drop_tool_todo, "old/specs/tools/todo.yaml:2:1", 1),
+    "TOOL_REMOVED": (drop_tool_todo, "specs/toolgen.yaml:4:1", 1),
     "TOOL_RENAMED": (
         tool_edit("ask", "  generic:\n", "  generic:\n    name: ask_user\n"),
         "specs/tools/ask.yaml:5:3",
@@ -93,12 +93,12 @@ CASES: dict[str, tuple[Mutate, str, int]] = {
     ),
     "TOOL_ADDED": (
         new_edit("variants/compact.yaml", "- ask\n", "- ask\n- write_file\n"),
-        "specs/tools/write_file.yaml:6:3",
+        "specs/variants/compact.yaml:10:3",
         0,
     ),
     "FAMILY_REMOVED": (
         lambda _, new: (new / "variants" / "compact.yaml").unlink(),
-        "old/specs/variants/compact.yaml:2:1",
+        "specs/toolgen.yaml:9:1",
         1,
     ),
     "FAMILY_ADDED": (add_family_extra, "specs/variants/extra.yaml:2:1", 1),  # it takes contexts from others
@@ -116,7 +116,7 @@ CASES: dict[str, tuple[Mutate, str, int]] = {
         new_edit(
             "toolgen.yaml", "{providers: [anthropic], format: anthropic}", "{providers: [anthropic], format: gemini}"
         ),
-        "specs/toolgen.yaml:69:1",
+        "specs/toolgen.yaml:72:7",
         1,
     ),
     "PARAMETER_REMOVED": (
@@ -125,7 +125,7 @@ CASES: dict[str, tuple[Mutate, str, int]] = {
             '        instruction: First line to read.\n        usage: "1"\n',
             "",
         ),
-        "old/specs/tools/read_file.yaml:14:9",
+        "specs/tools/read_file.yaml:10:9",
         1,
     ),
     "PARAMETER_RENAMED": (read_file_edit("name: start_line", "name: first_line"), "specs/tools/read_file.yaml:14:9", 1),
@@ -213,7 +213,50 @@ CASES: dict[str, tuple[Mutate, str, int]] = {
         "specs/tools/todo.yaml:3:1",
         1,
     ),
-    "HANDLER_ADDED": (tool_edit("ask", "handler: null", "handler: {class: AskHandler}"), "specs/tools/ask.yaml:3:1", 0),
+    # a class the host already provides (todo's): nothing new to bind
+    "HANDLER_ADDED": (
+        tool_edit("ask", "handler: null", "handler: {class: TodoHandler}"),
+        "specs/tools/ask.yaml:3:1",
+        0,
+    ),
+    "HANDLER_CLASS_ADDED": (
+        tool_edit("ask", "handler: null", "handler: {class: AskHandler}"),
+        "specs/tools/ask.yaml:3:1",
+        1,
+    ),
+    "MCP_NAME_LIMIT_LOWERED": (
+        new_edit("toolgen.yaml", "selection:\n", "mcp: {name_max_length: 48}\nselection:\n"),
+        "specs/toolgen.yaml:60:7",
+        1,
+    ),
+    "MCP_NAME_LIMIT_RAISED": (
+        lambda old, new: (
+            edit(old / "toolgen.yaml", "selection:\n", "mcp: {name_max_length: 40}\nselection:\n"),
+            edit(new / "toolgen.yaml", "selection:\n", "mcp: {name_max_length: 48}\nselection:\n"),
+        ),
+        "specs/toolgen.yaml:60:7",
+        0,
+    ),
+    "SUBAGENT_NAMES_CHANGED": (
+        new_edit("toolgen.yaml", "selection:\n", "subagents: {name_prefix: run_subagent_}\nselection:\n"),
+        "specs/toolgen.yaml:60:13",
+        1,
+    ),
+    "PLACEHOLDER_CHANGED": (
+        new_edit("toolgen.yaml", 'CWD: {field: cwd, default: "/"}', 'CWD: {field: cwd, default: "/work"}'),
+        "specs/toolgen.yaml:59:3",
+        0,
+    ),
+    "FAMILY_VERSION_NOT_BUMPED": (
+        lambda _, new: (keep_versions(new), edit(new / "tools" / "read_file.yaml", "minimum: 1", "minimum: 2")),
+        "specs/variants/compact.yaml:4:1",
+        1,
+    ),
+    "NPM_PACKAGE_RENAMED": (
+        new_edit("toolgen.yaml", "selection:\n", "npm: {name: fixture-tools}\nselection:\n"),
+        "specs/toolgen.yaml:60:7",
+        1,
+    ),
     "ANNOTATION_WEAKENED": (
         lambda old, new: (
             edit(old / "tools" / "read_file.yaml", "id: read_file\n", HINTS.format("readOnlyHint")),
@@ -245,7 +288,7 @@ CASES: dict[str, tuple[Mutate, str, int]] = {
         "specs/toolgen.yaml:60:7",
         1,
     ),
-    "CONTEXT_FIELD_REMOVED": (lambda old, _: add_context_field(old), "old/specs/toolgen.yaml:58:3", 1),
+    "CONTEXT_FIELD_REMOVED": (lambda old, _: add_context_field(old), "specs/toolgen.yaml:13:1", 1),
     "CONTEXT_FIELD_TYPE_CHANGED": (
         lambda old, new: (add_context_field(old), add_context_field(new, "number")),
         "specs/toolgen.yaml:58:3",

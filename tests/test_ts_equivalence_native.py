@@ -474,43 +474,24 @@ def test_known_difference_integer_like_property_names_come_first_in_typescript()
     assert ts_keys == ["0", "b"]
 
 
-def test_static_entries_rebuilt_from_catalog_data_equal_the_generated_ones() -> None:
-    """tool_lists.ts rebuilds each format's TOOLS and META from SPECS on first use, by the rules
-    of generator/lower/native.py; the same rules, written here in Python, give the generated
-    provider modules' data exactly (so the TS package needs no per-format data)."""
+def test_static_entries_made_at_first_use_equal_the_baked_ones() -> None:
+    """The TS runtime makes each format's TOOLS and META from its catalog data at first use
+    (native.ts specEntry, specMeta); the Python package holds them baked by the generator with
+    runtime/native.py's spec_entry and spec_meta. Both give the same entries, key for key."""
     import importlib
 
     from generated import catalog_data
     from generated._runtime.formats import FORMATS as RECORDS
-    from generated._runtime.native import parameters_schema, placeholder_paths
-    from generated._runtime.schema_dialects import tool_entry
+    from generated._runtime.native import spec_entry, spec_meta
 
-    def plain(pieces: Any) -> str:
-        return "".join(p for p in pieces if isinstance(p, str))
-
-    def conditional(pieces: Any) -> bool:
-        return any(not isinstance(p, str) for p in pieces)
-
-    for name, rec in RECORDS.items():
+    formats = list(RECORDS.items())
+    results = ts_bridge.run("native", [{"static": name} for name, _ in formats])
+    for (name, rec), result in zip(formats, results, strict=True):
         module = importlib.import_module(f"generated.{rec.module}")
-        for key, v in catalog_data.SPECS.items():
-            entry = None
-            if plain(v["description"]) or conditional(v["description"]):
-                params = [{**p, "instruction": plain(p["instruction"])} for p in v["parameters"]]
-                strict = v["strict"] and rec.strict is not None
-                entry = tool_entry(name, v["name"], plain(v["description"]), parameters_schema(params), strict=strict)
-            assert json.dumps(entry) == json.dumps(module.TOOLS[key]), (name, key)
-            gates = [(p["name"], p["requires"]) for p in v["parameters"] if p["requires"] is not None]
-            texts = [(None, plain(v["description"]), v["description"])] if conditional(v["description"]) else []
-            texts += [
-                (p["name"], plain(p["instruction"]), p["instruction"])
-                for p in v["parameters"]
-                if conditional(p["instruction"])
-            ]
-            pieces = [*v["description"], *(x for p in v["parameters"] for x in p["instruction"])]
-            braces = any("{{" in (x if isinstance(x, str) else x[0]) for x in pieces)
-            meta = None
-            if gates or texts or braces:
-                paths = placeholder_paths(entry) if braces and entry is not None else ()
-                meta = {"gates": gates, "texts": texts, "placeholders": braces, "paths": paths}
-            assert json.dumps(meta) == json.dumps(module.META[key]), (name, key)
+        made = json.loads(result["ok"]["text"])
+        assert list(made) == list(module.TOOLS) == list(catalog_data.SPECS)
+        for key, spec in catalog_data.SPECS.items():
+            expected = {"entry": module.TOOLS[key], "meta": module.META[key]}
+            assert json.dumps(made[key]) == json.dumps(expected), (name, key)
+            baked = spec_entry(name, spec)  # the generator's rule, applied to the package's data
+            assert json.dumps({"entry": baked, "meta": spec_meta(spec, baked)}) == json.dumps(expected), (name, key)

@@ -19,99 +19,29 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, TypeVar
 
 from ..diagnostics import Location
-from ..load import PathKey, SourceFile
-from ..model import Catalog, Family, Handler, Parameter, Tool, ToolVariant
-from ..resolve import resolve
+from ..model import Handler, Parameter, Tool, ToolVariant
 from ..runtime.formats import FORMATS as FORMAT_RECORDS
-from .findings import TEXT_FORMAT, Collector, Finding
+from .findings import Collector, Finding
 from .host_fields import compare_host_fields
+from .projectdiff import compare_project
 from .schemadiff import diff_schema, shape
+from .side import Side
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Side:
-    """One version of the specs: its model, its files (for locations) and its families' tool lists."""
-
-    catalog: Catalog
-    sources: Mapping[str, SourceFile]
-
-    def at(self, source: str, path: PathKey = ()) -> Location:
-        """The location of ``path`` (a mapping key where there is one) in the file ``source``."""
-        src = self.sources.get(source)
-        return src.loc(path, key=True) if src is not None else Location(source)
-
-    @cached_property
-    def families(self) -> dict[str, tuple[Family, tuple[ToolVariant, ...]]]:
-        """Each prompt family with its resolved variants, in selection order."""
-        return {r.family.name: (r.family, r.variants) for r in resolve(self.catalog)}
-
-    def formats(self, family: Family) -> tuple[str, ...]:
-        """What the family sends its tools in: the text prompt, and the native formats when it uses them."""
-        return (TEXT_FORMAT, *self.catalog.project.formats) if family.use_native_tools else (TEXT_FORMAT,)
-
-    @cached_property
-    def tools(self) -> dict[str, Tool]:
-        return {tool.id: tool for tool in self.catalog.tools}
 
 
 def compare(old: Side, new: Side) -> list[Finding]:
     """Every change from ``old`` to ``new`` (without the selection grid: see selection.py)."""
     out = Collector()
-    _project(old, new, out)
+    compare_project(old, new, out)
     renamed = _renamed_tools(old, new)
     _families(old, new, renamed, out)
     _handlers(old, new, renamed, out)
     compare_host_fields(old.tools, new.tools, new.at, renamed, out)
     return out.findings()
-
-
-# ---- the project file -----------------------------------------------------------------------
-
-
-def _project(old: Side, new: Side, out: Collector) -> None:
-    before, after = old.catalog.project, new.catalog.project
-    for fmt in before.formats:
-        if fmt not in after.formats:
-            out.add(
-                "FORMAT_REMOVED",
-                new.at(after.source, ("formats",)),
-                f"format {fmt!r} is no longer generated",
-                formats=(fmt,),
-            )
-    if before.mcp_separator != after.mcp_separator:
-        out.add(
-            "MCP_SEPARATOR_CHANGED",
-            new.at(after.source, ("mcp", "separator")),
-            f"MCP tool names change: separator {before.mcp_separator!r} is now {after.mcp_separator!r}",
-        )
-    old_fields = {f.name: f for f in before.context}
-    new_fields = {f.name: f for f in after.context}
-    for name, was in old_fields.items():
-        if name not in new_fields:
-            out.add(
-                "CONTEXT_FIELD_REMOVED", old.at(before.source, ("context", name)), f"context field {name!r} removed"
-            )
-            continue
-        now = new_fields[name]
-        where = new.at(after.source, ("context", name))
-        if was.type != now.type or (was.nullable and not now.nullable):
-            old_type = was.type + (" or null" if was.nullable else "")
-            new_type = now.type + (" or null" if now.nullable else "")
-            out.add("CONTEXT_FIELD_TYPE_CHANGED", where, f"context field {name!r}: type {old_type} is now {new_type}")
-        elif was.nullable != now.nullable:
-            out.add("TYPE_WIDENED", where, f"context field {name!r} may now be null")
-        if was.default != now.default:
-            out.add("DEFAULT_CHANGED", where, f"context field {name!r}: default {was.default!r} is now {now.default!r}")
-    for name in new_fields:
-        if name not in old_fields:
-            out.add("CONTEXT_FIELD_ADDED", new.at(after.source, ("context", name)), f"context field {name!r} added")
 
 
 # ---- tools, per family ------------------------------------------------------------------------
@@ -140,11 +70,17 @@ def _pair(removed: list[T], added: list[T], key: Callable[[T], Any]) -> list[tup
 
 
 def _renamed_tools(old: Side, new: Side) -> dict[str, str]:
-    """Old tool id -> new tool id, for ids that changed while the tool kept its shape."""
+    """Old tool id -> new tool id: declared renames (``renamed_from:``), then ids that changed
+    while the tool kept its shape."""
     before, after = old.tools, new.tools
-    removed = [t for i, t in before.items() if i not in after]
-    added = [t for i, t in after.items() if i not in before]
-    return {a.id: b.id for a, b in _pair(removed, added, _tool_shape)}
+    declared = {
+        t.renamed_from: t.id
+        for t in after.values()
+        if t.renamed_from in before and t.renamed_from not in after and t.id not in before
+    }
+    removed = [t for i, t in before.items() if i not in after and i not in declared]
+    added = [t for i, t in after.items() if i not in before and i not in declared.values()]
+    return {**declared, **{a.id: b.id for a, b in _pair(removed, added, _tool_shape)}}
 
 
 def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> None:
@@ -153,7 +89,9 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
     reported: set[str] = set()  # old ids reported as removed or renamed in some family
     for name, (family, variants) in old_families.items():
         if name not in new_families:
-            out.add("FAMILY_REMOVED", old.at(family.source, ("family",)), f"family {name!r} removed", family=name)
+            # placed where it was removed from, in the file that is still there
+            where = new.at(new.catalog.project.source, ("families",))
+            out.add("FAMILY_REMOVED", where, f"family {name!r} removed", family=name)
             continue
         now, new_variants = new_families[name]
         formats = new.formats(now)
@@ -167,14 +105,14 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
         for variant in variants:
             tool_id = renamed.get(variant.tool_id, variant.tool_id)
             if tool_id in by_id:
-                _variant(variant, by_id.pop(tool_id), name, formats, out)
+                _variant(variant, by_id.pop(tool_id), name, formats, out, new)
                 reported.add(variant.tool_id)
             elif tool_id in new_tools:
                 where = new.at(now.source, ("tools",))
                 message = f"family {name!r} no longer offers tool {variant.name!r}"
                 out.add("TOOL_REMOVED_FROM_FAMILY", where, message, tool=variant.tool_id, family=name, formats=formats)
             else:
-                where = old.at(old.tools[variant.tool_id].source, ("id",))
+                where = new.at(new.catalog.project.source, ("tools",))
                 out.add(
                     "TOOL_REMOVED",
                     where,
@@ -190,7 +128,10 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
                 if variant.tool_id not in old.tools
                 else f"family {name!r} now offers tool {variant.name!r}"
             )
-            out.add("TOOL_ADDED", variant.location, message, tool=variant.tool_id, family=name, formats=formats)
+            where = variant.location
+            if variant.tool_id in old.tools and variant.tool_id in now.tools:  # the family's list changed
+                where = new.at(now.source, ("tools", now.tools.index(variant.tool_id)))
+            out.add("TOOL_ADDED", where, message, tool=variant.tool_id, family=name, formats=formats)
     for name, (family, _) in new_families.items():
         if name not in old_families:
             out.add("FAMILY_ADDED", new.at(family.source, ("family",)), f"family {name!r} added", family=name)
@@ -200,25 +141,39 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
 def _unlisted_tools(old: Side, new: Side, renamed: dict[str, str], reported: set[str], out: Collector) -> None:
     """Tool ids removed, renamed or added that no family offers (the ToolId enum still changes)."""
     before, after = old.tools, new.tools
-    for tool_id, tool in before.items():
+    for tool_id in before:
         if tool_id in reported or tool_id in after:
             continue
         if tool_id in renamed:
             where = new.at(after[renamed[tool_id]].source, ("id",))
             out.add("TOOL_RENAMED", where, f"tool id {tool_id!r} is now {renamed[tool_id]!r}", tool=renamed[tool_id])
         else:
-            out.add("TOOL_REMOVED", old.at(tool.source, ("id",)), f"tool {tool_id!r} removed", tool=tool_id)
+            where = new.at(new.catalog.project.source, ("tools",))
+            out.add("TOOL_REMOVED", where, f"tool {tool_id!r} removed", tool=tool_id)
     offered = {v.tool_id for _, variants in new.families.values() for v in variants}
     for tool_id, tool in after.items():
         if tool_id not in before and tool_id not in offered and tool_id not in renamed.values():
             out.add("TOOL_ADDED", new.at(tool.source, ("id",)), f"tool {tool_id!r} added", tool=tool_id)
 
 
-def _variant(old: ToolVariant, new: ToolVariant, family: str, formats: tuple[str, ...], out: Collector) -> None:
-    """A tool as one family sends it, before and after."""
+def _variant(
+    old: ToolVariant, new: ToolVariant, family: str, formats: tuple[str, ...], out: Collector, side: Side
+) -> None:
+    """A tool as one family sends it, before and after (``side``: the new specs)."""
 
-    def add(rule: str, message: str, where: Location = new.location, fmts: tuple[str, ...] = formats) -> None:
-        out.add(rule, where, f"{new.name}: {message}", tool=new.tool_id, family=family, formats=fmts)
+    def add(
+        rule: str,
+        message: str,
+        where: Location = new.location,
+        fmts: tuple[str, ...] = formats,
+        parameter: str | None = None,
+        shared: bool = False,
+    ) -> None:
+        if shared:  # a change of parameters.yaml: one finding there for every tool using it
+            out.add(rule, where, message, family=family, formats=fmts, parameter=parameter)
+            return
+        message = f"{new.name}: {message}"
+        out.add(rule, where, message, tool=new.tool_id, family=family, formats=fmts, parameter=parameter)
 
     if old.name != new.name:
         add("TOOL_RENAMED", f"tool {old.name!r} is now sent as {new.name!r}")
@@ -231,7 +186,7 @@ def _variant(old: ToolVariant, new: ToolVariant, family: str, formats: tuple[str
         strict_formats = tuple(f for f in formats if f in FORMAT_RECORDS and FORMAT_RECORDS[f].strict is not None)
         if strict_formats:
             add("STRICT_CHANGED", f"strict mode turned {'on' if new.strict else 'off'}", fmts=strict_formats)
-    _parameters(old.parameters, new.parameters, add)
+    _parameters(old.parameters, new.parameters, add, side)
 
 
 Add = Callable[..., None]
@@ -260,18 +215,35 @@ def _predicate(pred: Any) -> str:
     return json.dumps(pred, ensure_ascii=False)
 
 
-def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add: Add) -> None:
+def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add: Add, side: Side) -> None:
     old_names = {p.name for p in before}
     new_names = {p.name for p in after}
     removed = [p for p in before if p.name not in new_names]
     added = [p for p in after if p.name not in old_names]
-    renames = _pair(removed, added, lambda p: (p.required, shape(p.schema)))
+    by_name = {p.name: p for p in removed}
+    declared = [(by_name[p.renamed_from], p) for p in added if p.renamed_from in by_name]
+    taken = {id(x) for pair in declared for x in pair}
+    renames = declared + _pair(
+        [p for p in removed if id(p) not in taken],
+        [p for p in added if id(p) not in taken],
+        lambda p: (p.required, shape(p.schema)),
+    )
     for was, now in renames:
-        add("PARAMETER_RENAMED", f"parameter {was.name!r} renamed to {now.name!r}", where=now.location)
+        message = f"parameter {was.name!r} renamed to {now.name!r}"
+        add("PARAMETER_RENAMED", message, where=now.location, parameter=now.name)
+    for was, now in declared:  # a declared rename may change more than the name: compare the rest
+        _parameter(was, now, add, side)
     paired = {id(p) for pair in renames for p in pair}
+    new_by_name = {p.name: p for p in after}
     for param in removed:
         if id(param) not in paired:
-            add("PARAMETER_REMOVED", f"parameter {param.name!r} removed", where=param.location)
+            # where it was removed from, in the new file: beside the parameter that preceded it
+            # (else followed it) there; the variant when none is left
+            index = before.index(param)
+            neighbours = [*reversed(before[:index]), *before[index + 1 :]]
+            kept = next((new_by_name[p.name] for p in neighbours if p.name in new_by_name), None)
+            extra = {"where": kept.location} if kept is not None else {}
+            add("PARAMETER_REMOVED", f"parameter {param.name!r} removed", parameter=param.name, **extra)
     for param in added:
         if id(param) not in paired:
             rule = "PARAMETER_REQUIRED_ADDED" if param.required else "PARAMETER_ADDED"
@@ -279,15 +251,31 @@ def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add
                 rule,
                 f"{'required' if param.required else 'optional'} parameter {param.name!r} added",
                 where=param.location,
+                parameter=param.name,
             )
     old_by_name = {p.name: p for p in before}
     for now in after:
         if now.name in old_by_name:
-            _parameter(old_by_name[now.name], now, add)
+            _parameter(old_by_name[now.name], now, add, side)
 
 
-def _parameter(was: Parameter, now: Parameter, add: Add) -> None:
+def _parameter(was: Parameter, now: Parameter, add_any: Add, side: Side) -> None:
     where = now.location
+    # Both sides a plain `use:` of the same shared parameter: what changed is its definition, so
+    # the change is reported once, in parameters.yaml, naming the tools that use it.
+    at_definition = (
+        side.shared_at(now.shared)
+        if now.shared is not None and was.shared == now.shared and not now.overrides and not was.overrides
+        else None
+    )
+
+    def add(rule: str, message: str, **extra: Any) -> None:
+        if at_definition is not None and now.shared is not None:
+            users = ", ".join(side.users.get(now.shared, ()))
+            message = message.replace(f"parameter {now.name!r}", f"shared parameter {now.name!r} (used by {users})", 1)
+            extra.update(where=at_definition, shared=True)
+        add_any(rule, message, parameter=now.name, **extra)
+
     name = f"parameter {now.name!r}"
     if now.required and not was.required:
         add("PARAMETER_MADE_REQUIRED", f"{name} is now required", where=where)
@@ -310,22 +298,35 @@ def _parameter(was: Parameter, now: Parameter, add: Add) -> None:
 
 
 def _handlers(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> None:
+    """Handler bindings per tool; a class the old specs never bound is a break for the host
+    (``Coordinator.from_namespace`` refuses a namespace without it), reported once, at the first
+    tool that brings it, unless that tool's own change (HANDLER_CHANGED) already is one."""
     after = new.tools
-    for tool_id, tool in old.tools.items():
-        now = after.get(renamed.get(tool_id, tool_id))
-        if now is None:
-            continue
-        was, binding = tool.handler, now.handler
+    known = {t.handler.class_name for t in old.tools.values() if t.handler.kind == "class"}
+    reported: set[str | None] = set(known)
+    kept = {renamed.get(tool_id, tool_id) for tool_id in old.tools}
+    before = {renamed.get(tool_id, tool_id): tool for tool_id, tool in old.tools.items()}
+    for tool_id, now in after.items():
+        binding = now.handler
         where = new.at(now.source, ("handler",))
-        if _binding(was) == _binding(binding):
+        was = before[tool_id].handler if tool_id in kept else None
+        if was is not None and _binding(was) == _binding(binding):
             continue
-        if binding.kind == "none":
+        if was is not None and was.kind != "none" and binding.kind == "none":
             out.add("HANDLER_REMOVED", where, f"tool {now.id!r} no longer has a handler ({_handler(was)})", tool=now.id)
-        elif was.kind == "none":
-            out.add("HANDLER_ADDED", where, f"tool {now.id!r} is now handled by {_handler(binding)}", tool=now.id)
-        else:
+        elif was is not None and was.kind != "none":
             message = f"tool {now.id!r}: handler {_handler(was)} is now {_handler(binding)}"
             out.add("HANDLER_CHANGED", where, message, tool=now.id)
+            reported.add(binding.class_name)
+        elif binding.kind == "class" and binding.class_name not in reported:
+            reported.add(binding.class_name)
+            message = (
+                f"tool {now.id!r} {'is now handled by' if was is not None else 'brings'} class "
+                f"{binding.class_name}, which a host's namespace must now provide"
+            )
+            out.add("HANDLER_CLASS_ADDED", where, message, tool=now.id)
+        elif was is not None and binding.kind != "none":
+            out.add("HANDLER_ADDED", where, f"tool {now.id!r} is now handled by {_handler(binding)}", tool=now.id)
 
 
 def _binding(handler: Handler) -> tuple[object, ...]:

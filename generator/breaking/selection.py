@@ -18,10 +18,11 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ..diagnostics import Location
 from ..lower.core import selection_data
 from ..runtime.catalog import Catalog as RuntimeCatalog
-from .compare import Side
 from .findings import Collector, Finding
+from .side import Side
 
 # Beyond this many combinations of field values, each field is varied alone (the others unset).
 MAX_FLAG_COMBINATIONS = 64
@@ -46,21 +47,69 @@ def selection_changes(old: Side, new: Side) -> list[Finding]:
             before, after = before_side.route(*pair), after_side.route(*pair)
             if before != after:
                 formats.setdefault((before, after), []).append({"provider_id": pair[0], "model_id": pair[1]})
-    new_families = {f.name: f for f in new.catalog.families}
-    old_families = {f.name: f for f in old.catalog.families}
     for (before, after), contexts in families.items():
-        family = new_families.get(before) or old_families[before]
-        side = new if before in new_families else old
-        where = side.at(family.source, ("selection", "rule"))
         message = (
             f"{_tested(contexts)} that selected family {before!r} now select {after!r} (e.g. {_show(contexts[0])})"
         )
-        out.add("FAMILY_SELECTION_CHANGED", where, message, family=before)
-    where = new.at(new.catalog.project.source, ("routing",))
+        out.add("FAMILY_SELECTION_CHANGED", _selection_edit(old, new, before, after), message, family=before)
+    where = _routing_edit(old, new)
     for (before, after), contexts in formats.items():
         message = f"{_tested(contexts)} that sent format {before!r} now send {after!r} (e.g. {_show(contexts[0])})"
         out.add("ROUTING_CHANGED", where, message, formats=(before, after))
     return out.findings()
+
+
+def _selection_edit(old: Side, new: Side, before: str, after: str) -> Location:
+    """Where the edit that moved contexts from family ``before`` to ``after`` is: the rule (or
+    order) of one of the two families when it changed, else the first changed key of toolgen.yaml's
+    selection block, else the rule of ``before``."""
+    old_families = {f.name: f for f in old.catalog.families}
+    new_families = {f.name: f for f in new.catalog.families}
+    for name in (after, before):
+        was, now = old_families.get(name), new_families.get(name)
+        if was is not None and now is not None:
+            for key, a, b in (("rule", was.rule, now.rule), ("order", was.order, now.order)):
+                if not _same_json(a, b):
+                    return new.at(now.source, ("selection", key))
+    changed = _project_edit(old, new, _SELECTION_KEYS)
+    if changed is not None:
+        return changed
+    family = new_families.get(before) or old_families[before]
+    return (new if before in new_families else old).at(family.source, ("selection", "rule"))
+
+
+def _routing_edit(old: Side, new: Side) -> Location:
+    """Where the routing edit is: the default, the first rule that differs, else a provider set."""
+    before, after = old.catalog.project, new.catalog.project
+    if before.routing_default != after.routing_default:
+        return new.at(after.source, ("routing", "default"))
+    for i, (was, now) in enumerate(itertools.zip_longest(before.routing_rules, after.routing_rules)):
+        if was != now:
+            return new.at(after.source, ("routing", "rules", min(i, max(len(after.routing_rules) - 1, 0))))
+    changed = _project_edit(old, new, ("provider_sets", "model_sets", "model_predicates"))
+    return changed if changed is not None else new.at(after.source, ("routing",))
+
+
+_SELECTION_KEYS = ("precondition", "fallback", "provider_sets", "model_sets", "model_predicates")
+
+
+def _project_edit(old: Side, new: Side, keys: tuple[str, ...]) -> Location | None:
+    """The first of ``keys`` of toolgen.yaml's selection block (or one of its named entries)
+    whose value changed, in the new file; None when none did."""
+    before, after = old.catalog.project, new.catalog.project
+    for key in keys:
+        a, b = getattr(before, key), getattr(after, key)
+        if isinstance(a, Mapping) and isinstance(b, Mapping):
+            for name in [*b, *(n for n in a if n not in b)]:
+                if not _same_json(a.get(name), b.get(name)):
+                    return new.at(after.source, ("selection", key, name))
+        elif not _same_json(a, b):
+            return new.at(after.source, ("selection", key))
+    return None
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    return json.dumps(a, sort_keys=True, default=repr) == json.dumps(b, sort_keys=True, default=repr)
 
 
 def _tested(contexts: list[dict[str, Any]]) -> str:

@@ -68,13 +68,9 @@ def _free_port() -> int:
 
 def _make_fixture(base: Path) -> None:
     """Generate the fixture catalog as the package ``mcpfixture`` below ``base``."""
-    from conftest import copy_specs
-    from generator import pipeline, write
+    from conftest import generate_package
 
-    result = pipeline.run(copy_specs(REPO / "tests" / "fixtures" / "mcp_specs", base))
-    assert not result.diagnostics.has_errors, result.diagnostics.render()
-    out = base / "mcpfixture"
-    write.write(out, result.files, write.plan(out, result.files))
+    generate_package(REPO / "tests" / "fixtures" / "mcp_specs", base, "mcpfixture")
 
 
 class Setup:

@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mcpfixture import ToolResult, ToolUse, report_progress
+from mcpfixture import ToolResult, ToolUse
+from mcpfixture.mcp_server import report_progress
 
 
 class LookupHandler:

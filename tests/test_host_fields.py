@@ -11,20 +11,14 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import ROOT, copy_specs, edit, import_package, run_cli, submodule
+from conftest import ROOT, edit, generate_package, import_package, run_cli, submodule
 
 MCP_SPECS = ROOT / "tests" / "fixtures" / "mcp_specs"
 
 
 @pytest.fixture(scope="module")
 def package(tmp_path_factory: pytest.TempPathFactory):
-    from generator import pipeline, write
-
-    base = tmp_path_factory.mktemp("host-fields")
-    result = pipeline.run(copy_specs(MCP_SPECS, base))
-    assert not result.diagnostics.has_errors, result.diagnostics.render()
-    out = base / "pkg"
-    write.write(out, result.files, write.plan(out, result.files))
+    out = generate_package(MCP_SPECS, tmp_path_factory.mktemp("host-fields"), "pkg")
     return import_package(out)
 
 

@@ -24,14 +24,15 @@ from typing import Any
 import jsonschema
 import pytest
 
-from conftest import ROOT, copy_specs
+from conftest import ROOT, generate_package
 
 mcp = pytest.importorskip("mcp", reason="the MCP SDK (test extra) is not installed")
 httpx2 = pytest.importorskip("httpx2")
 
-from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
+
+from mcp import Client  # noqa: E402
 
 MCP_SPECS = ROOT / "tests" / "fixtures" / "mcp_specs"
 LISTED = ["lookup", "slow", "noisy", "broken", "orphan", "bare"]
@@ -41,14 +42,8 @@ MODES = ["legacy", "2026-07-28"]
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the generated package ``mcpfixture`` (and a marks folder)."""
-    from generator import pipeline, write
-
     base = tmp_path_factory.mktemp("mcp")
-    specs = copy_specs(MCP_SPECS, base)
-    result = pipeline.run(specs)
-    assert not result.diagnostics.has_errors, result.diagnostics.render()
-    out = base / "mcpfixture"
-    write.write(out, result.files, write.plan(out, result.files))
+    generate_package(MCP_SPECS, base, "mcpfixture")
     (base / "marks").mkdir()
     return base
 

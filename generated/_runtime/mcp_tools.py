@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .catalog import Catalog, Variant
-from .native import fast_copy
+from .native import fast_copy, parameters_schema
 from .offer import Offer
 from .prompt import TextPath
 from .tool_types import ToolUse
@@ -121,32 +121,23 @@ class ToolsOffer(Offer):
     def _entry(self, variant: Variant) -> dict[str, Any]:
         catalog, context = self.catalog, self.context
         params = catalog.visible_parameters(variant, context, self._plan.enabled_ids)
-        properties: dict[str, Any] = {}
-        required: list[str] = []
-        for param in params:
-            schema = _filled(fast_copy(param["schema"]), catalog, context)
-            prop: dict[str, Any] = {}
-            if "type" in schema or not any(
-                k in schema for k in ("anyOf", "oneOf", "allOf")
-            ):
-                prop["type"] = schema.pop("type", "string")
-            text = catalog.resolve_text(param["instruction"], context)
-            if text:
-                prop["description"] = text
-            prop.update(schema)
-            properties[param["name"]] = prop
-            if param["required"]:
-                required.append(param["name"])
+        # The canonical schema every format derives from, with the context's text filled in.
+        schema = parameters_schema(
+            [
+                {
+                    **p,
+                    "instruction": catalog.resolve_text(p["instruction"], context),
+                    "schema": _filled(fast_copy(p["schema"]), catalog, context),
+                }
+                for p in params
+            ]
+        )
         entry: dict[str, Any] = {"name": variant["name"]}
         title = variant.get("title")
         if title:
             entry["title"] = title
         entry["description"] = catalog.resolve_text(variant["description"], context)
-        entry["inputSchema"] = {
-            "type": "object",
-            "properties": properties,
-            "required": required,
-        }
+        entry["inputSchema"] = schema
         output = variant.get("output_schema")
         if output is not None:
             entry["outputSchema"] = fast_copy(output)

@@ -37,6 +37,12 @@ from mcp import Client  # noqa: E402
 MCP_SPECS = ROOT / "tests" / "fixtures" / "mcp_specs"
 LISTED = ["lookup", "slow", "noisy", "broken", "orphan", "bare"]
 MODES = ["legacy", "2026-07-28"]
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+}
 
 
 @pytest.fixture(scope="module")
@@ -77,9 +83,10 @@ def _free_port() -> int:
 @contextmanager
 def _http_server(base: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[str]:
     port = _free_port()
+    extra = [a.format(port=port) for a in args]  # "{port}" in an argument is the chosen port
     command = [
         sys.executable,
-        *_command("--lenient", "--timeout", "1", "--transport", "http", "--port", str(port), *args),
+        *_command("--lenient", "--timeout", "1", "--transport", "http", "--port", str(port), *extra),
     ]
     proc = subprocess.Popen(command, env=env or _env(base), stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
     try:
@@ -237,19 +244,13 @@ def test_missing_handler_classes_stop_the_start(served: Path) -> None:
 def test_stdio_survives_hostile_input(served: Path) -> None:
     """Malformed JSON, unknown methods, a 10 MB argument and 10,000-deep nesting; stdout stays JSON-RPC."""
     deep = "[" * 10_000 + "]" * 10_000
-    init = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
-    }
 
     def call(i: int, name: str, arguments: Any) -> bytes:
         message = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
         return json.dumps(message).encode()
 
     lines = [
-        json.dumps(init).encode(),
+        json.dumps(INITIALIZE).encode(),
         b'{"jsonrpc": "2.0", "method": "notifications/initialized"}',
         b"this is not json",
         b'{"jsonrpc": "2.0", "id": 2, "method": "no/such/method"}',
@@ -298,7 +299,7 @@ def _client(url: str, headers: dict[str, str]) -> Client:
 
 def test_http_refuses_foreign_origins_and_wants_the_token(served: Path) -> None:
     env = _env(served, MCP_TEST_TOKEN="s3cret")
-    with _http_server(served, "--token-env", "MCP_TEST_TOKEN", env=env) as url:
+    with _http_server(served, "--token-env", "MCP_TEST_TOKEN", "--allow-host", "tools.test:{port}", env=env) as url:
         body = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
         accept = {"accept": "application/json, text/event-stream", "authorization": "Bearer s3cret"}
         evil = httpx2.post(url, json=body, headers={**accept, "origin": "http://evil.example"})
@@ -307,6 +308,11 @@ def test_http_refuses_foreign_origins_and_wants_the_token(served: Path) -> None:
         assert bare.status_code == 401
         wrong = httpx2.post(url, json=body, headers={**accept, "authorization": "Bearer nope"})
         assert wrong.status_code == 401
+        port = url.split(":")[2].split("/")[0]
+        rebound = httpx2.post(url, json=body, headers={**accept, "host": f"evil.example:{port}"})
+        assert rebound.status_code == 421  # a Host the server was not told about: DNS rebinding
+        named = httpx2.post(url, json=INITIALIZE, headers={**accept, "host": f"tools.test:{port}"})
+        assert named.status_code == 200, named.text
 
         async def session() -> None:
             origin = url.removesuffix("/mcp")  # the server's own origin is allowed

@@ -73,6 +73,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="HTTP: another allowed Origin; repeatable",
     )
     add(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST:PORT",
+        help="HTTP: another allowed Host header (a name clients reach a remote bind by); "
+        "repeatable",
+    )
+    add(
         "--token-env",
         help="HTTP: require Authorization: Bearer <the value of this environment variable>",
     )

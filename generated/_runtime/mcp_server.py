@@ -275,17 +275,21 @@ def http_app(
     host: str,
     port: int,
     origins: Sequence[str] = (),
+    hosts: Sequence[str] = (),
     token: str | None = None,
     max_body: int = DEFAULT_MAX_BODY,
 ) -> Any:
-    """The streamable HTTP ASGI app at ``/mcp``: Host and Origin checked, token when given."""
-    hosts = [f"{h}:{port}" for h in ("127.0.0.1", "localhost", "[::1]")]
-    allowed = [f"http://{h}" for h in hosts] + list(origins)
-    if host not in LOOPBACK:
-        hosts.append(f"{host}:{port}")
+    """The streamable HTTP ASGI app at ``/mcp``: Host and Origin checked, token when given.
+
+    The loopback names of ``port`` are always allowed, as Host and as Origin; a remote bind is
+    reached by the names in ``hosts`` (``HOST:PORT``), whose origins are then allowed too.
+    """
+    loopback = [f"{h}:{port}" for h in ("127.0.0.1", "localhost", "[::1]")]
+    allowed_hosts = loopback + list(hosts)
+    allowed = [f"http://{h}" for h in allowed_hosts] + list(origins)
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
-        allowed_hosts=hosts,
+        allowed_hosts=allowed_hosts,
         allowed_origins=allowed,
     )
     app = server.streamable_http_app(
@@ -417,6 +421,7 @@ def run(package: Package, args: argparse.Namespace) -> int:
                 host=args.host,
                 port=args.port,
                 origins=args.allow_origin,
+                hosts=args.allow_host,
                 token=token,
             )
             asyncio.run(serve_http(app, args.host, args.port, workers))

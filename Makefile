@@ -74,6 +74,7 @@ bench: $(BENCH_STAMP) ts-deps
 	$(BIN)/python benchmarks/return_path.py
 	$(BIN)/python benchmarks/return_path.py --ts
 	$(BIN)/python benchmarks/patterns.py
+	$(BIN)/python benchmarks/breaking.py
 	$(BIN)/python benchmarks/mcp_server.py
 
 clean:

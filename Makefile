@@ -77,6 +77,7 @@ bench: $(BENCH_STAMP) ts-deps
 	$(BIN)/python benchmarks/patterns.py
 	$(BIN)/python benchmarks/breaking.py
 	$(BIN)/python benchmarks/lsp_session.py
+	$(BIN)/python benchmarks/mcp_server.py
 
 clean:
 	rm -rf $(VENV) .toolgen-cache build dist *.egg-info $(TS_DIR)/node_modules

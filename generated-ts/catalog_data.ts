@@ -5,7 +5,7 @@
 import { checkVersion } from "./_runtime/index.js";
 import type { CatalogData, FamilyData, McpData, ParameterData, PlaceholderData, Predicate, RoutingData, RuleData, SelectionData, SpecData, SubagentsData } from "./_runtime/data.js";
 
-checkVersion(7, "catalog_data");
+checkVersion(8, "catalog_data");
 
 // Texts the data below holds more than once, written once.
 const _T0 = "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.";
@@ -2743,7 +2743,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS_0
+    "parameters": _PARAMS_0,
+    "title": "Ask the user",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/ask_followup_question": {
     "id": "ask_followup_question",
@@ -2757,7 +2762,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS_1
+    "parameters": _PARAMS_1,
+    "title": "Ask the user",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/ask_followup_question": {
     "id": "ask_followup_question",
@@ -2771,7 +2781,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS_1
+    "parameters": _PARAMS_1,
+    "title": "Ask the user",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/attempt_completion": {
     "id": "attempt_completion",
@@ -2782,7 +2797,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_2
+    "parameters": _PARAMS_2,
+    "title": "Complete the task"
   },
   "gpt-5/attempt_completion": {
     "id": "attempt_completion",
@@ -2793,7 +2809,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_2
+    "parameters": _PARAMS_2,
+    "title": "Complete the task"
   },
   "native-next-gen/attempt_completion": {
     "id": "attempt_completion",
@@ -2804,7 +2821,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_3
+    "parameters": _PARAMS_3,
+    "title": "Complete the task"
   },
   "gpt-5-native/attempt_completion": {
     "id": "attempt_completion",
@@ -2815,7 +2833,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_3
+    "parameters": _PARAMS_3,
+    "title": "Complete the task"
   },
   "generic/execute_command": {
     "id": "execute_command",
@@ -2826,7 +2845,13 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_4
+    "parameters": _PARAMS_4,
+    "title": "Run a command",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "openWorldHint": true
+    }
   },
   "gpt-5-native/execute_command": {
     "id": "execute_command",
@@ -2837,7 +2862,13 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_5
+    "parameters": _PARAMS_5,
+    "title": "Run a command",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "openWorldHint": true
+    }
   },
   "native-next-gen/execute_command": {
     "id": "execute_command",
@@ -2848,7 +2879,13 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_5
+    "parameters": _PARAMS_5,
+    "title": "Run a command",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "openWorldHint": true
+    }
   },
   "gemini3/execute_command": {
     "id": "execute_command",
@@ -2859,7 +2896,13 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_6
+    "parameters": _PARAMS_6,
+    "title": "Run a command",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "openWorldHint": true
+    }
   },
   "generic/replace_in_file": {
     "id": "replace_in_file",
@@ -2870,7 +2913,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_7
+    "parameters": _PARAMS_7,
+    "title": "Edit a file",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/replace_in_file": {
     "id": "replace_in_file",
@@ -2881,7 +2931,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_8
+    "parameters": _PARAMS_8,
+    "title": "Edit a file",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/replace_in_file": {
     "id": "replace_in_file",
@@ -2892,7 +2949,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_8
+    "parameters": _PARAMS_8,
+    "title": "Edit a file",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
   },
   "generic/read_file": {
     "id": "read_file",
@@ -2903,7 +2967,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_9
+    "parameters": _PARAMS_9,
+    "title": "Read a file",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/read_file": {
     "id": "read_file",
@@ -2914,7 +2983,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_9
+    "parameters": _PARAMS_9,
+    "title": "Read a file",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/read_file": {
     "id": "read_file",
@@ -2925,7 +2999,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_9
+    "parameters": _PARAMS_9,
+    "title": "Read a file",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/write_to_file": {
     "id": "write_to_file",
@@ -2936,7 +3015,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_10
+    "parameters": _PARAMS_10,
+    "title": "Write a file",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/write_to_file": {
     "id": "write_to_file",
@@ -2947,7 +3033,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_11
+    "parameters": _PARAMS_11,
+    "title": "Write a file",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/write_to_file": {
     "id": "write_to_file",
@@ -2958,7 +3051,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_11
+    "parameters": _PARAMS_11,
+    "title": "Write a file",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/search_files": {
     "id": "search_files",
@@ -2969,7 +3069,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_12
+    "parameters": _PARAMS_12,
+    "title": "Search files",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/search_files": {
     "id": "search_files",
@@ -2980,7 +3085,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_12
+    "parameters": _PARAMS_12,
+    "title": "Search files",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/search_files": {
     "id": "search_files",
@@ -2991,7 +3101,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_12
+    "parameters": _PARAMS_12,
+    "title": "Search files",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/list_files": {
     "id": "list_files",
@@ -3002,7 +3117,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_13
+    "parameters": _PARAMS_13,
+    "title": "List files",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/list_files": {
     "id": "list_files",
@@ -3013,7 +3133,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_14
+    "parameters": _PARAMS_14,
+    "title": "List files",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/list_files": {
     "id": "list_files",
@@ -3024,7 +3149,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_14
+    "parameters": _PARAMS_14,
+    "title": "List files",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/list_code_definition_names": {
     "id": "list_code_definition_names",
@@ -3035,7 +3165,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_15
+    "parameters": _PARAMS_15,
+    "title": "List code definitions",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/list_code_definition_names": {
     "id": "list_code_definition_names",
@@ -3046,7 +3181,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_16
+    "parameters": _PARAMS_16,
+    "title": "List code definitions",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/list_code_definition_names": {
     "id": "list_code_definition_names",
@@ -3057,7 +3197,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_16
+    "parameters": _PARAMS_16,
+    "title": "List code definitions",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/browser_action": {
     "id": "browser_action",
@@ -3071,7 +3216,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_17
+    "parameters": _PARAMS_17,
+    "title": "Use the browser",
+    "annotations": {
+      "readOnlyHint": false,
+      "openWorldHint": true
+    }
   },
   "native-next-gen/browser_action": {
     "id": "browser_action",
@@ -3085,7 +3235,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_18
+    "parameters": _PARAMS_18,
+    "title": "Use the browser",
+    "annotations": {
+      "readOnlyHint": false,
+      "openWorldHint": true
+    }
   },
   "generic/use_mcp_tool": {
     "id": "use_mcp_tool",
@@ -3099,7 +3254,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_19
+    "parameters": _PARAMS_19,
+    "title": "Use an MCP tool"
   },
   "generic/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3113,7 +3269,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_20
+    "parameters": _PARAMS_20,
+    "title": "Read an MCP resource",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "next-gen/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3127,7 +3288,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_20
+    "parameters": _PARAMS_20,
+    "title": "Read an MCP resource",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "gpt/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3141,7 +3307,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_20
+    "parameters": _PARAMS_20,
+    "title": "Read an MCP resource",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "gpt-5-native/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3155,7 +3326,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_20
+    "parameters": _PARAMS_20,
+    "title": "Read an MCP resource",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "native-next-gen/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3169,7 +3345,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_20
+    "parameters": _PARAMS_20,
+    "title": "Read an MCP resource",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "generic/load_mcp_documentation": {
     "id": "load_mcp_documentation",
@@ -3183,7 +3364,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": []
+    "parameters": [],
+    "title": "Load MCP documentation",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/new_task": {
     "id": "new_task",
@@ -3197,7 +3383,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS_21
+    "parameters": _PARAMS_21,
+    "title": "Start a new task"
   },
   "generic/plan_mode_respond": {
     "id": "plan_mode_respond",
@@ -3208,7 +3395,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_22
+    "parameters": _PARAMS_22,
+    "title": "Respond in plan mode",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/plan_mode_respond": {
     "id": "plan_mode_respond",
@@ -3219,7 +3411,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_23
+    "parameters": _PARAMS_23,
+    "title": "Respond in plan mode",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/plan_mode_respond": {
     "id": "plan_mode_respond",
@@ -3230,7 +3427,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_23
+    "parameters": _PARAMS_23,
+    "title": "Respond in plan mode",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gemini3/plan_mode_respond": {
     "id": "plan_mode_respond",
@@ -3241,7 +3443,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_24
+    "parameters": _PARAMS_24,
+    "title": "Respond in plan mode",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gpt-5-native/act_mode_respond": {
     "id": "act_mode_respond",
@@ -3252,7 +3459,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_25
+    "parameters": _PARAMS_25,
+    "title": "Respond in act mode",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "native-next-gen/act_mode_respond": {
     "id": "act_mode_respond",
@@ -3263,7 +3475,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_25
+    "parameters": _PARAMS_25,
+    "title": "Respond in act mode",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "gemini3/act_mode_respond": {
     "id": "act_mode_respond",
@@ -3274,7 +3491,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS_25
+    "parameters": _PARAMS_25,
+    "title": "Respond in act mode",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/focus_chain": {
     "id": "focus_chain",
@@ -3288,7 +3510,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": []
+    "parameters": [],
+    "title": "Update the task checklist"
   },
   "generic/web_fetch": {
     "id": "web_fetch",
@@ -3310,7 +3533,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_26
+    "parameters": _PARAMS_26,
+    "title": "Fetch a web page",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "gpt-5-native/web_fetch": {
     "id": "web_fetch",
@@ -3332,7 +3560,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_27
+    "parameters": _PARAMS_27,
+    "title": "Fetch a web page",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "native-next-gen/web_fetch": {
     "id": "web_fetch",
@@ -3354,7 +3587,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_27
+    "parameters": _PARAMS_27,
+    "title": "Fetch a web page",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "generic/web_search": {
     "id": "web_search",
@@ -3376,7 +3614,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_28
+    "parameters": _PARAMS_28,
+    "title": "Search the web",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "gpt-5-native/web_search": {
     "id": "web_search",
@@ -3398,7 +3641,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_29
+    "parameters": _PARAMS_29,
+    "title": "Search the web",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "native-next-gen/web_search": {
     "id": "web_search",
@@ -3420,7 +3668,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_29
+    "parameters": _PARAMS_29,
+    "title": "Search the web",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": true
+    }
   },
   "gpt-5-native/apply_patch": {
     "id": "apply_patch",
@@ -3440,7 +3693,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_30
+    "parameters": _PARAMS_30,
+    "title": "Apply a patch",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
   },
   "gpt-5/apply_patch": {
     "id": "apply_patch",
@@ -3460,7 +3720,14 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_30
+    "parameters": _PARAMS_30,
+    "title": "Apply a patch",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
   },
   "generic/generate_explanation": {
     "id": "generate_explanation",
@@ -3474,7 +3741,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS_31
+    "parameters": _PARAMS_31,
+    "title": "Explain changes"
   },
   "generic/use_skill": {
     "id": "use_skill",
@@ -3488,7 +3756,12 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS_32
+    "parameters": _PARAMS_32,
+    "title": "Load a skill",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    }
   },
   "generic/use_subagents": {
     "id": "use_subagents",
@@ -3510,7 +3783,8 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS_33
+    "parameters": _PARAMS_33,
+    "title": "Delegate to subagents"
   }
 };
 

@@ -15,7 +15,7 @@ import { CATALOG } from "./catalog.js";
 import type { Context } from "./context.js";
 import type { PromptFamily } from "./ids.js";
 
-checkVersion(7, "gemini");
+checkVersion(8, "gemini");
 
 export const DIALECT = "gemini";
 

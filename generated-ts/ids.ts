@@ -3,7 +3,7 @@
 
 import { checkVersion } from "./_runtime/index.js";
 
-checkVersion(7, "ids");
+checkVersion(8, "ids");
 
 /** Every tool id, in enum order (toolgen.yaml `tools`). */
 export const ToolId = {

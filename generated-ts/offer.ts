@@ -14,7 +14,7 @@ import type { Context } from "./context.js";
 import type { PromptFamily } from "./ids.js";
 import { TEXT_PATH } from "./prompt.js";
 
-checkVersion(7, "offer");
+checkVersion(8, "offer");
 
 export type { Dispatcher, OfferAnswer, OfferOptions, OfferResponse, OfferTool };
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import _runtime
 
-_runtime.check_version(7, __name__)
+_runtime.check_version(8, __name__)
 
 from ._runtime.tool_types import ToolResult, ToolUse
 from .catalog import enabled_tools, enabled_variants, resolve_text, route, select_family

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from . import _runtime
 
-_runtime.check_version(7, __name__)
+_runtime.check_version(8, __name__)
 
 __all__ = [
     "SELECTION",
@@ -2083,6 +2083,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "yolo_mode", "truthy": False},
         "strict": False,
         "parameters": _PARAMS[0],
+        "title": "Ask the user",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "gpt-5-native/ask_followup_question": {
         "id": "ask_followup_question",
@@ -2094,6 +2096,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "yolo_mode", "truthy": False},
         "strict": False,
         "parameters": _PARAMS[1],
+        "title": "Ask the user",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "native-next-gen/ask_followup_question": {
         "id": "ask_followup_question",
@@ -2105,6 +2109,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "yolo_mode", "truthy": False},
         "strict": False,
         "parameters": _PARAMS[1],
+        "title": "Ask the user",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "generic/attempt_completion": {
         "id": "attempt_completion",
@@ -2116,6 +2122,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[2],
+        "title": "Complete the task",
     },
     "gpt-5/attempt_completion": {
         "id": "attempt_completion",
@@ -2127,6 +2134,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[2],
+        "title": "Complete the task",
     },
     "native-next-gen/attempt_completion": {
         "id": "attempt_completion",
@@ -2138,6 +2146,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[3],
+        "title": "Complete the task",
     },
     "gpt-5-native/attempt_completion": {
         "id": "attempt_completion",
@@ -2149,6 +2158,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[3],
+        "title": "Complete the task",
     },
     "generic/execute_command": {
         "id": "execute_command",
@@ -2160,6 +2170,12 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[4],
+        "title": "Run a command",
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "openWorldHint": True,
+        },
     },
     "gpt-5-native/execute_command": {
         "id": "execute_command",
@@ -2171,6 +2187,12 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[5],
+        "title": "Run a command",
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "openWorldHint": True,
+        },
     },
     "native-next-gen/execute_command": {
         "id": "execute_command",
@@ -2182,6 +2204,12 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[5],
+        "title": "Run a command",
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "openWorldHint": True,
+        },
     },
     "gemini3/execute_command": {
         "id": "execute_command",
@@ -2193,6 +2221,12 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[6],
+        "title": "Run a command",
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "openWorldHint": True,
+        },
     },
     "generic/replace_in_file": {
         "id": "replace_in_file",
@@ -2204,6 +2238,13 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[7],
+        "title": "Edit a file",
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
     },
     "native-next-gen/replace_in_file": {
         "id": "replace_in_file",
@@ -2215,6 +2256,13 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[8],
+        "title": "Edit a file",
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
     },
     "gpt-5-native/replace_in_file": {
         "id": "replace_in_file",
@@ -2226,6 +2274,13 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[8],
+        "title": "Edit a file",
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
     },
     "generic/read_file": {
         "id": "read_file",
@@ -2237,6 +2292,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[9],
+        "title": "Read a file",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "native-next-gen/read_file": {
         "id": "read_file",
@@ -2248,6 +2305,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[9],
+        "title": "Read a file",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "gpt-5-native/read_file": {
         "id": "read_file",
@@ -2259,6 +2318,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[9],
+        "title": "Read a file",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "generic/write_to_file": {
         "id": "write_to_file",
@@ -2270,6 +2331,13 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[10],
+        "title": "Write a file",
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
     },
     "native-next-gen/write_to_file": {
         "id": "write_to_file",
@@ -2281,6 +2349,13 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[11],
+        "title": "Write a file",
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
     },
     "gpt-5-native/write_to_file": {
         "id": "write_to_file",
@@ -2292,6 +2367,13 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[11],
+        "title": "Write a file",
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
     },
     "generic/search_files": {
         "id": "search_files",
@@ -2303,6 +2385,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[12],
+        "title": "Search files",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "gpt-5-native/search_files": {
         "id": "search_files",
@@ -2314,6 +2398,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[12],
+        "title": "Search files",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "native-next-gen/search_files": {
         "id": "search_files",
@@ -2325,6 +2411,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[12],
+        "title": "Search files",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "generic/list_files": {
         "id": "list_files",
@@ -2336,6 +2424,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[13],
+        "title": "List files",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "gpt-5-native/list_files": {
         "id": "list_files",
@@ -2347,6 +2437,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[14],
+        "title": "List files",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "native-next-gen/list_files": {
         "id": "list_files",
@@ -2358,6 +2450,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[14],
+        "title": "List files",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "generic/list_code_definition_names": {
         "id": "list_code_definition_names",
@@ -2369,6 +2463,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[15],
+        "title": "List code definitions",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "gpt-5-native/list_code_definition_names": {
         "id": "list_code_definition_names",
@@ -2380,6 +2476,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[16],
+        "title": "List code definitions",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "native-next-gen/list_code_definition_names": {
         "id": "list_code_definition_names",
@@ -2391,6 +2489,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[16],
+        "title": "List code definitions",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "generic/browser_action": {
         "id": "browser_action",
@@ -2402,6 +2502,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "supports_browser_use", "truthy": True},
         "strict": False,
         "parameters": _PARAMS[17],
+        "title": "Use the browser",
+        "annotations": {"readOnlyHint": False, "openWorldHint": True},
     },
     "native-next-gen/browser_action": {
         "id": "browser_action",
@@ -2413,6 +2515,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "supports_browser_use", "truthy": True},
         "strict": False,
         "parameters": _PARAMS[18],
+        "title": "Use the browser",
+        "annotations": {"readOnlyHint": False, "openWorldHint": True},
     },
     "generic/use_mcp_tool": {
         "id": "use_mcp_tool",
@@ -2424,6 +2528,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "has_mcp_hub", "truthy": True},
         "strict": False,
         "parameters": _PARAMS[19],
+        "title": "Use an MCP tool",
     },
     "generic/access_mcp_resource": {
         "id": "access_mcp_resource",
@@ -2435,6 +2540,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "has_mcp_hub", "truthy": True},
         "strict": False,
         "parameters": _PARAMS[20],
+        "title": "Read an MCP resource",
+        "annotations": {"readOnlyHint": True, "openWorldHint": True},
     },
     "next-gen/access_mcp_resource": {
         "id": "access_mcp_resource",
@@ -2446,6 +2553,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "has_mcp_hub", "truthy": True},
         "strict": False,
         "parameters": _PARAMS[20],
+        "title": "Read an MCP resource",
+        "annotations": {"readOnlyHint": True, "openWorldHint": True},
     },
     "gpt/access_mcp_resource": {
         "id": "access_mcp_resource",
@@ -2457,6 +2566,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "has_mcp_hub", "truthy": True},
         "strict": False,
         "parameters": _PARAMS[20],
+        "title": "Read an MCP resource",
+        "annotations": {"readOnlyHint": True, "openWorldHint": True},
     },
     "gpt-5-native/access_mcp_resource": {
         "id": "access_mcp_resource",
@@ -2468,6 +2579,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "has_mcp_hub", "truthy": True},
         "strict": False,
         "parameters": _PARAMS[20],
+        "title": "Read an MCP resource",
+        "annotations": {"readOnlyHint": True, "openWorldHint": True},
     },
     "native-next-gen/access_mcp_resource": {
         "id": "access_mcp_resource",
@@ -2479,6 +2592,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "has_mcp_hub", "truthy": True},
         "strict": False,
         "parameters": _PARAMS[20],
+        "title": "Read an MCP resource",
+        "annotations": {"readOnlyHint": True, "openWorldHint": True},
     },
     "generic/load_mcp_documentation": {
         "id": "load_mcp_documentation",
@@ -2490,6 +2605,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "has_mcp_hub", "truthy": True},
         "strict": False,
         "parameters": (),
+        "title": "Load MCP documentation",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "generic/new_task": {
         "id": "new_task",
@@ -2501,6 +2618,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "yolo_mode", "truthy": False},
         "strict": False,
         "parameters": _PARAMS[21],
+        "title": "Start a new task",
     },
     "generic/plan_mode_respond": {
         "id": "plan_mode_respond",
@@ -2512,6 +2630,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[22],
+        "title": "Respond in plan mode",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "gpt-5-native/plan_mode_respond": {
         "id": "plan_mode_respond",
@@ -2523,6 +2643,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[23],
+        "title": "Respond in plan mode",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "native-next-gen/plan_mode_respond": {
         "id": "plan_mode_respond",
@@ -2534,6 +2656,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[23],
+        "title": "Respond in plan mode",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "gemini3/plan_mode_respond": {
         "id": "plan_mode_respond",
@@ -2545,6 +2669,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[24],
+        "title": "Respond in plan mode",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "gpt-5-native/act_mode_respond": {
         "id": "act_mode_respond",
@@ -2556,6 +2682,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[25],
+        "title": "Respond in act mode",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "native-next-gen/act_mode_respond": {
         "id": "act_mode_respond",
@@ -2567,6 +2695,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[25],
+        "title": "Respond in act mode",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "gemini3/act_mode_respond": {
         "id": "act_mode_respond",
@@ -2578,6 +2708,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": None,
         "strict": False,
         "parameters": _PARAMS[25],
+        "title": "Respond in act mode",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "generic/focus_chain": {
         "id": "focus_chain",
@@ -2587,6 +2719,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "focus_chain_enabled", "truthy": True},
         "strict": False,
         "parameters": (),
+        "title": "Update the task checklist",
     },
     "generic/web_fetch": {
         "id": "web_fetch",
@@ -2603,6 +2736,8 @@ SPECS: dict[str, dict[str, Any]] = {
         },
         "strict": False,
         "parameters": _PARAMS[26],
+        "title": "Fetch a web page",
+        "annotations": {"readOnlyHint": True, "openWorldHint": True},
     },
     "gpt-5-native/web_fetch": {
         "id": "web_fetch",
@@ -2619,6 +2754,8 @@ SPECS: dict[str, dict[str, Any]] = {
         },
         "strict": False,
         "parameters": _PARAMS[27],
+        "title": "Fetch a web page",
+        "annotations": {"readOnlyHint": True, "openWorldHint": True},
     },
     "native-next-gen/web_fetch": {
         "id": "web_fetch",
@@ -2635,6 +2772,8 @@ SPECS: dict[str, dict[str, Any]] = {
         },
         "strict": False,
         "parameters": _PARAMS[27],
+        "title": "Fetch a web page",
+        "annotations": {"readOnlyHint": True, "openWorldHint": True},
     },
     "generic/web_search": {
         "id": "web_search",
@@ -2651,6 +2790,8 @@ SPECS: dict[str, dict[str, Any]] = {
         },
         "strict": False,
         "parameters": _PARAMS[28],
+        "title": "Search the web",
+        "annotations": {"readOnlyHint": True, "openWorldHint": True},
     },
     "gpt-5-native/web_search": {
         "id": "web_search",
@@ -2667,6 +2808,8 @@ SPECS: dict[str, dict[str, Any]] = {
         },
         "strict": False,
         "parameters": _PARAMS[29],
+        "title": "Search the web",
+        "annotations": {"readOnlyHint": True, "openWorldHint": True},
     },
     "native-next-gen/web_search": {
         "id": "web_search",
@@ -2683,6 +2826,8 @@ SPECS: dict[str, dict[str, Any]] = {
         },
         "strict": False,
         "parameters": _PARAMS[29],
+        "title": "Search the web",
+        "annotations": {"readOnlyHint": True, "openWorldHint": True},
     },
     "gpt-5-native/apply_patch": {
         "id": "apply_patch",
@@ -2699,6 +2844,13 @@ SPECS: dict[str, dict[str, Any]] = {
         },
         "strict": False,
         "parameters": _PARAMS[30],
+        "title": "Apply a patch",
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
     },
     "gpt-5/apply_patch": {
         "id": "apply_patch",
@@ -2715,6 +2867,13 @@ SPECS: dict[str, dict[str, Any]] = {
         },
         "strict": False,
         "parameters": _PARAMS[30],
+        "title": "Apply a patch",
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
     },
     "generic/generate_explanation": {
         "id": "generate_explanation",
@@ -2726,6 +2885,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "is_cli", "truthy": False},
         "strict": False,
         "parameters": _PARAMS[31],
+        "title": "Explain changes",
     },
     "generic/use_skill": {
         "id": "use_skill",
@@ -2737,6 +2897,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "requires": {"field": "skills", "truthy": True},
         "strict": False,
         "parameters": _PARAMS[32],
+        "title": "Load a skill",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     "generic/use_subagents": {
         "id": "use_subagents",
@@ -2753,6 +2915,7 @@ SPECS: dict[str, dict[str, Any]] = {
         },
         "strict": False,
         "parameters": _PARAMS[33],
+        "title": "Delegate to subagents",
     },
 }
 """Every spec variant, keyed "<family>/<tool id>"; families share them by key."""

@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from . import _runtime
 
-_runtime.check_version(7, __name__)
+_runtime.check_version(8, __name__)
 
 from ._runtime import offer as _offer
 from .catalog import CATALOG

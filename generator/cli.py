@@ -41,10 +41,11 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("check", parents=both, help="exit 1 with a diff when the generated files are out of date")
     sub.add_parser("validate", parents=both, help="check the specs only")
     sub.add_parser("lsp", help="run the language server for spec files on stdin/stdout (needs toolgen[lsp])")
-    from . import init, show
+    from . import init, serve, show
     from .breaking import command as breaking
 
     show.add_commands(sub, common)
+    serve.add_command(sub, common)
     init.add_commands(sub, outputs)
     breaking.add_command(sub)
     return parser
@@ -85,6 +86,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         return watch.run(args)
     from . import project
 
+    if args.command == "serve":
+        from . import serve
+
+        args.out = project.package_folder(args.specs, args.out)
+        return serve.run(args)
     if args.command not in ("generate", "check", "validate"):  # show, parse
         from . import show
 

@@ -111,6 +111,15 @@ class Parameter:
         return str(declared)
 
 
+#: The MCP tool annotations a spec may set, with the defaults the MCP specification gives.
+ANNOTATION_HINTS: tuple[tuple[str, bool], ...] = (
+    ("readOnlyHint", False),
+    ("destructiveHint", True),
+    ("idempotentHint", False),
+    ("openWorldHint", True),
+)
+
+
 @dataclass(frozen=True)
 class ToolVariant:
     tool_id: str
@@ -121,6 +130,11 @@ class ToolVariant:
     requires: Predicate | None = None
     strict: bool = False
     location: Location = field(default=Location(""), compare=False)
+    # The tool's host-facing fields (the same for every variant; MCP tools/list shows them).
+    title: str | None = None
+    annotations: tuple[tuple[str, bool], ...] = ()
+    """MCP annotation hints the spec sets, in the order of ANNOTATION_HINTS."""
+    output_schema: Mapping[str, Any] | None = None
 
     @property
     def key(self) -> str:

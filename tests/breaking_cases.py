@@ -75,6 +75,9 @@ def new_edit(rel: str, old: str, new_text: str) -> Mutate:
     return lambda _, new: edit(new / rel, old, new_text)
 
 
+HINTS = "id: read_file\nannotations: {{{}: true}}\n"
+OUTPUT_TEXT = "id: read_file\noutput_schema:\n  type: object\n  properties: {{lines: {{type: {type}}}}}\n"
+
 # rule -> (mutation, the finding's location, the exit code)
 CASES: dict[str, tuple[Mutate, str, int]] = {
     "TOOL_REMOVED": (drop_tool_todo, "specs/toolgen.yaml:4:1", 1),
@@ -257,6 +260,32 @@ CASES: dict[str, tuple[Mutate, str, int]] = {
     "NPM_PACKAGE_RENAMED": (
         new_edit("toolgen.yaml", "selection:\n", "npm: {name: fixture-tools}\nselection:\n"),
         "specs/toolgen.yaml:60:7",
+        1,
+    ),
+    "ANNOTATION_WEAKENED": (
+        lambda old, new: (
+            edit(old / "tools" / "read_file.yaml", "id: read_file\n", HINTS.format("readOnlyHint")),
+            edit(new / "tools" / "read_file.yaml", "id: read_file\n", HINTS.format("idempotentHint")),
+        ),
+        "specs/tools/read_file.yaml:3:1",
+        1,
+    ),
+    "ANNOTATION_STRENGTHENED": (
+        read_file_edit("id: read_file\n", "id: read_file\nannotations: {openWorldHint: false}\n"),
+        "specs/tools/read_file.yaml:3:1",
+        0,
+    ),
+    "OUTPUT_SCHEMA_ADDED": (
+        read_file_edit("id: read_file\n", "id: read_file\noutput_schema: {type: object}\n"),
+        "specs/tools/read_file.yaml:3:1",
+        0,
+    ),
+    "OUTPUT_SCHEMA_CHANGED": (
+        lambda old, new: (
+            edit(old / "tools" / "read_file.yaml", "id: read_file\n", OUTPUT_TEXT.format(type="string")),
+            edit(new / "tools" / "read_file.yaml", "id: read_file\n", OUTPUT_TEXT.format(type="integer")),
+        ),
+        "specs/tools/read_file.yaml:3:1",
         1,
     ),
     "MCP_SEPARATOR_CHANGED": (

@@ -130,6 +130,17 @@ def specs(tmp_path: Path) -> Path:
     return copy_specs(FIXTURE_SPECS, tmp_path)
 
 
+def generate_package(specs: Path, base: Path, name: str) -> Path:
+    """Generate the spec folder ``specs`` (copied below ``base``) as the package ``base/name``."""
+    from generator import pipeline, write
+
+    result = pipeline.run(copy_specs(specs, base))
+    assert not result.diagnostics.has_errors, result.diagnostics.render()
+    out = base / name
+    write.write(out, result.files, write.plan(out, result.files))
+    return out
+
+
 @pytest.fixture(scope="session")
 def fixture_output(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The fixture catalog generated once per session; returns the output folder."""

@@ -25,6 +25,7 @@ from ..diagnostics import Location
 from ..model import Deprecation, Handler, Parameter, Tool, ToolVariant
 from ..runtime.formats import FORMATS as FORMAT_RECORDS
 from .findings import Collector, Finding
+from .host_fields import compare_host_fields
 from .projectdiff import compare_project
 from .schemadiff import diff_schema, shape
 from .side import Side
@@ -40,6 +41,7 @@ def compare(old: Side, new: Side) -> list[Finding]:
     _families(old, new, renamed, out)
     _handlers(old, new, renamed, out)
     _deprecated_tools(old, new, renamed, out)
+    compare_host_fields(old.tools, new.tools, new.at, renamed, out)
     return out.findings()
 
 

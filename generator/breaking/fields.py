@@ -27,6 +27,10 @@ class Decision:
     meaning: str
 
 
+_HINT = Decision(
+    ("ANNOTATION_WEAKENED", "ANNOTATION_STRENGTHENED"), "a promise MCP hosts approve calls on (MCP default if unset)"
+)
+
 _ROOTS = (
     ("project.schema.json", "toolgen.yaml"),
     ("tool.schema.json", "tools/<tool>.yaml"),
@@ -209,6 +213,17 @@ DECISIONS: dict[str, Decision] = {
         ("TOOL_RENAMED",), "declares a rename: the old and new ids are paired even when the shape changed"
     ),
     "tools/<tool>.yaml:label": Decision(_NONE, "a log label for people; never sent, never in host types"),
+    "tools/<tool>.yaml:title": Decision(("DESCRIPTION_CHANGED",), "the name MCP hosts show; the model calls the name"),
+    "tools/<tool>.yaml:annotations": Decision(
+        ("ANNOTATION_WEAKENED", "ANNOTATION_STRENGTHENED"), "see its members"
+    ),
+    "tools/<tool>.yaml:annotations.readOnlyHint": _HINT,
+    "tools/<tool>.yaml:annotations.destructiveHint": _HINT,
+    "tools/<tool>.yaml:annotations.idempotentHint": _HINT,
+    "tools/<tool>.yaml:annotations.openWorldHint": _HINT,
+    "tools/<tool>.yaml:output_schema": Decision(
+        ("OUTPUT_SCHEMA_CHANGED", "OUTPUT_SCHEMA_ADDED"), "the structuredContent MCP clients read, compared by shape"
+    ),
     "tools/<tool>.yaml:variants": Decision(("TOOL_REMOVED_FROM_FAMILY", "TOOL_ADDED"), "see its members"),
     "tools/<tool>.yaml:variants.<name>": Decision(
         ("TOOL_REMOVED_FROM_FAMILY", "TOOL_ADDED"), "the tool as one family sends it, compared resolved"

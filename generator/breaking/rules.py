@@ -69,7 +69,7 @@ _RULES = (
     Rule("PATTERN_CHANGED", True, "a pattern or format was added or changed", "both"),
     Rule("STRICT_CHANGED", True, "the OpenAI strict flag of a tool changed", "model"),
     Rule("DEFAULT_CHANGED", False, "a default value changed (of a parameter or a context field)", "both"),
-    Rule("DESCRIPTION_CHANGED", False, "a description, instruction or usage example changed", "model"),
+    Rule("DESCRIPTION_CHANGED", False, "a description, instruction, usage example or title changed", "model"),
     Rule("DEPRECATED", False, "a tool, parameter or enum value is now deprecated (a removal may follow)", "both"),
     # Conditions on the context.
     Rule(
@@ -80,6 +80,16 @@ _RULES = (
     ),
     Rule("REQUIREMENT_REMOVED", False, "a tool or parameter lost its context requirement or a dependency", "model"),
     # Handlers, MCP and the context.
+    Rule(
+        "ANNOTATION_WEAKENED",
+        True,
+        "an MCP hint promises less: read-only to writing, non-destructive to destructive, idempotent to not, "
+        "closed world to open",
+        "host",
+    ),
+    Rule("ANNOTATION_STRENGTHENED", False, "an MCP hint promises more (the reverse of ANNOTATION_WEAKENED)", "host"),
+    Rule("OUTPUT_SCHEMA_CHANGED", True, "a tool's output schema changed shape or was removed", "host"),
+    Rule("OUTPUT_SCHEMA_ADDED", False, "a tool declares an output schema it did not have", "host"),
     Rule("HANDLER_CHANGED", True, "a tool's handler binding changed (class, shared handler, validator)", "host"),
     Rule("HANDLER_REMOVED", True, "a tool no longer has a handler", "host"),
     Rule("HANDLER_ADDED", False, "a tool gained a handler of a class the host already provides", "host"),

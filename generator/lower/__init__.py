@@ -71,6 +71,14 @@ def emit_all(
             ),
             # What one request offered: sending and dispatching from the same object.
             "offer.py": render_python("offer.py.j2", header(sources)),
+            # The catalog as an MCP server; the only module that needs the mcp SDK.
+            "mcp_server.py": render_python(
+                "mcp_server.py.j2",
+                header(sources),
+                name=catalog.project.name,
+                version=catalog.project.npm_version,
+                family=families[0].family.name if families else "<family>",
+            ),
         }
     )
     docs = {"docs/catalog.md": catalog_doc.emit(catalog, families).encode("utf-8")}

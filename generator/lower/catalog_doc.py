@@ -81,6 +81,31 @@ def _parameter_rows(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> l
     return rows
 
 
+def _host_rows(catalog: Catalog) -> list[str]:
+    """The MCP host section (title, annotation hints, output schema), when any tool sets them."""
+    rows = []
+    for tool in catalog.tools:
+        first = tool.variants[0] if tool.variants else None
+        if first is None or (first.title is None and not first.annotations and first.output_schema is None):
+            continue
+        hints = ", ".join(f"{name}: {str(value).lower()}" for name, value in first.annotations) or "-"
+        output = "yes" if first.output_schema is not None else "-"
+        rows.append(f"| `{tool.id}` | {_cell(first.title or '-')} | {hints} | {output} |")
+    if not rows:
+        return []
+    return [
+        "",
+        "## MCP hosts",
+        "",
+        "What the MCP server lists beside each tool (docs/mcp-server.md): its title, the annotation hints the",
+        "spec sets (the others take the MCP defaults) and whether it declares an output schema.",
+        "",
+        "| tool | title | hints | output schema |",
+        "| --- | --- | --- | --- |",
+        *rows,
+    ]
+
+
 def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> str:
     names = [r.family.name for r in families]
     lines = [
@@ -124,6 +149,7 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> str:
         "| --- | --- | --- | --- | --- |",
         *_parameter_rows(catalog, families),
     ]
+    lines += _host_rows(catalog)
     lines += ["", "## Context fields", "", "| field | type | default | meaning |", "| --- | --- | --- | --- |"]
     for field in catalog.project.context:
         kind = field.type + (" or null" if field.nullable else "")

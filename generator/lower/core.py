@@ -87,7 +87,7 @@ def param_data(param: Parameter) -> dict[str, Any]:
 
 
 def variant_data(variant: ToolVariant) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "id": variant.tool_id,
         "spec": variant.family,
         "name": variant.name,
@@ -96,6 +96,14 @@ def variant_data(variant: ToolVariant) -> dict[str, Any]:
         "strict": variant.strict,
         "parameters": tuple(param_data(p) for p in variant.parameters),
     }
+    # The host-facing fields only when the spec sets them (MCP's tools/list reads them).
+    if variant.title is not None:
+        data["title"] = variant.title
+    if variant.annotations:
+        data["annotations"] = dict(variant.annotations)
+    if variant.output_schema is not None:
+        data["output_schema"] = variant.output_schema
+    return data
 
 
 def _shared_parameters(variants: list[ToolVariant]) -> tuple[dict[str, Any], tuple[Any, ...]]:

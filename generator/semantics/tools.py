@@ -14,6 +14,7 @@ from ..runtime.labels import LabelSyntaxError, label_names
 from ..validate import suggest
 from .common import Scope, file_stem, freeze
 from .deprecation import marked, read_deprecation
+from .host_fields import host_fields
 from .predicates import check_predicate
 from .schemas import parameter
 from .text import check_text, check_usage
@@ -96,6 +97,7 @@ def build_tools(scope: Scope, srcs: list[SourceFile], memo: Memo | None = None) 
                 "name the id the tool had in an earlier version, or remove renamed_from",
             )
             renamed_from = None
+        variants = host_fields(scope, src, data, variants)
         result.append(Tool(tool_id, handler, variants, src.path, label, renamed_from, deprecated))
     return result
 

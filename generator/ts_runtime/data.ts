@@ -59,6 +59,10 @@ export interface SpecData {
   readonly requires: Predicate | null;
   readonly strict: boolean;
   readonly parameters: readonly ParameterData[];
+  /** The tool's host-facing fields, present only when its spec sets them (MCP tools/list). */
+  readonly title?: string;
+  readonly annotations?: { readonly [hint: string]: boolean };
+  readonly output_schema?: Json;
 }
 
 export interface PlaceholderData {

@@ -70,9 +70,9 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return init.run(args)
     if args.command == "lsp":
-        from .lsp.server import serve  # pygls is the optional extra toolgen[lsp]
+        from .lsp.server import serve as serve_lsp  # pygls is the optional extra toolgen[lsp]
 
-        return serve()
+        return serve_lsp()
     if args.command == "breaking":
         from .breaking import command as breaking
 

@@ -72,6 +72,8 @@ def string(text: str) -> str:
 
 _CODE_MARK = "\x00toolgen-code:"  # stands in for a Code value while json.dumps writes the literal
 _CODE_TEXT = re.compile(r'"\\u0000toolgen-code:([^"\\]*)"')
+#: A key "__proto__" in a literal json.dumps wrote with indent=2 (every key starts a line).
+_PROTO_KEY = re.compile(r'(?m)^( *)"__proto__":')
 
 
 class _Writer:
@@ -87,6 +89,8 @@ class _Writer:
         """Append ``value``'s literal (``where`` names it in problems)."""
         text = json.dumps(self._prepare(value, [where]), ensure_ascii=False, indent=2)
         text = _CODE_TEXT.sub(lambda m: m.group(1), text)
+        # A literal's "__proto__": sets the prototype; the computed key makes it an own key, as in Python.
+        text = _PROTO_KEY.sub(r'\1["__proto__"]:', text)
         self.out.write(_UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
     def _prepare(self, value: Any, path: list[Any]) -> Any:
@@ -221,7 +225,9 @@ def _context(catalog: Catalog, writer: _Writer) -> str:
         out.write(f"{_INDENT}readonly {f.name}: {kind}{' | null' if f.nullable else ''};\n")
     out.write("}\n\n/** Kind and nullability per field, in declared order. */\nexport const FIELD_TYPES: FieldTypes = ")
     writer.value({f.name: (f.type, f.nullable) for f in project.context}, "FIELD_TYPES")
-    out.write(";\n\nexport const FIELD_DOCS: { readonly [field: string]: string } = ")
+    # `as const`: the tuples keep their type even under a key the contextual type misreads
+    # ("constructor" is looked up on Object, not in the index signature: a context field so named).
+    out.write(" as const;\n\nexport const FIELD_DOCS: { readonly [field: string]: string } = ")
     writer.value({f.name: f.doc for f in project.context}, "FIELD_DOCS")
     out.write(";\n\n/** Every field at its default. */\nexport const DEFAULTS: Context = ")
     writer.value({f.name: f.default for f in project.context}, "DEFAULTS")

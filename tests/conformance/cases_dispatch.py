@@ -1,7 +1,4 @@
-"""The TypeScript runtime answers as the Python one on the handler side (issue 16).
-
-Both runtimes run the same inputs and their answers are compared as JSON; any difference fails,
-naming the input:
+"""Conformance cases of the return path (module "dispatch", tests/ts_scripts/dispatch.ts):
 
 - dispatch decisions, sync and async: every tool name of every family, every MCP tool name the
   servers of tests/data/mcp/ give (and the raw, unrewritten and malformed spellings), subagent
@@ -19,10 +16,7 @@ naming the input:
   servers (one disabled) and subagents: the names sent, the skip report, and for calls to every
   tool, offered or not, with drawn arguments: the refusal and the answer.
 
-tests/ts_bridge.py compiles the package once and runs tests/ts_scripts/dispatch.ts on each batch.
-Known differences, which the corpus avoids: JavaScript does not tell 3 from 3.0, loses integers
-past 2**53 (unless a lossless reader gives bigints), and iterates integer-like object keys first
-(docs/handlers.md, "TypeScript handlers"). Patterns are ECMA-262 in both (ecma_regex): the keyword
+Numbers past 2**53 and integer-like keys are the cases of cases_special.py. Patterns are ECMA-262 in both (ecma_regex): the keyword
 corpus has invalid and refused patterns (the same refusal texts) and patterns Python's own ``re``
 would read otherwise.
 """
@@ -36,10 +30,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import generated
-import ts_bridge
 from generated import catalog_data
 from generated._runtime import replies, streams, validation
 from generated._runtime.dynamic_tools import encode_mcp_tool_name, load_servers_json, mcp_tools
@@ -54,6 +45,7 @@ from generated.dispatch import (
     MissingHandlersError,
     SharedToolHandler,
 )
+from conformance.common import Cases
 from replies_data import (
     CALLS,
     FORMATS,
@@ -66,34 +58,8 @@ from replies_data import (
 from test_offer import NATIVE, SUBAGENTS
 from test_offer import SERVERS as OFFER_SERVERS
 
-MCP_DATA = Path(__file__).parent / "data" / "mcp"
+MCP_DATA = Path(__file__).resolve().parents[1] / "data" / "mcp"
 SEED = 20261130
-
-
-def first_difference(py: Any, ts: Any, path: str = "") -> str:
-    """Where two JSON values first differ, and the two values there (kept short)."""
-    if isinstance(py, dict) and isinstance(ts, dict) and py.keys() == ts.keys():
-        for key in py:
-            if py[key] != ts[key]:
-                return first_difference(py[key], ts[key], f"{path}.{key}")
-    if isinstance(py, list) and isinstance(ts, list) and len(py) == len(ts):
-        for index, (a, b) in enumerate(zip(py, ts, strict=True)):
-            if a != b:
-                return first_difference(a, b, f"{path}[{index}]")
-    return f"at {path or 'the top'}:\n  python: {str(py)[:800]}\n  ts:     {str(ts)[:800]}"
-
-
-def compare(kind: str, inputs: list[dict[str, Any]], python: Callable[[dict[str, Any]], Any]) -> int:
-    """Run ``inputs`` through both runtimes; fail naming every input whose answers differ."""
-    ts = ts_bridge.values("dispatch", [{"op": kind, **i} for i in inputs])
-    differences = []
-    for given, ts_answer in zip(inputs, ts, strict=True):
-        py_answer = ts_bridge.as_json(python(given))
-        if py_answer != ts_answer:
-            shown = json.dumps(given, ensure_ascii=False)[:400]
-            differences.append(f"{kind} {shown}\n{first_difference(py_answer, ts_answer)}")
-    assert not differences, f"{len(differences)} of {len(inputs)} differ:\n" + "\n".join(differences[:20])
-    return len(inputs)
 
 
 def use_json(use: generated.ToolUse) -> dict[str, Any]:
@@ -206,7 +172,7 @@ def calls_for(name: str) -> list[dict[str, Any]]:
     ]
 
 
-def test_dispatch_decisions_are_equal() -> None:
+def dispatch_decisions_are_equal(out: Cases) -> None:
     names = list(dict.fromkeys(tool_names()))
     calls = [call for name in names for call in calls_for(name)]
     calls += [
@@ -221,7 +187,7 @@ def test_dispatch_decisions_are_equal() -> None:
     classes = sorted({b["class_name"] for b in HANDLERS.values() if b is not None})
     for missing in (classes[:1], ["WriteToFileToolHandler", "UseSubagentsToolHandler", "UseMcpToolHandler"]):
         inputs += [{"calls": calls, "missing": missing}, {"calls": calls, "missing": missing, "lenient": True}]
-    compare("route", inputs, py_route)
+    out.run("dispatch", "route", inputs, py_route)
 
 
 # ---- reading calls ---------------------------------------------------------------------------
@@ -326,16 +292,16 @@ def py_read(given: dict[str, Any]) -> Any:
     return {"uses": [use_json(u) for u in uses], "problems": problems}
 
 
-def test_read_calls_are_equal() -> None:
-    compare("readCalls", list(reply_inputs()), py_read)
+def read_calls_are_equal(out: Cases) -> None:
+    out.run("dispatch", "readCalls", list(reply_inputs()), py_read)
 
 
-def test_decode_arguments_is_equal() -> None:
+def decode_arguments_is_equal(out: Cases) -> None:
     inputs = [{"value": text} for text in BAD_JSON] + [{"value": text, "max": 5} for text in BAD_JSON[:5]]
     inputs += [{"value": v} for v in (None, {}, {"a": [1, {"b": "c"}]}, [1], 3, True, "x" * 20)]
     inputs += [{"value": {"a": "x" * 30}, "max": 20}, {"value": "\U0001f600" * 6, "max": 8}]
-    compare(
-        "decode", inputs, lambda g: replies.decode_arguments(g["value"], g.get("max") or replies.MAX_ARGUMENT_CHARS)
+    out.run(
+        "dispatch", "decode", inputs, lambda g: replies.decode_arguments(g["value"], g.get("max") or replies.MAX_ARGUMENT_CHARS)
     )
 
 
@@ -400,8 +366,8 @@ def py_stream(given: dict[str, Any]) -> Any:
     return {"fed": fed, "calls": calls, "finished": finished, "problems": stream.problems}
 
 
-def test_streams_are_equal() -> None:
-    compare("stream", list(stream_inputs()), py_stream)
+def streams_are_equal(out: Cases) -> None:
+    out.run("dispatch", "stream", list(stream_inputs()), py_stream)
 
 
 # ---- validation ------------------------------------------------------------------------------
@@ -624,14 +590,14 @@ def py_validate(given: dict[str, Any]) -> Any:
     return [list(check(params, coerce)) for params, coerce in given["cases"]]
 
 
-def test_validation_is_equal() -> None:
-    compare("validate", list(validation_inputs()), py_validate)
+def validation_is_equal(out: Cases) -> None:
+    out.run("dispatch", "validate", list(validation_inputs()), py_validate)
 
 
 # ---- result messages -------------------------------------------------------------------------
 
 
-def test_result_messages_are_equal() -> None:
+def result_messages_are_equal(out: Cases) -> None:
     answers = [
         ({"name": "read_file", "params": {}, "id": "c1"}, {"content": "text", "is_error": False, "denied": False}),
         ({"name": "t", "params": {}, "id": "toolgen-call-1"}, {"content": "bad", "is_error": True, "denied": False}),
@@ -654,12 +620,7 @@ def test_result_messages_are_equal() -> None:
 
     inputs = [{"format": fmt, "answers": answers[:n]} for fmt in FORMATS for n in (0, 1, 3)]
     inputs.append({"format": "anthropic", "answers": answers, "label": "[read_file for 'a']"})
-    compare("results", inputs, py_results)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _typescript() -> None:
-    ts_bridge.require()
+    out.run("dispatch", "results", inputs, py_results)
 
 
 # ---- the Offer: permission, validation and dispatch of what one request sent --------------------
@@ -802,8 +763,8 @@ def py_offer(given: dict[str, Any]) -> Any:
     return {"names": list(offer.names()), "skipped": offer.skipped, "degraded": offer.degraded, "answers": answers}
 
 
-def test_offers_answer_alike() -> None:
-    compare("offer", list(offer_inputs()), py_offer)
+def offers_answer_alike(out: Cases) -> None:
+    out.run("dispatch", "offer", list(offer_inputs()), py_offer)
 
 
 # ---- answering a whole turn: cut-off calls, unknown tool tags, Offer.answer and answer_text ----
@@ -859,7 +820,7 @@ def cut_replies(fmt: str) -> Iterator[dict[str, Any]]:
     yield other
 
 
-def test_cut_off_replies_are_read_alike() -> None:
+def cut_off_replies_are_read_alike(out: Cases) -> None:
     inputs = [{"format": fmt, "response": r} for fmt in FORMATS for r in cut_replies(fmt)]
     for fmt in FORMATS:  # entered at the choice / candidate: the stop value is still seen
         response = cut_off(fmt, reply(fmt))
@@ -867,7 +828,7 @@ def test_cut_off_replies_are_read_alike() -> None:
             inputs.append({"format": fmt, "response": response["choices"][0]})
         if fmt == "gemini":
             inputs.append({"format": fmt, "response": response["candidates"][0]})
-    compare("readCalls", inputs, py_read)
+    out.run("dispatch", "readCalls", inputs, py_read)
 
 
 #: Finished text-path replies: calls, cut-off calls, unknown tools, and prose that is not a call.
@@ -900,7 +861,7 @@ REPLY_TEXTS = [
 ]
 
 
-def test_finished_replies_are_parsed_alike() -> None:
+def finished_replies_are_parsed_alike(out: Cases) -> None:
     tools = {
         "read_file": ["path", "start_line"],
         "list_files": ["path", "recursive"],
@@ -913,7 +874,7 @@ def test_finished_replies_are_parsed_alike() -> None:
 
         return [use_json(u) for u in parse_reply(given["text"], given["tools"])]
 
-    compare("parseReply", inputs, py_parse)
+    out.run("dispatch", "parseReply", inputs, py_parse)
 
 
 def answer_inputs() -> Iterator[dict[str, Any]]:
@@ -953,5 +914,22 @@ def py_answer(given: dict[str, Any]) -> Any:
     return out
 
 
-def test_offers_answer_whole_turns_alike() -> None:
-    compare("answer", list(answer_inputs()), py_answer)
+def offers_answer_whole_turns_alike(out: Cases) -> None:
+    out.run("dispatch", "answer", list(answer_inputs()), py_answer)
+
+
+def build(out: Cases) -> None:
+    """Every case of this module, in a fixed order."""
+    for add in (
+        dispatch_decisions_are_equal,
+        read_calls_are_equal,
+        decode_arguments_is_equal,
+        streams_are_equal,
+        validation_is_equal,
+        result_messages_are_equal,
+        offers_answer_alike,
+        cut_off_replies_are_read_alike,
+        finished_replies_are_parsed_alike,
+        offers_answer_whole_turns_alike,
+    ):
+        add(out)

@@ -1,0 +1,211 @@
+"""Conformance cases of values JavaScript treats specially (issue 22).
+
+- module "js_names" (tests/ts_scripts/special.ts): the spec set tests/data/js_names, whose tools,
+  parameters, families and context fields are named as Object.prototype's members and reserved
+  words (``__proto__``, ``constructor``, ``toString``, ``class``, ``delete`` ...), through every
+  public API that reads a name: selection, enabled tools, prompt sections, native tools per format,
+  the text parser, reading calls, the Offer's checks and dispatch;
+- module "dispatch" and "core": numbers near and past 2**53 (as JSON text and as parsed values),
+  NaN and the infinities, lone surrogates and non-BMP text in replies, arguments, contexts and
+  validation.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+import tempfile
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from conformance.common import ROOT, Cases
+from replies_data import FORMATS, anthropic_events, gemini_chunks, openai_chat_chunks, openai_responses_events, reply
+
+SPECS = ROOT / "tests" / "data" / "js_names" / "specs"
+#: Object.prototype's names and reserved words, as names a model or a host may send.
+NAMES = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "class", "default", "delete"]
+NAMES += ["prototype", "isPrototypeOf", "__defineGetter__", "then", "length", "plain", "new", "typeof"]
+SEED = 2026_12_02
+
+
+@cache
+def package() -> ModuleType:
+    """The Python package of tests/data/js_names, generated into a temporary folder and imported."""
+    from generator import pipeline, write
+
+    result = pipeline.run(SPECS)
+    if result.diagnostics.has_errors:
+        raise AssertionError(result.diagnostics.render())
+    out = Path(tempfile.mkdtemp(prefix="toolgen-js-names-")) / "js_names"
+    write.write(out, result.files, write.plan(out, result.files))
+    spec = importlib.util.spec_from_file_location("toolgen_js_names", out / "__init__.py", submodule_search_locations=[str(out)])
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def use_json(use: Any) -> dict[str, Any]:
+    return {"name": use.name, "params": dict(use.params), "partial": use.partial, "id": use.id, "error": use.error}
+
+
+def contexts() -> list[dict[str, Any] | None]:
+    """Contexts that select each family, with the special fields set and left at their defaults."""
+    base: list[dict[str, Any] | None] = [None, {}, {"enable_native_tool_calls": True}, {"delete": True}]
+    base += [{"model_id": "m"}, {"constructor": "x", "default": "", "new": 7, "typeof": ["a", "__proto__"]}]
+    base += [{"enable_native_tool_calls": True, "constructor": None, "provider_id": "anthropic"}]
+    return base
+
+
+def arguments(rng: random.Random) -> dict[str, Any]:
+    """Arguments under the special names, well and badly typed (seeded)."""
+    values: list[Any] = ["p", "", 3, 2.5, True, None, [1], {"__proto__": 1}, "\U0001f600", "\ud800"]
+    names = rng.sample(NAMES, rng.randint(0, len(NAMES)))
+    return {name: rng.choice(values) for name in names}
+
+
+def js_names(out: Cases) -> None:
+    pkg = package()
+    from importlib import import_module
+
+    replies = import_module(f"{pkg.__name__}._runtime.replies")
+    families = [*pkg.catalog_data.FAMILY_SPECS, "toString", "hasOwnProperty", "valueOf", "prototype", "__proto__ "]
+
+    def add(function: str, given: dict[str, Any], run: Any) -> None:
+        from conformance.common import outcome
+
+        out.add("js_names", function, given, outcome(run))
+
+    for context in contexts():
+        add("selectFamily", {"context": context}, lambda c=context: pkg.select_family(c))
+        add("context", {"data": context}, lambda c=context: pkg.Context.from_mapping(c or {}).to_dict())
+        for family in families:
+            add("enabledTools", {"family": family, "context": context}, lambda f=family, c=context: pkg.enabled_tools(f, c))
+            add("promptSection", {"family": family, "context": context}, lambda f=family, c=context: pkg.prompt_section(f, c))
+            for fmt in (*FORMATS, None):
+                given = {"family": family, "context": context, "format": fmt}
+                add("nativeTools", given, lambda f=family, c=context, m=fmt: pkg.native_tools(f, c, format=m))
+    for data in ({"__proto__": "x"}, {"toString": True}, {"constructor": 3}, {"hasOwnProperty": 1}, {"class": 1}):
+        add("context", {"data": data}, lambda d=data: pkg.Context.from_mapping(d).to_dict())
+    rng = random.Random(SEED)
+    tools = ["constructor", "toString", "delete", "plain", "__proto__", "hasOwnProperty"]
+    for _ in range(120):
+        tool = rng.choice(tools)
+        params = arguments(rng)
+        text = f"<{tool}>\n" + "".join(f"<{k}>{json.dumps(v) if not isinstance(v, str) else v}</{k}>\n" for k, v in params.items())
+        cut = text[: rng.randint(0, len(text))] if rng.random() < 0.3 else text + f"</{tool}>"
+        family = rng.choice(families[:3])
+        add("parseCalls", {"text": cut, "family": family}, lambda t=cut, f=family: [use_json(u) for u in pkg.parse_calls(t, f)])
+        fmt = rng.choice(FORMATS)
+        response = reply(fmt, [("c1", tool, params), ("c2", "plain", {"__proto__": "a", "constructor": 1})])
+        add("readCalls", {"format": fmt, "response": response}, lambda r=response, m=fmt: [use_json(u) for u in replies.read_calls(r, m)])
+        for family, fmt2 in (("__proto__", fmt), ("class", None)):
+            context = {"enable_native_tool_calls": True} if fmt2 is not None else {"model_id": "m"}
+            call = {"name": tool, "params": params if fmt2 is not None else {k: v if isinstance(v, str) else json.dumps(v) for k, v in params.items()}}
+            given = {"family": family, "context": context, "format": fmt2, "call": call}
+            add("check", given, lambda g=given: _check(pkg, g))
+    add("handlers", {}, lambda: {k: (v or {}).get("class_name") for k, v in pkg.HANDLERS.items()})
+    add("toolIds", {}, lambda: [str(t.value) for t in pkg.ToolId])
+
+
+def _check(pkg: ModuleType, given: dict[str, Any]) -> Any:
+    offer = pkg.Offer(given["family"], given["context"], format=given["format"])
+    use = pkg.ToolUse(given["call"]["name"], given["call"]["params"], id="c")
+    typed, problems = offer.check(use)
+    return {"names": offer.names(), "typed": typed, "problems": problems}
+
+
+# ---- numbers past 2**53, NaN, surrogates -------------------------------------------------------
+
+BIG = [2**53 - 1, 2**53, 2**53 + 1, -(2**53) - 1, 2**64, 10**30, -(10**30)]
+
+
+def _stream(fmt: str) -> Any:
+    return {
+        "anthropic": anthropic_events,
+        "openai-chat": openai_chat_chunks,
+        "openai-responses": openai_responses_events,
+        "gemini": gemini_chunks,
+    }[fmt]
+
+
+def numbers(out: Cases) -> None:
+    from generated._runtime import replies
+
+    from conformance.cases_dispatch import py_read, py_stream
+
+    texts = [str(n) for n in BIG] + ["1e20", "-1e300", "9007199254740993.0", "1" * 40, "123456789012345678901234567890"]
+    for fmt in FORMATS:
+        for n in BIG:
+            calls = [("c1", "read_file", {"path": "a", "n": n}), ("c2", "read_file", {"deep": [{"x": n}]})]
+            out.run("dispatch", "readCalls", [{"format": fmt, "response": reply(fmt, calls)}], py_read)
+        raw = [("c1", "t", '{"n": ' + t + "}") for t in texts]
+        out.run("dispatch", "readCalls", [{"format": fmt, "response": reply(fmt, raw)}], py_read)
+        for f in (1e20, -9007199254740993.0, 2.0**60, 1.5, float(2**53 - 1)):
+            out.run("dispatch", "readCalls", [{"format": fmt, "response": reply(fmt, [("c", "t", {"f": f})])}], py_read)
+    for fmt in ("anthropic", "openai-chat", "openai-responses", "gemini"):
+        for n in (2**53 + 1, 2**64):
+            events = _stream(fmt)([("c1", "t", {"n": n, "s": "\U0001f600"})], 3)
+            out.run("dispatch", "stream", [{"format": fmt, "events": events}], py_stream)
+    decode = [{"value": '{"n": ' + t + "}"} for t in texts] + [{"value": {"n": n}} for n in BIG]
+    out.run("dispatch", "decode", decode, lambda g: replies.decode_arguments(g["value"], replies.MAX_ARGUMENT_CHARS))
+
+
+def specials(out: Cases) -> None:
+    """NaN, infinities, lone surrogates and non-BMP text where the APIs read values and text."""
+    from conformance.cases_core import uses
+    from conformance.cases_dispatch import py_validate
+
+    nan, inf = float("nan"), float("inf")
+    values: list[Any] = [nan, inf, -inf, 0.1, -0.0, 2**53, 2**53 + 1, 10**20, 1e308, 5e-324, "\ud800", "\udfff",
+                         "a\ud83d", "\U0001f600", "\U0001f600" * 3, "e\u0301", "\u2028", "\x00", ""]
+    schemas: list[Any] = [
+        {"type": "integer"},
+        {"type": "number", "maximum": 2**53},
+        {"type": "integer", "multipleOf": 3},
+        {"type": "string", "maxLength": 2},
+        {"type": "string", "minLength": 2},
+        {"type": "string", "pattern": "^.$"},
+        {"type": "string", "pattern": "^[\\ud800-\\udfff]$"},
+        {"type": "string", "pattern": "^\\p{Emoji}+$"},
+        {"type": "string", "pattern": "^\\u{1F600}$"},
+        {"enum": [2**53, "\ud800", "\U0001f600"]},
+        {"const": 9007199254740993},
+        {"type": "array", "uniqueItems": True},
+    ]
+    for schema in schemas:
+        wrapped = {"type": "object", "properties": {"v": schema}}
+        cases = [({"v": v}, coerce) for v in values for coerce in (False, True)]
+        cases += [({"v": [v, v]}, False) for v in values[:6]]
+        out.run("dispatch", "validate", [{"schema": wrapped, "cases": cases}], py_validate)
+    from generated.context import Context
+
+    for value in values:
+        for field in ("browser_viewport_width", "cwd", "skills", "custom_prompt"):
+            data = {field: [value] if field == "skills" else value}
+            out.run("core", "context", [{"data": data}], lambda g: Context.from_mapping(g["data"]).to_dict())
+    from generator.runtime.xml_calls import parse_tool_calls
+
+    tools = {"read_file": ["path"], "\U0001f600": ["\ud800"], "a\u2028b": ["x"]}
+    texts = ["<read_file><path>\ud800</path></read_file>", "<\U0001f600><\ud800>v</\ud800></\U0001f600>",
+             "<read_file><path>\U0001f600\U0001f600</path></read_file>", "<a\u2028b><x>1</x></a\u2028b>",
+             "<read_file><path>\udc00\ud800</path>"]
+    out.run("core", "parsePrefixes", [{"text": t, "tools": tools} for t in texts],
+            lambda g: [uses(parse_tool_calls(g["text"][:i], tools)) for i in range(len(g["text"]) + 1)])
+    for fmt in FORMATS:
+        calls = [("c", "read_file", {"path": "\ud800\U0001f600"}), ("d", "t", '{"s": "\\ud800", "t": "\\ud83d\\ude00"}')]
+        from conformance.cases_dispatch import py_read
+
+        out.run("dispatch", "readCalls", [{"format": fmt, "response": reply(fmt, calls)}], py_read)
+
+
+def build(out: Cases) -> None:
+    """Every case of this module, in a fixed order."""
+    js_names(out)
+    numbers(out)
+    specials(out)

@@ -1,0 +1,202 @@
+"""The documented differences between the runtimes (differences.json) and TypeScript's answer for each.
+
+A model is (id, applies, answer): ``applies(module, function, input, expect)`` tells whether the
+difference shows in a case, and ``answer`` gives TypeScript's answer from Python's. generate.py marks
+every case a model applies to, so the corpus holds both answers; ``render`` writes the table and the
+case counts into docs/conformance.md.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from conformance.corpus import MAX_SAFE_INTEGER, Case
+
+TABLE = Path(__file__).resolve().parent / "differences.json"
+_INDEX = re.compile(r"0|[1-9][0-9]*")
+
+
+def entries() -> list[dict[str, str]]:
+    data: list[dict[str, str]] = json.loads(TABLE.read_text("utf-8"))["differences"]
+    return data
+
+
+# ---- integer-like keys ------------------------------------------------------------------------
+
+
+def _index_like(key: str) -> bool:
+    return bool(_INDEX.fullmatch(key)) and int(key) < 2**32 - 1
+
+
+def js_order(value: Any) -> Any:
+    """``value`` with every object's keys in JavaScript's iteration order."""
+    if isinstance(value, dict):
+        indexes = sorted((k for k in value if _index_like(k)), key=int)
+        rest = [k for k in value if not _index_like(k)]
+        return {k: js_order(value[k]) for k in [*indexes, *rest]}
+    if isinstance(value, list):
+        return [js_order(item) for item in value]
+    return value
+
+
+def _reordered(module: str, function: str, given: Any, expect: Any) -> bool:
+    return json.dumps(js_order(expect)) != json.dumps(expect)
+
+
+def _reorder(module: str, function: str, given: Any, expect: Any) -> Any:
+    return js_order(expect)
+
+
+# ---- integers past 2**53 in call arguments ----------------------------------------------------
+
+#: The functions whose answer holds the calls read from a reply, and where their uses are.
+_READERS = {("dispatch", "readCalls"), ("dispatch", "decode"), ("dispatch", "stream"), ("special", "readCalls")}
+
+
+def _beyond(value: Any, floats_too: bool) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return abs(value) > MAX_SAFE_INTEGER
+    return floats_too and isinstance(value, float) and value.is_integer() and abs(value) > MAX_SAFE_INTEGER
+
+
+def big_path(params: Any, floats_too: bool) -> str | None:
+    """Where the first integral number beyond ±(2**53 - 1) is (``a.b[0]``), or None."""
+    if not _has_big(params, floats_too):
+        return None
+
+    def walk(value: Any, path: str) -> str | None:
+        if _beyond(value, True):
+            return path
+        if isinstance(value, dict):
+            for key, item in js_order(value).items():
+                found = walk(item, f"{path}.{key}" if path else key)
+                if found is not None:
+                    return found
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                found = walk(item, f"{path}[{index}]")
+                if found is not None:
+                    return found
+        return None
+
+    return walk(params, "")
+
+
+def _has_big(value: Any, floats_too: bool) -> bool:
+    if isinstance(value, dict):
+        return any(_has_big(item, floats_too) for item in value.values())
+    if isinstance(value, list):
+        return any(_has_big(item, floats_too) for item in value)
+    return _beyond(value, floats_too)
+
+
+def big_reason(path: str) -> str:
+    """TypeScript's reason for refusing such a call (generator/ts_runtime/replies.ts says the same)."""
+    return (
+        f"its argument {path!r} holds an integer beyond \u00b1(2**53 - 1), which JavaScript cannot "
+        "hold exactly"
+    )
+
+
+def _refused_use(use: dict[str, Any], floats_too: bool) -> dict[str, Any]:
+    if use.get("error") is not None or use.get("partial"):
+        return use
+    path = big_path(use.get("params"), floats_too)
+    if path is None:
+        return use
+    who = f"tool {use['name']}" if use["name"] else "a tool without a name"
+    error = f"The call to {who} was not run: {big_reason(path)}. Send it again, corrected."
+    return {**use, "params": {}, "error": error}
+
+
+def _from_objects(given: Any) -> bool:
+    """Whether the arguments arrive already parsed (not as JSON text) in this case's format."""
+    return given.get("format") in ("anthropic", "gemini", "bedrock-converse")
+
+
+def _big_answer(module: str, function: str, given: Any, expect: Any) -> Any:
+    if not isinstance(expect, dict) or "error" in expect and len(expect) == 1:
+        return expect
+    floats = _from_objects(given) if isinstance(given, dict) else False
+    if function == "decode":
+        params, reason = expect
+        floats = not isinstance(given.get("value"), str)
+        if reason is None and (path := big_path(params, floats)) is not None:
+            return [{}, big_reason(path)]
+        return expect
+    out = dict(expect)
+    for key in ("uses", "calls", "finished"):
+        if key in out:
+            out[key] = [_refused_use(u, floats) for u in out[key]]
+    if "fed" in out:
+        out["fed"] = [[_refused_use(u, floats) for u in batch] for batch in out["fed"]]
+    return out
+
+
+def _big_applies(module: str, function: str, given: Any, expect: Any) -> bool:
+    return (module, function) in _READERS and _big_answer(module, function, given, expect) != expect
+
+
+MODELS: list[tuple[str, Callable[..., bool], Callable[..., Any]]] = [
+    ("integer-like-keys", _reordered, _reorder),
+    ("big-integers", _big_applies, _big_answer),
+]
+
+
+# ---- the doc ----------------------------------------------------------------------------------
+
+
+def render(files: dict[str, list[Case]]) -> str:
+    """docs/conformance.md: what the corpus is, its cases per function, and the differences."""
+    counts: Counter[tuple[str, str]] = Counter()
+    used: Counter[str] = Counter()
+    for cases in files.values():
+        for case in cases:
+            counts[(case.module, case.function)] += 1
+            used.update(case.differences)
+    total = sum(counts.values())
+    lines = [
+        "<!-- Generated by tests/conformance/generate.py from tests/conformance/differences.json. DO NOT EDIT. -->",
+        "# Conformance: one corpus, two runtimes",
+        "",
+        "The Python and the TypeScript runtime answer alike, and this is checked the way protobuf checks",
+        "its language runtimes: `tests/conformance/corpus/*.jsonl` holds cases (module, function, input,",
+        "expected answer) that Python writes (`tests/conformance/generate.py`, seeded generators, the same",
+        "bytes every run) and that `tests/conformance/runner.test.ts` replays against the TypeScript",
+        "package under `node --test`, with no Python in the loop (`node tests/conformance/run.mjs`).",
+        "`make test` runs both: `tests/test_conformance.py` fails when the committed corpus is not what",
+        "the Python runtime answers now, and runs the TypeScript runner (skipped, loudly, without node).",
+        "",
+        "The format is in `tests/conformance/corpus.py`: pure-ASCII JSON lines; NaN and the infinities as",
+        '`{"$$float": "nan"}`; integers past ±(2**53 - 1) as `{"$$int": "<digits>"}` (a JavaScript reader',
+        "takes the nearest double, as `JSON.parse` does); text escaped as `\\uXXXX`, so a lone surrogate is",
+        "an escape both `json.loads` and `JSON.parse` read back as that one code unit; large values written",
+        'once in `shared.jsonl` and referenced as `{"$$ref": "<id>"}`.',
+        "",
+        f"## Cases ({total:,})",
+        "",
+        "| module | function | cases |",
+        "| --- | --- | ---: |",
+    ]
+    lines += [f"| {m} | `{f}` | {n:,} |" for (m, f), n in sorted(counts.items())]
+    lines += [
+        "",
+        "## Differences",
+        "",
+        "Every difference between the runtimes is one entry here; a case it shows in records both",
+        "languages' answers (`expect` and `expect_ts`). An entry no case exercises fails the tests.",
+        "",
+        "| id | what | Python | TypeScript | cases |",
+        "| --- | --- | --- | --- | ---: |",
+    ]
+    for entry in entries():
+        cells = [f"`{entry['id']}`", entry["title"], entry["python"], entry["typescript"], f"{used[entry['id']]:,}"]
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(lines) + "\n"

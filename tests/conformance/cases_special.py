@@ -74,43 +74,52 @@ def js_names(out: Cases) -> None:
     from importlib import import_module
 
     replies = import_module(f"{pkg.__name__}._runtime.replies")
+    dispatch = import_module(f"{pkg.__name__}.dispatch")
     families = [*pkg.catalog_data.FAMILY_SPECS, "toString", "hasOwnProperty", "valueOf", "prototype", "__proto__ "]
+    calls = {
+        "selectFamily": lambda g: pkg.select_family(g["context"]),
+        "context": lambda g: pkg.Context.from_mapping(g["data"] or {}).to_dict(),
+        "enabledTools": lambda g: pkg.enabled_tools(g["family"], g["context"]),
+        "promptSection": lambda g: pkg.prompt_section(g["family"], g["context"]),
+        "nativeTools": lambda g: pkg.native_tools(g["family"], g["context"], format=g["format"]),
+        "parseCalls": lambda g: [use_json(u) for u in pkg.parse_calls(g["text"], g["family"])],
+        "readCalls": lambda g: [use_json(u) for u in replies.read_calls(g["response"], g["format"])],
+        "check": lambda g: _check(pkg, g),
+        "handlers": lambda g: {k: (v or {}).get("class_name") for k, v in dispatch.HANDLERS.items()},
+        "toolIds": lambda g: [str(t.value) for t in pkg.ToolId],
+    }
 
-    def add(function: str, given: dict[str, Any], run: Any) -> None:
-        from conformance.common import outcome
-
-        out.add("js_names", function, given, outcome(run))
+    def add(function: str, given: dict[str, Any]) -> None:
+        out.add("js_names", function, given, calls[function])
 
     for context in contexts():
-        add("selectFamily", {"context": context}, lambda c=context: pkg.select_family(c))
-        add("context", {"data": context}, lambda c=context: pkg.Context.from_mapping(c or {}).to_dict())
+        add("selectFamily", {"context": context})
+        add("context", {"data": context})
         for family in families:
-            add("enabledTools", {"family": family, "context": context}, lambda f=family, c=context: pkg.enabled_tools(f, c))
-            add("promptSection", {"family": family, "context": context}, lambda f=family, c=context: pkg.prompt_section(f, c))
+            add("enabledTools", {"family": family, "context": context})
+            add("promptSection", {"family": family, "context": context})
             for fmt in (*FORMATS, None):
-                given = {"family": family, "context": context, "format": fmt}
-                add("nativeTools", given, lambda f=family, c=context, m=fmt: pkg.native_tools(f, c, format=m))
+                add("nativeTools", {"family": family, "context": context, "format": fmt})
     for data in ({"__proto__": "x"}, {"toString": True}, {"constructor": 3}, {"hasOwnProperty": 1}, {"class": 1}):
-        add("context", {"data": data}, lambda d=data: pkg.Context.from_mapping(d).to_dict())
+        add("context", {"data": data})
     rng = random.Random(SEED)
     tools = ["constructor", "toString", "delete", "plain", "__proto__", "hasOwnProperty"]
     for _ in range(120):
         tool = rng.choice(tools)
         params = arguments(rng)
-        text = f"<{tool}>\n" + "".join(f"<{k}>{json.dumps(v) if not isinstance(v, str) else v}</{k}>\n" for k, v in params.items())
+        as_text = {k: v if isinstance(v, str) else json.dumps(v) for k, v in params.items()}
+        text = f"<{tool}>\n" + "".join(f"<{k}>{v}</{k}>\n" for k, v in as_text.items())
         cut = text[: rng.randint(0, len(text))] if rng.random() < 0.3 else text + f"</{tool}>"
-        family = rng.choice(families[:3])
-        add("parseCalls", {"text": cut, "family": family}, lambda t=cut, f=family: [use_json(u) for u in pkg.parse_calls(t, f)])
+        add("parseCalls", {"text": cut, "family": rng.choice(families[:3])})
         fmt = rng.choice(FORMATS)
         response = reply(fmt, [("c1", tool, params), ("c2", "plain", {"__proto__": "a", "constructor": 1})])
-        add("readCalls", {"format": fmt, "response": response}, lambda r=response, m=fmt: [use_json(u) for u in replies.read_calls(r, m)])
+        add("readCalls", {"format": fmt, "response": response})
         for family, fmt2 in (("__proto__", fmt), ("class", None)):
             context = {"enable_native_tool_calls": True} if fmt2 is not None else {"model_id": "m"}
-            call = {"name": tool, "params": params if fmt2 is not None else {k: v if isinstance(v, str) else json.dumps(v) for k, v in params.items()}}
-            given = {"family": family, "context": context, "format": fmt2, "call": call}
-            add("check", given, lambda g=given: _check(pkg, g))
-    add("handlers", {}, lambda: {k: (v or {}).get("class_name") for k, v in pkg.HANDLERS.items()})
-    add("toolIds", {}, lambda: [str(t.value) for t in pkg.ToolId])
+            call = {"name": tool, "params": params if fmt2 is not None else as_text}
+            add("check", {"family": family, "context": context, "format": fmt2, "call": call})
+    add("handlers", {})
+    add("toolIds", {})
 
 
 def _check(pkg: ModuleType, given: dict[str, Any]) -> Any:

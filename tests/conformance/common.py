@@ -24,49 +24,61 @@ def as_json(value: Any) -> Any:
 
 
 def outcome(run: Callable[[], Any]) -> Any:
-    """A Python call's answer as JSON, or its error as ``{"error": "<Name>: <message>"}``
-    (a KeyError's message is its argument, as JavaScript's KeyError of the runtime prints it)."""
+    """A Python call's answer as JSON, or its error as ``{"error": "<Name>: <message>"}``.
+
+    A KeyError is spelled as the TS runtime spells its own: a missing key quoted (``'x'``), a
+    sentence as it is (Python's ``str()`` would quote the sentence too)."""
     try:
         return as_json(run())
     except KeyError as exc:
-        return {"error": f"KeyError: {exc.args[0]}"}
+        [arg] = exc.args or [""]
+        return {"error": f"KeyError: {arg if isinstance(arg, str) and ' ' in arg.strip() else repr(arg)}"}
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {exc}"}
 
 
 @dataclass
 class Cases:
-    """The cases of one corpus file, in the order they are added."""
+    """The cases of one corpus file, in the order they are added.
+
+    Each case's TypeScript answer is Python's answer on the input as JavaScript reads it
+    (differences.js_view: key order, integral numbers), then the answer models of differences.py;
+    where that is not Python's answer, the case records both and the differences that made it."""
 
     items: list[Case] = field(default_factory=list)
-    #: A documented difference: (difference id, applies(module, function, input, expect), TS's answer).
-    models: list[tuple[str, Callable[..., bool], Callable[..., Any]]] = field(default_factory=list)
 
-    def add(self, module: str, function: str, given: Any, expect: Any) -> None:
-        names: list[str] = []
-        expect_ts = expect
-        for name, applies, ts_answer in self.models:
+    def add(self, module: str, function: str, given: Any, python: Callable[[Any], Any]) -> None:
+        from conformance import differences
+
+        expect = outcome(lambda: python(given))
+        seen, names = differences.js_view(given)
+        expect_ts = outcome(lambda: python(seen)) if names else expect
+        ordered = differences.js_order(expect_ts)
+        if json.dumps(ordered) != json.dumps(expect_ts):
+            names.add("integer-like-keys")
+        expect_ts = ordered
+        for name, applies, ts_answer in differences.MODELS:
             if applies(module, function, given, expect_ts):
-                names.append(name)
+                names.add(name)
                 expect_ts = ts_answer(module, function, given, expect_ts)
-        if names:
-            self.items.append(Case(module, function, given, expect, tuple(names), expect_ts))
-        else:
+        if json.dumps(expect_ts, sort_keys=False) == json.dumps(expect, sort_keys=False):
             self.items.append(Case(module, function, given, expect))
+        else:
+            order = [entry["id"] for entry in differences.entries()]
+            shown = tuple(sorted(names, key=order.index))
+            self.items.append(Case(module, function, given, expect, shown, expect_ts))
 
-    def run(
-        self, module: str, function: str, inputs: Iterable[Any], python: Callable[[Any], Any]
-    ) -> None:
+    def run(self, module: str, function: str, inputs: Iterable[Any], python: Callable[[Any], Any]) -> None:
         """One case of ``function`` per input."""
         for given in inputs:
-            self.add(module, function, given, outcome(lambda given=given: python(given)))  # type: ignore[misc]
+            self.add(module, function, given, python)
 
     def each(self, module: str, inputs: Iterable[dict[str, Any]], python: Callable[[dict[str, Any]], Any]) -> None:
-        """One case per input; its ``op`` (else ``function``) names the function, the rest is the input."""
+        """One case per input; its ``op`` names the function, the rest is the input."""
         for item in inputs:
             given = dict(item)
             function = given.pop("op")
-            self.add(module, function, given, outcome(lambda given=item: python(given)))  # type: ignore[misc]
+            self.add(module, function, given, lambda g, op=function: python({"op": op, **g}))  # type: ignore[misc]
 
 
 def dumps(value: Any) -> str:

@@ -40,7 +40,7 @@ def build() -> dict[str, list[corpus.Case]]:
         ("native", cases_native),
         ("special", cases_special),
     ):
-        out = Cases(models=differences.MODELS)
+        out = Cases()
         module.build(out)
         files[name] = out.items
     return files

@@ -153,8 +153,9 @@ def numbers(out: Cases) -> None:
         for n in BIG:
             calls = [("c1", "read_file", {"path": "a", "n": n}), ("c2", "read_file", {"deep": [{"x": n}]})]
             out.run("dispatch", "readCalls", [{"format": fmt, "response": reply(fmt, calls)}], py_read)
-        raw = [("c1", "t", '{"n": ' + t + "}") for t in texts]
-        out.run("dispatch", "readCalls", [{"format": fmt, "response": reply(fmt, raw)}], py_read)
+        raw = [(f"c{i}", "t", "{\"n\": " + t + "}") for i, t in enumerate(texts)]
+        if fmt.startswith("openai"):  # arguments as JSON text: the OpenAI formats send them so
+            out.run("dispatch", "readCalls", [{"format": fmt, "response": reply(fmt, raw)}], py_read)
         for f in (1e20, -9007199254740993.0, 2.0**60, 1.5, float(2**53 - 1)):
             out.run("dispatch", "readCalls", [{"format": fmt, "response": reply(fmt, [("c", "t", {"f": f})])}], py_read)
     for fmt in ("anthropic", "openai-chat", "openai-responses", "gemini"):
@@ -189,7 +190,8 @@ def specials(out: Cases) -> None:
     ]
     for schema in schemas:
         wrapped = {"type": "object", "properties": {"v": schema}}
-        cases = [({"v": v}, coerce) for v in values for coerce in (False, True)]
+        # 1e308 is left to the contexts: a message cuts its 309 digits short (number-text's model needs them all)
+        cases = [({"v": v}, coerce) for v in values if v != 1e308 for coerce in (False, True)]
         cases += [({"v": [v, v]}, False) for v in values[:6]]
         out.run("dispatch", "validate", [{"schema": wrapped, "cases": cases}], py_validate)
     from generated.context import Context

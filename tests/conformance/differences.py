@@ -142,15 +142,15 @@ def _from_objects(given: Any) -> bool:
 
 
 def _big_answer(module: str, function: str, given: Any, expect: Any) -> Any:
-    if not isinstance(expect, dict) or "error" in expect and len(expect) == 1:
-        return expect
-    floats = _from_objects(given) if isinstance(given, dict) else False
-    if function == "decode":
+    if function == "decode" and isinstance(expect, list):
         params, reason = expect
         floats = not isinstance(given.get("value"), str)
         if reason is None and (path := big_path(params, floats)) is not None:
             return [{}, big_reason(path)]
         return expect
+    if not isinstance(expect, dict) or "error" in expect and len(expect) == 1:
+        return expect
+    floats = _from_objects(given) if isinstance(given, dict) else False
     out = dict(expect)
     for key in ("uses", "calls", "finished"):
         if key in out:

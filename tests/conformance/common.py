@@ -61,7 +61,8 @@ class Cases:
             if applies(module, function, given, expect_ts):
                 names.add(name)
                 expect_ts = ts_answer(module, function, given, expect_ts)
-        if json.dumps(expect_ts, sort_keys=False) == json.dumps(expect, sort_keys=False):
+        # equal as JavaScript reads both (1.0 is 1 there): then the case needs no second answer
+        if json.dumps(differences.js_view(expect_ts)[0]) == json.dumps(differences.js_view(expect)[0]):
             self.items.append(Case(module, function, given, expect))
         else:
             order = [entry["id"] for entry in differences.entries()]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from functools import cache
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -29,8 +30,9 @@ CORPUS = HERE / "corpus"
 DOC = ROOT / "docs" / "conformance.md"
 
 
+@cache
 def build() -> dict[str, list[corpus.Case]]:
-    """Every corpus file's cases (file name -> cases)."""
+    """Every corpus file's cases (file name -> cases); built once per process."""
     from conformance import cases_core, cases_dispatch, cases_native, cases_special
 
     files: dict[str, list[corpus.Case]] = {}

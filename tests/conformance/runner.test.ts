@@ -117,7 +117,8 @@ async function adapters(modules: Iterable<string>): Promise<Map<string, Handle |
       const loaded = (await import(`../scripts/${file}.js`)) as { handle: Handle };
       out.set(module, loaded.handle);
     } catch (error) {
-      out.set(module, `the adapter of ${module} does not load here: ${(error as Error).message.split("\n")[0]}`);
+      const hint = module === "js_names" ? " (give its package: run.mjs --package js_names=<folder>)" : "";
+      out.set(module, `the adapter of ${module} does not load here${hint}: ${(error as Error).message.split("\n")[0]}`);
     }
   }
   return out;

@@ -75,7 +75,7 @@ def js_names(out: Cases) -> None:
 
     replies = import_module(f"{pkg.__name__}._runtime.replies")
     dispatch = import_module(f"{pkg.__name__}.dispatch")
-    families = [*pkg.catalog_data.FAMILY_SPECS, "toString", "hasOwnProperty", "valueOf", "prototype", "__proto__ "]
+    families = [*pkg.catalog_data.FAMILY_SPECS, "hasOwnProperty", "valueOf", "prototype", "__proto__ "]
     calls = {
         "selectFamily": lambda g: pkg.select_family(g["context"]),
         "context": lambda g: pkg.Context.from_mapping(g["data"] or {}).to_dict(),
@@ -87,6 +87,7 @@ def js_names(out: Cases) -> None:
         "check": lambda g: _check(pkg, g),
         "handlers": lambda g: {k: (v or {}).get("class_name") for k, v in dispatch.HANDLERS.items()},
         "toolIds": lambda g: [str(t.value) for t in pkg.ToolId],
+        "answer": lambda g: _answer(pkg, dispatch, g),
     }
 
     def add(function: str, given: dict[str, Any]) -> None:
@@ -120,6 +121,25 @@ def js_names(out: Cases) -> None:
             add("check", {"family": family, "context": context, "format": fmt2, "call": call})
     add("handlers", {})
     add("toolIds", {})
+    for fmt in FORMATS:
+        made = [(f"c{i}", tool, {"__proto__": "p", "constructor": i, "valueOf": 0.5}) for i, tool in enumerate(tools)]
+        add("answer", {"family": "__proto__", "format": fmt, "response": reply(fmt, made)})
+
+
+def _answer(pkg: ModuleType, dispatch: ModuleType, given: dict[str, Any]) -> Any:
+    """An Offer's answer to a reply, each handler echoing its class, tool and arguments."""
+
+    def handler_class(class_name: str) -> type:
+        def execute(self: Any, config: Any, block: Any) -> Any:
+            params = json.dumps(dict(block.params), separators=(",", ":"), ensure_ascii=False)
+            return pkg.ToolResult.ok(f"{class_name}|{block.name}|{params}")
+
+        return type(class_name, (), {"execute": execute})
+
+    names = sorted({b["class_name"] for b in dispatch.HANDLERS.values() if b is not None})
+    coordinator = pkg.Coordinator.from_namespace({name: handler_class(name) for name in names})
+    offer = pkg.Offer(given["family"], {"enable_native_tool_calls": True}, format=given["format"])
+    return offer.answer(coordinator, None, given["response"])
 
 
 def _check(pkg: ModuleType, given: dict[str, Any]) -> Any:

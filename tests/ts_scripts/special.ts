@@ -4,6 +4,7 @@
 
 import {
   Context,
+  Coordinator,
   HANDLERS,
   Offer,
   ToolId,
@@ -13,11 +14,28 @@ import {
   promptSection,
   readCalls,
   selectFamily,
+  ToolResult,
   toolUse,
 } from "../js_names/index.js";
-import type { PromptFamily, ToolUse } from "../js_names/index.js";
+import type { PromptFamily, ToolHandler, ToolUse } from "../js_names/index.js";
+import { pyJsonDumps } from "../js_names/_runtime/pyspell.js";
 
 type Input = { readonly op: string; readonly [key: string]: any };
+
+/** A handler class per class name of HANDLERS: it answers with its class, the tool and the arguments. */
+function namespace(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const binding of Object.values(HANDLERS)) {
+    if (binding === null) continue;
+    const className = binding.class_name;
+    out[className] = class implements ToolHandler {
+      execute(_config: unknown, block: ToolUse): ToolResult {
+        return ToolResult.ok(`${className}|${block.name}|${pyJsonDumps(block.params, ",", ":")}`);
+      }
+    };
+  }
+  return out;
+}
 
 function useJson(use: ToolUse): unknown {
   return { name: use.name, params: use.params, partial: use.partial, id: use.id, error: use.error };
@@ -51,6 +69,10 @@ export function handle(input: Input): unknown {
       return Object.fromEntries(Object.entries(HANDLERS).map(([k, v]) => [k, v === null ? null : v.class_name]));
     case "toolIds":
       return Object.values(ToolId);
+    case "answer": {
+      const offer = new Offer(family, { enable_native_tool_calls: true }, { format: input["format"] });
+      return offer.answer(Coordinator.fromNamespace(namespace()), null, input["response"]);
+    }
     default:
       throw new Error(`unknown op ${input.op}`);
   }

@@ -235,8 +235,44 @@ def specials(out: Cases) -> None:
         out.run("dispatch", "readCalls", [{"format": fmt, "response": reply(fmt, calls)}], py_read)
 
 
+#: Run-time data under the special names: MCP servers, tools and properties, subagents.
+RUNTIME_SERVERS = [
+    {
+        "uid": uid,
+        "name": uid,
+        "tools": [
+            {
+                "name": tool,
+                "description": f"A tool named {tool}.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {name: {"type": "string"} for name in NAMES[:8]},
+                    "required": ["__proto__", "constructor"],
+                },
+            }
+            for tool in NAMES[:8]
+        ],
+    }
+    for uid in ("__proto__", "constructor", "toString")
+]
+RUNTIME_SUBAGENTS = [{"name": name, "description": f"Named {name}."} for name in NAMES[:8]]
+
+
+def runtime_names(out: Cases) -> None:
+    from conformance.cases_native import _golden, _python
+
+    servers = json.dumps(RUNTIME_SERVERS)
+    subagents = json.dumps(RUNTIME_SUBAGENTS)
+    context = {**_golden(), "subagents_enabled": True}
+    for family in ("native-next-gen", "next-gen", "generic"):
+        for fmt in (*FORMATS, None):
+            given = {"family": family, "format": fmt, "context": context, "servers": servers, "subagents": subagents}
+            out.add("native", "nativeTools", given, _python)
+
+
 def build(out: Cases) -> None:
     """Every case of this module, in a fixed order."""
     js_names(out)
+    runtime_names(out)
     numbers(out)
     specials(out)

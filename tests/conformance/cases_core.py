@@ -11,10 +11,9 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from collections.abc import Callable
 from typing import Any
 
-from conformance.common import GRID, ROOT, Cases, as_json
+from conformance.common import GRID, ROOT, Cases
 
 
 def uses(blocks: list[Any]) -> list[dict[str, Any]]:
@@ -135,7 +134,9 @@ def select_family_on_the_selection_grids(out: Cases) -> None:
 
     contexts = grid_contexts() + [c for c in toggled_contexts() if c is not None] + random_contexts(300)
     assert len(contexts) > 276
-    out.each("core", [{"op": "selectFamily", "context": c} for c in contexts], lambda i: catalog.select_family(i["context"]))
+    out.each(
+        "core", [{"op": "selectFamily", "context": c} for c in contexts], lambda i: catalog.select_family(i["context"])
+    )
 
 
 def enabled_tools_every_family_and_toggle(out: Cases) -> None:
@@ -179,10 +180,7 @@ def prompt_section_every_family_and_toggle(out: Cases) -> None:
 
 
 def prompt_section_with_mcp_servers_and_subagents(out: Cases) -> None:
-    """promptSection with the run-time tools of tests/data/mcp/servers.json and subagent configs.
-
-"""
-    from pathlib import Path
+    """promptSection with the run-time tools of tests/data/mcp/servers.json and subagent configs."""
 
     from generated import catalog, prompt
 
@@ -304,7 +302,6 @@ CORPUS = [
 def corpus_of_the_python_tests() -> list[str]:
     """Every string literal holding a tag in tests/test_xml_calls.py (the Python parser's own cases)."""
     import ast
-    from pathlib import Path
 
     source = (ROOT / "tests" / "test_xml_calls.py").read_text("utf-8")
     found = [

@@ -16,9 +16,9 @@
   servers (one disabled) and subagents: the names sent, the skip report, and for calls to every
   tool, offered or not, with drawn arguments: the refusal and the answer.
 
-Numbers past 2**53 and integer-like keys are the cases of cases_special.py. Patterns are ECMA-262 in both (ecma_regex): the keyword
-corpus has invalid and refused patterns (the same refusal texts) and patterns Python's own ``re``
-would read otherwise.
+Numbers past 2**53 and integer-like keys are the cases of cases_special.py. Patterns are
+ECMA-262 in both (ecma_regex): the keyword corpus has invalid and refused patterns (the same
+refusal texts) and patterns Python's own ``re`` would read otherwise.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import generated
+from conformance.common import Cases
 from generated import catalog_data
 from generated._runtime import replies, streams, validation
 from generated._runtime.dynamic_tools import encode_mcp_tool_name, load_servers_json, mcp_tools
@@ -45,7 +46,6 @@ from generated.dispatch import (
     MissingHandlersError,
     SharedToolHandler,
 )
-from conformance.common import Cases
 from replies_data import (
     CALLS,
     FORMATS,
@@ -301,7 +301,10 @@ def decode_arguments_is_equal(out: Cases) -> None:
     inputs += [{"value": v} for v in (None, {}, {"a": [1, {"b": "c"}]}, [1], 3, True, "x" * 20)]
     inputs += [{"value": {"a": "x" * 30}, "max": 20}, {"value": "\U0001f600" * 6, "max": 8}]
     out.run(
-        "dispatch", "decode", inputs, lambda g: replies.decode_arguments(g["value"], g.get("max") or replies.MAX_ARGUMENT_CHARS)
+        "dispatch",
+        "decode",
+        inputs,
+        lambda g: replies.decode_arguments(g["value"], g.get("max") or replies.MAX_ARGUMENT_CHARS),
     )
 
 

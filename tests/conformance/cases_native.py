@@ -13,7 +13,6 @@ where both read as the same number (text that quotes a number, "Default: 1.0.", 
 from __future__ import annotations
 
 import json
-import math
 import random
 from collections.abc import Iterator
 from pathlib import Path

@@ -12,17 +12,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
-import tempfile
-from functools import cache
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from conformance.common import ROOT, Cases
+from conformance.common import ROOT, Cases, package
 from replies_data import FORMATS, anthropic_events, gemini_chunks, openai_chat_chunks, openai_responses_events, reply
 
 SPECS = ROOT / "tests" / "data" / "js_names" / "specs"
@@ -30,24 +25,6 @@ SPECS = ROOT / "tests" / "data" / "js_names" / "specs"
 NAMES = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "class", "default", "delete"]
 NAMES += ["prototype", "isPrototypeOf", "__defineGetter__", "then", "length", "plain", "new", "typeof"]
 SEED = 2026_12_02
-
-
-@cache
-def package() -> ModuleType:
-    """The Python package of tests/data/js_names, generated into a temporary folder and imported."""
-    from generator import pipeline, write
-
-    result = pipeline.run(SPECS)
-    if result.diagnostics.has_errors:
-        raise AssertionError(result.diagnostics.render())
-    out = Path(tempfile.mkdtemp(prefix="toolgen-js-names-")) / "js_names"
-    write.write(out, result.files, write.plan(out, result.files))
-    spec = importlib.util.spec_from_file_location("toolgen_js_names", out / "__init__.py", submodule_search_locations=[str(out)])
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def use_json(use: Any) -> dict[str, Any]:
@@ -70,7 +47,7 @@ def arguments(rng: random.Random) -> dict[str, Any]:
 
 
 def js_names(out: Cases) -> None:
-    pkg = package()
+    pkg = package(SPECS, "js_names")
     from importlib import import_module
 
     replies = import_module(f"{pkg.__name__}._runtime.replies")
@@ -164,16 +141,15 @@ def _stream(fmt: str) -> Any:
 
 
 def numbers(out: Cases) -> None:
-    from generated._runtime import replies
-
     from conformance.cases_dispatch import py_read, py_stream
+    from generated._runtime import replies
 
     texts = [str(n) for n in BIG] + ["1e20", "-1e300", "9007199254740993.0", "1" * 40, "123456789012345678901234567890"]
     for fmt in FORMATS:
         for n in BIG:
             calls = [("c1", "read_file", {"path": "a", "n": n}), ("c2", "read_file", {"deep": [{"x": n}]})]
             out.run("dispatch", "readCalls", [{"format": fmt, "response": reply(fmt, calls)}], py_read)
-        raw = [(f"c{i}", "t", "{\"n\": " + t + "}") for i, t in enumerate(texts)]
+        raw = [(f"c{i}", "t", '{"n": ' + t + "}") for i, t in enumerate(texts)]
         if fmt.startswith("openai"):  # arguments as JSON text: the OpenAI formats send them so
             out.run("dispatch", "readCalls", [{"format": fmt, "response": reply(fmt, raw)}], py_read)
         for f in (1e20, -9007199254740993.0, 2.0**60, 1.5, float(2**53 - 1)):
@@ -192,8 +168,27 @@ def specials(out: Cases) -> None:
     from conformance.cases_dispatch import py_validate
 
     nan, inf = float("nan"), float("inf")
-    values: list[Any] = [nan, inf, -inf, 0.1, -0.0, 2**53, 2**53 + 1, 10**20, 1e308, 5e-324, "\ud800", "\udfff",
-                         "a\ud83d", "\U0001f600", "\U0001f600" * 3, "e\u0301", "\u2028", "\x00", ""]
+    values: list[Any] = [
+        nan,
+        inf,
+        -inf,
+        0.1,
+        -0.0,
+        2**53,
+        2**53 + 1,
+        10**20,
+        1e308,
+        5e-324,
+        "\ud800",
+        "\udfff",
+        "a\ud83d",
+        "\U0001f600",
+        "\U0001f600" * 3,
+        "e\u0301",
+        "\u2028",
+        "\x00",
+        "",
+    ]
     schemas: list[Any] = [
         {"type": "integer"},
         {"type": "number", "maximum": 2**53},
@@ -223,13 +218,24 @@ def specials(out: Cases) -> None:
     from generator.runtime.xml_calls import parse_tool_calls
 
     tools = {"read_file": ["path"], "\U0001f600": ["\ud800"], "a\u2028b": ["x"]}
-    texts = ["<read_file><path>\ud800</path></read_file>", "<\U0001f600><\ud800>v</\ud800></\U0001f600>",
-             "<read_file><path>\U0001f600\U0001f600</path></read_file>", "<a\u2028b><x>1</x></a\u2028b>",
-             "<read_file><path>\udc00\ud800</path>"]
-    out.run("core", "parsePrefixes", [{"text": t, "tools": tools} for t in texts],
-            lambda g: [uses(parse_tool_calls(g["text"][:i], tools)) for i in range(len(g["text"]) + 1)])
+    texts = [
+        "<read_file><path>\ud800</path></read_file>",
+        "<\U0001f600><\ud800>v</\ud800></\U0001f600>",
+        "<read_file><path>\U0001f600\U0001f600</path></read_file>",
+        "<a\u2028b><x>1</x></a\u2028b>",
+        "<read_file><path>\udc00\ud800</path>",
+    ]
+    out.run(
+        "core",
+        "parsePrefixes",
+        [{"text": t, "tools": tools} for t in texts],
+        lambda g: [uses(parse_tool_calls(g["text"][:i], tools)) for i in range(len(g["text"]) + 1)],
+    )
     for fmt in FORMATS:
-        calls = [("c", "read_file", {"path": "\ud800\U0001f600"}), ("d", "t", '{"s": "\\ud800", "t": "\\ud83d\\ude00"}')]
+        calls = [
+            ("c", "read_file", {"path": "\ud800\U0001f600"}),
+            ("d", "t", '{"s": "\\ud800", "t": "\\ud83d\\ude00"}'),
+        ]
         from conformance.cases_dispatch import py_read
 
         out.run("dispatch", "readCalls", [{"format": fmt, "response": reply(fmt, calls)}], py_read)

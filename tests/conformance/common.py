@@ -2,16 +2,42 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
+import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from conformance.corpus import Case
 
 ROOT = Path(__file__).resolve().parents[2]
 GRID = ROOT / "tests" / "data" / "reference" / "cline-v4.0.10-variant-selection-grid.json"
+
+
+@cache
+def package(specs: Path, name: str) -> ModuleType:
+    """The Python package of a spec set, generated into a temporary folder and imported as ``name``
+    (tests/ts_bridge.py compiles the TypeScript one as ``<name>/`` beside ``pkg/``)."""
+    from generator import pipeline, write
+
+    result = pipeline.run(specs)
+    if result.diagnostics.has_errors:
+        raise AssertionError(result.diagnostics.render())
+    out = Path(tempfile.mkdtemp(prefix=f"toolgen-{name}-")) / name
+    write.write(out, result.files, write.plan(out, result.files))
+    spec = importlib.util.spec_from_file_location(
+        f"toolgen_conformance_{name}", out / "__init__.py", submodule_search_locations=[str(out)]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def as_json(value: Any) -> Any:

@@ -20,7 +20,9 @@ of the corpus has a key starting with ``$$``: ``encode`` refuses one):
 
 Text is written with every character outside ASCII as a ``\\uXXXX`` escape (``ensure_ascii``): a
 lone surrogate is then a valid escape that Python's ``json`` and ``JSON.parse`` both read back as
-that one code unit, and a non-BMP character is its surrogate pair. The files are pure ASCII.
+that one code unit, and a non-BMP character is its surrogate pair. The files are pure ASCII. (A
+Python text holding a high and a low surrogate as two code points is written as that same pair, so
+Python reads it back as the one non-BMP character; JavaScript cannot tell the two apart anyway.)
 """
 
 from __future__ import annotations
@@ -41,7 +43,9 @@ SHARE_AT = 160
 #: Texts longer than this are written as pieces (``$$text``); runs of one character this long are counted.
 SPLIT_AT = 1024
 RUN_AT = 64
-_PIECES = re.compile(r"(.)\1{%d,}|(?:(?!(.)\2{%d,})[\s\S])+?(?:\n\n|(?=(.)\3{%d,})|$)" % (RUN_AT - 1, RUN_AT - 1, RUN_AT - 1))
+_MORE = RUN_AT - 1
+# a run of one character, or text up to and with a blank line (or up to a run, or the end)
+_PIECES = re.compile(rf"(.)\1{{{_MORE},}}|(?:(?!(.)\2{{{_MORE},}})[\s\S])+?(?:\n\n|(?=(.)\3{{{_MORE},}})|$)")
 TAG = "$$"
 
 
@@ -180,5 +184,7 @@ def read(folder: Path) -> Iterable[dict[str, Any]]:
     for path in sorted(folder.glob("*.jsonl")):
         for line in path.read_text("ascii").splitlines():
             record = json.loads(line)
-            yield {key: decode(value, shared) if key in ("input", "expect", "expect_ts") else value
-                   for key, value in record.items()}
+            yield {
+                key: decode(value, shared) if key in ("input", "expect", "expect_ts") else value
+                for key, value in record.items()
+            }

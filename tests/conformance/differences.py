@@ -119,10 +119,7 @@ def _has_big(value: Any, floats_too: bool) -> bool:
 
 def big_reason(path: str) -> str:
     """TypeScript's reason for refusing such a call (generator/ts_runtime/replies.ts says the same)."""
-    return (
-        f"its argument {path!r} holds an integer beyond \u00b1(2**53 - 1), which JavaScript cannot "
-        "hold exactly"
-    )
+    return f"its argument {path!r} holds an integer beyond \u00b1(2**53 - 1), which JavaScript cannot hold exactly"
 
 
 def _refused_use(use: dict[str, Any], floats_too: bool) -> dict[str, Any]:
@@ -148,7 +145,7 @@ def _big_answer(module: str, function: str, given: Any, expect: Any) -> Any:
         if reason is None and (path := big_path(params, floats)) is not None:
             return [{}, big_reason(path)]
         return expect
-    if not isinstance(expect, dict) or "error" in expect and len(expect) == 1:
+    if not isinstance(expect, dict) or ("error" in expect and len(expect) == 1):
         return expect
     floats = _from_objects(given) if isinstance(given, dict) else False
     out = dict(expect)

@@ -33,7 +33,7 @@ DOC = ROOT / "docs" / "conformance.md"
 @cache
 def build() -> dict[str, list[corpus.Case]]:
     """Every corpus file's cases (file name -> cases); built once per process."""
-    from conformance import cases_core, cases_dispatch, cases_native, cases_special
+    from conformance import cases_core, cases_dispatch, cases_native, cases_special, cases_suites
 
     files: dict[str, list[corpus.Case]] = {}
     for name, module in (
@@ -41,6 +41,7 @@ def build() -> dict[str, list[corpus.Case]]:
         ("dispatch", cases_dispatch),
         ("native", cases_native),
         ("special", cases_special),
+        ("suites", cases_suites),
     ):
         out = Cases()
         module.build(out)

@@ -117,7 +117,7 @@ async function adapters(modules: Iterable<string>): Promise<Map<string, Handle |
       const loaded = (await import(`../scripts/${file}.js`)) as { handle: Handle };
       out.set(module, loaded.handle);
     } catch (error) {
-      const hint = module === "js_names" ? " (give its package: run.mjs --package js_names=<folder>)" : "";
+      const hint = ["js_names", "orders"].includes(module) ? ` (give its package: run.mjs --package ${module}=<folder>)` : "";
       out.set(module, `the adapter of ${module} does not load here${hint}: ${(error as Error).message.split("\n")[0]}`);
     }
   }

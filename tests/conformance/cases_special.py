@@ -262,6 +262,10 @@ RUNTIME_SERVERS = [
     for uid in ("__proto__", "constructor", "toString")
 ]
 RUNTIME_SUBAGENTS = [{"name": name, "description": f"Named {name}."} for name in NAMES[:8]]
+#: Names whose lower-casing is special somewhere (dotted I, final sigma, sharp s, ligatures, Deseret).
+CASED_NAMES = ["\u0130stanbul", "\u0391\u03a3", "\u1e9e", "\ufb03x", "\U00010400b", "K\u212a", "\u01c5"]
+#: Integer literals in MCP data past what a double holds (and past what it can hold at all).
+BIG_LITERALS = [str(2**53 + 1), str(10**20), str(2**64 + 1), "1" + "0" * 308, "-" + "9" * 320]
 
 
 def runtime_names(out: Cases) -> None:
@@ -276,9 +280,30 @@ def runtime_names(out: Cases) -> None:
             out.add("native", "nativeTools", given, _python)
 
 
+def runtime_values(out: Cases) -> None:
+    """Subagent names whose lower-casing is special; MCP schemas holding integers past 2**53."""
+    from conformance.cases_native import _golden, _python
+
+    context = {**_golden(), "subagents_enabled": True}
+    subagents = json.dumps([{"name": name, "description": "Cased."} for name in CASED_NAMES])
+    for fmt in (*FORMATS, None):
+        given = {"family": "native-next-gen", "format": fmt, "context": context, "servers": None, "subagents": subagents}
+        out.add("native", "nativeTools", given, _python)
+    for literal in BIG_LITERALS:
+        schema = (
+            '{"type": "object", "properties": {"n": {"type": "integer", "default": LIT, "maximum": LIT},'
+            ' "e": {"enum": [LIT, 1]}}}'
+        ).replace("LIT", literal)
+        servers = '[{"uid": "b", "name": "big", "tools": [{"name": "t", "inputSchema": ' + schema + "}]}]"
+        for fmt in (*FORMATS, None):
+            given = {"family": "native-next-gen", "format": fmt, "context": context, "servers": servers, "subagents": None}
+            out.add("native", "nativeTools", given, _python)
+
+
 def build(out: Cases) -> None:
     """Every case of this module, in a fixed order."""
     js_names(out)
     runtime_names(out)
+    runtime_values(out)
     numbers(out)
     specials(out)

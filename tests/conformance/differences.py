@@ -9,6 +9,7 @@ case counts into docs/conformance.md.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -44,6 +45,34 @@ def js_order(value: Any) -> Any:
     return value
 
 
+def _js_int(literal: str) -> int | float:
+    """An integer literal as JSON.parse reads it: the nearest double, still an integer."""
+    number = int(literal)
+    if abs(number) <= MAX_SAFE_INTEGER:
+        return number
+    try:
+        near = float(number)
+    except OverflowError:
+        return math.inf if number > 0 else -math.inf
+    return int(near)  # an integer to the runtime (Number.isInteger); number-text says how it is shown
+
+
+def _servers_text(text: Any, changed: set[str]) -> Any:
+    """MCP servers given as JSON text (the native cases): the text JavaScript's JSON.parse would
+    read, where an integer literal beyond ±(2**53 - 1) is a double (an infinity past 1.8e308)."""
+    if not isinstance(text, str):
+        return text
+    try:
+        loaded = json.loads(text, parse_int=_js_int)
+        exact = json.loads(text)
+    except ValueError:
+        return text  # both runtimes refuse it alike
+    if json.dumps(loaded) == json.dumps(exact):
+        return text
+    changed.add("js-numbers")
+    return json.dumps(loaded, ensure_ascii=False)
+
+
 def js_view(value: Any) -> tuple[Any, set[str]]:
     """``value`` as JavaScript holds it after ``JSON.parse``, and the differences that changed it:
     keys in JavaScript's order ("integer-like-keys"); an integral float as an integer and an integer
@@ -53,9 +82,16 @@ def js_view(value: Any) -> tuple[Any, set[str]]:
     def view(item: Any) -> Any:
         if isinstance(item, bool) or item is None or isinstance(item, str):
             return item
-        if isinstance(item, int) and abs(item) > MAX_SAFE_INTEGER and int(float(item)) != item:
-            changed.add("js-numbers")  # the nearest double, an integer itself
-            return int(float(item))
+        if isinstance(item, int) and abs(item) > MAX_SAFE_INTEGER:
+            try:
+                near = float(item)
+            except OverflowError:  # past the largest double: JSON.parse reads an infinity
+                changed.add("js-numbers")
+                return math.inf if item > 0 else -math.inf
+            if int(near) != item:
+                changed.add("js-numbers")  # the nearest double, an integer itself
+                return int(near)
+            return item
         if isinstance(item, float) and item.is_integer():
             changed.add("js-numbers")
             return int(item)
@@ -64,7 +100,7 @@ def js_view(value: Any) -> tuple[Any, set[str]]:
             order = [*indexes, *(k for k in item if not _index_like(k))]
             if order != list(item):
                 changed.add("integer-like-keys")
-            return {key: view(item[key]) for key in order}
+            return {key: _servers_text(item[key], changed) if key == "servers" else view(item[key]) for key in order}
         if isinstance(item, (list, tuple)):
             return [view(sub) for sub in item]
         return item
@@ -180,9 +216,12 @@ def _texts(value: Any, change: Callable[[str], str]) -> Any:
     return value
 
 
+#: Where answers quote numbers from the input: the validator's messages, the texts of native tools.
+_SHOWN = {("dispatch", "validate"), ("native", "nativeTools")}
+
+
 def _number_text_applies(module: str, function: str, given: Any, expect: Any) -> bool:
-    # the validator's messages quote the value checked; nothing else of the corpus shows such numbers
-    return (module, function) == ("dispatch", "validate") and _texts(expect, _as_float_text) != expect
+    return (module, function) in _SHOWN and _texts(expect, _as_float_text) != expect
 
 
 def _number_text(module: str, function: str, given: Any, expect: Any) -> Any:

@@ -287,7 +287,13 @@ def runtime_values(out: Cases) -> None:
     context = {**_golden(), "subagents_enabled": True}
     subagents = json.dumps([{"name": name, "description": "Cased."} for name in CASED_NAMES])
     for fmt in (*FORMATS, None):
-        given = {"family": "native-next-gen", "format": fmt, "context": context, "servers": None, "subagents": subagents}
+        given = {
+            "family": "native-next-gen",
+            "format": fmt,
+            "context": context,
+            "servers": None,
+            "subagents": subagents,
+        }
         out.add("native", "nativeTools", given, _python)
     for literal in BIG_LITERALS:
         schema = (
@@ -296,7 +302,13 @@ def runtime_values(out: Cases) -> None:
         ).replace("LIT", literal)
         servers = '[{"uid": "b", "name": "big", "tools": [{"name": "t", "inputSchema": ' + schema + "}]}]"
         for fmt in (*FORMATS, None):
-            given = {"family": "native-next-gen", "format": fmt, "context": context, "servers": servers, "subagents": None}
+            given = {
+                "family": "native-next-gen",
+                "format": fmt,
+                "context": context,
+                "servers": servers,
+                "subagents": None,
+            }
             out.add("native", "nativeTools", given, _python)
 
 

@@ -87,9 +87,13 @@ def test_the_corpus_reads_back_as_written() -> None:
                 assert json.dumps(corpus.encode(record[key], None)) == written, (record["id"], key)
 
 
-def test_the_typescript_runtime_passes_the_corpus() -> None:
+@cache
+def corpus_run() -> tuple[subprocess.CompletedProcess[str], Path, float]:
+    """The TS runner over the corpus, once per session: the process, its V8 coverage folder
+    (tests/test_runtime_interface.py reads which functions the cases ran) and the seconds it took."""
     built = ts_bridge.require()
     runner = built.out / "conformance" / "runner.test.js"
+    coverage = built.root / "coverage"
     started = time.perf_counter()
     completed = subprocess.run(
         [built.node, "--test", "--test-reporter=tap", str(runner)],
@@ -97,9 +101,18 @@ def test_the_typescript_runtime_passes_the_corpus() -> None:
         text=True,
         timeout=600,
         cwd=built.root,
-        env={**os.environ, "TOOLGEN_CONFORMANCE_CORPUS": str(generate.CORPUS), "NODE_NO_WARNINGS": "1"},
+        env={
+            **os.environ,
+            "TOOLGEN_CONFORMANCE_CORPUS": str(generate.CORPUS),
+            "NODE_NO_WARNINGS": "1",
+            "NODE_V8_COVERAGE": str(coverage),
+        },
     )
-    elapsed = time.perf_counter() - started
+    return completed, coverage, time.perf_counter() - started
+
+
+def test_the_typescript_runtime_passes_the_corpus() -> None:
+    completed, _, elapsed = corpus_run()
     output = completed.stdout + completed.stderr
     assert completed.returncode == 0, f"node --test failed after {elapsed:.1f}s:\n{output[-20000:]}"
     assert re.search(r"^# skip(ped)? 0$", output, re.M), "a module of the corpus was skipped:\n" + output[-4000:]

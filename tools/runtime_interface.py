@@ -141,16 +141,25 @@ def build() -> dict[str, Any]:
         given = reasons.get(key, {})
         one_sided = [*surface["python_only"], *(name for name, _ in surface["typescript_only"])]
         surface["reasons"] = {name: given[name] for name in one_sided if name in given}
+    # the file also records, per RUNTIME_VERSION, what generated modules use of the runtime
+    # (tests/test_runtime_version.py): those entries are kept as they are
+    kept = {k: v for k, v in json.loads(OUT.read_text("utf-8")).items() if k.isdigit()} if OUT.is_file() else {}
     return {
-        "//": "Written by tools/runtime_interface.py: the public names of the Python and the TypeScript runtime. "
-        "pairs: [python, typescript, kind of the TS export]; typescript_only: [name, kind]; reasons come from "
-        "one_sided.json.",
+        **kept,
+        "//": "surfaces: written by tools/runtime_interface.py, the public names of the Python and the "
+        "TypeScript runtime. pairs: [python, typescript, kind of the TS export]; typescript_only: [name, kind]; "
+        "reasons come from one_sided.json. The numbered entries: tests/test_runtime_version.py.",
         "surfaces": surfaces,
     }
 
 
+_SHORT_LIST = re.compile(r"\[\n(?:\s+\"[^\"\n]*\",?\n){1,3}\s*\]")
+
+
 def text() -> str:
-    return json.dumps(build(), indent=1, ensure_ascii=False) + "\n"
+    """The file: JSON with one space of indent, a short list of names (a pair) on one line."""
+    dumped = json.dumps(build(), indent=1, ensure_ascii=False)
+    return _SHORT_LIST.sub(lambda m: "[" + ", ".join(x.strip().rstrip(",") for x in m.group()[1:-1].split("\n") if x.strip()) + "]", dumped) + "\n"
 
 
 def main(argv: list[str]) -> int:

@@ -402,6 +402,23 @@ def partial_json_array_reader(out: Cases) -> None:
     out.each("core", [{"op": "partialJson", "text": t} for t in texts], lambda i: parse_partial_json_array(i["text"]))
 
 
+def label_names_and_known_tools(out: Cases) -> None:
+    from generated import dispatch, prompt
+    from generator.runtime.labels import label_names
+
+    templates = ["[read {path}]", "{a|b} and {{x}}", "{bad", "}", "{path} {missing}", "{ é_ü }", "", "{a}{a}{b|a}"]
+    templates += list(dispatch.LABELS.values())
+    out.run("core", "labelNames", [{"template": t} for t in templates], lambda g: label_names(g["template"]))
+    names = [*families(), "no-such-family", "__proto__"]
+    out.run("core", "knownTools", [{"family": f} for f in names], lambda g: prompt.known_tools(g["family"]))
+    from generator.runtime.json_values import json_equal
+
+    values: list[Any] = [None, True, False, 0, 1, 1.5, -0.0, "", "1", [], [1], [1, [True]], {}, {"a": 1}, {"a": True}]
+    values += [{"a": 1, "b": [None]}, {"b": [None], "a": 1}, float("nan"), "\ud800", "\U0001f600"]
+    pairs = [{"a": a, "b": b} for a in values for b in values]
+    out.run("core", "jsonEqual", pairs, lambda g: json_equal(g["a"], g["b"]))
+
+
 def build(out: Cases) -> None:
     """Every case of this module, in a fixed order."""
     for add in (
@@ -419,5 +436,6 @@ def build(out: Cases) -> None:
         parse_calls_with_every_family_tools,
         streaming_parser_in_chunks,
         partial_json_array_reader,
+        label_names_and_known_tools,
     ):
         add(out)

@@ -587,7 +587,7 @@ def validation_inputs() -> Iterator[dict[str, Any]]:
 
 def py_validate(given: dict[str, Any]) -> Any:
     try:
-        check = validation.arguments_checker(given["schema"])
+        check = validation.arguments_checker(given["schema"], dialect=given.get("dialect", "2020-12"))
     except validation.SchemaRefused as exc:  # TS throws it: both are compared as the error text
         return {"error": f"SchemaRefused: {exc}"}
     return [list(check(params, coerce)) for params, coerce in given["cases"]]
@@ -921,6 +921,69 @@ def offers_answer_whole_turns_alike(out: Cases) -> None:
     out.run("dispatch", "answer", list(answer_inputs()), py_answer)
 
 
+def dialect_inputs() -> Iterator[dict[str, Any]]:
+    """Schemas read in another dialect (Gemini's, draft 7 by $schema) and keywords that combine."""
+    values: list[Any] = [None, 1, 2, "a", [1], {"a": 1}, {"a": 1, "b": None}, True]
+    cases = [({"v": v}, coerce) for v in values for coerce in (False, True)]
+    gemini = [
+        {"type": "INTEGER", "nullable": True},
+        {"type": "STRING", "enum": ["a", "b"], "nullable": True},
+        {"type": "OBJECT", "properties": {"a": {"type": "INTEGER"}}, "required": ["a"], "nullable": False},
+        {"anyOf": [{"type": "INTEGER"}, {"type": "STRING"}]},
+    ]
+    for schema in gemini:
+        yield {"schema": {"type": "OBJECT", "properties": {"v": schema}}, "cases": cases, "dialect": "gemini"}
+    for declared in ("http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema", "x"):
+        schema = {"$schema": declared, "type": "object", "properties": {"v": {"items": [{"type": "integer"}]}}}
+        yield {"schema": schema, "cases": cases}
+        nested = {"type": "object", "properties": {"v": {"$id": "https://x/v", "$schema": declared, "items": [{}]}}}
+        yield {"schema": nested, "cases": cases}
+    combined = [
+        {"enum": [1, 2, "a"], "const": 1},
+        {"dependentSchemas": {"a": {"required": ["b"]}}, "properties": {"a": {}, "b": {}}},
+        {"dependentSchemas": {"a": {"minProperties": 2}}, "dependentRequired": {"a": ["b"]}},
+    ]
+    for schema in combined:
+        yield {"schema": {"type": "object", "properties": {"v": schema}}, "cases": cases}
+
+
+class _AsyncHandlers:
+    """A namespace of async handlers (a sync path refuses them with AsyncHandlerError's text)."""
+
+    @staticmethod
+    def namespace() -> dict[str, type]:
+        def handler_class(class_name: str) -> type:
+            async def execute(self: Any, config: Any, block: generated.ToolUse) -> generated.ToolResult:
+                return generated.ToolResult.ok(f"{class_name}|{block.name}")
+
+            def init(self: Any, validator: Any = None) -> None:
+                self.validator = validator
+
+            return type(class_name, (), {"execute": execute, "__init__": init})
+
+        names = {b["class_name"] for b in HANDLERS.values() if b is not None}
+        return {name: handler_class(name) for name in sorted(names)}
+
+
+def surface_calls(out: Cases) -> None:
+    """The dispatch module's own functions: labels, subagent names, the table, async handlers refused."""
+    from generated import dispatch
+
+    names = list(dict.fromkeys(tool_names()))
+    calls = [call for name in names for call in calls_for(name)]
+    out.run("dispatch", "label", [{"call": c} for c in calls], lambda g: dispatch.label(use_from(g["call"])))
+    out.run("dispatch", "isSubagentToolName", [{"name": n} for n in names], lambda g: dispatch.is_subagent_tool_name(g["name"]))
+    out.run("dispatch", "dispatchTable", [{}], lambda g: dispatch.dispatch_table())
+
+    def on_sync(given: dict[str, Any]) -> Any:
+        coordinator = Coordinator.from_namespace(_AsyncHandlers.namespace())
+        use = use_from(given["call"])
+        return {"result": result_json(coordinator.execute(None, use)), "has": coordinator.has(use.name)}
+
+    out.run("dispatch", "asyncOnSync", [{"call": c} for c in calls[:40]], on_sync)
+    out.run("dispatch", "validate", list(dialect_inputs()), py_validate)
+
+
 def build(out: Cases) -> None:
     """Every case of this module, in a fixed order."""
     for add in (
@@ -934,5 +997,6 @@ def build(out: Cases) -> None:
         cut_off_replies_are_read_alike,
         finished_replies_are_parsed_alike,
         offers_answer_whole_turns_alike,
+        surface_calls,
     ):
         add(out)

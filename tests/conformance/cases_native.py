@@ -332,7 +332,7 @@ def _schema_cases(seed: int, count: int) -> list[dict[str, Any]]:
 
 def _convert_python(case: dict[str, Any]) -> dict[str, Any]:
     from generated._runtime.native import runtime_entry
-    from generated._runtime.schema_dialects import check_limits, convert
+    from generated._runtime.schema_dialects import check_limits, convert, convert_parameters
 
     out: dict[str, Any] = {}
     for fmt in FORMATS:
@@ -343,6 +343,10 @@ def _convert_python(case: dict[str, Any]) -> dict[str, Any]:
                 out[f"{fmt}/{strict}"] = {"ok": {"schema": conv.schema, "notices": notices}}
             except Exception as exc:
                 out[f"{fmt}/{strict}"] = {"error": f"{type(exc).__name__}: {exc}"}
+        try:
+            out[f"params/{fmt}"] = {"ok": convert_parameters(case["schema"], fmt)}
+        except Exception as exc:
+            out[f"params/{fmt}"] = {"error": f"{type(exc).__name__}: {exc}"}
         variant = {
             "name": "t",
             "description": ["D."],

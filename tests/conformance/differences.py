@@ -228,10 +228,45 @@ def _number_text(module: str, function: str, given: Any, expect: Any) -> Any:
     return _texts(expect, _as_float_text)
 
 
+# ---- messages that name the API ------------------------------------------------------------
+
+TS_RUNTIME = Path(__file__).resolve().parents[2] / "generator" / "ts_runtime"
+
+
+def _ts_constant(module: str, name: str) -> str:
+    """A text constant of the TS runtime (string literals joined with +), read from its source."""
+    source = (TS_RUNTIME / f"{module}.ts").read_text("utf-8")
+    start = source.index(f"export const {name} =")
+    body = source[start : source.index(";", start)]
+    return "".join(json.loads(literal) for literal in re.findall(r'"(?:[^"\\]|\\.)*"', body))
+
+
+def _api_texts() -> list[tuple[str, str]]:
+    """(Python's text, TypeScript's) of each remedy that names the caller's API."""
+    from generator.runtime import handler_calls
+
+    return [(getattr(handler_calls, name), _ts_constant("handler_calls", name)) for name in ("BIND_ASYNC", "USE_ASYNC")]
+
+
+def _in_ts_words(text: str) -> str:
+    for python, typescript in _api_texts():
+        text = text.replace(python, typescript)
+    return text
+
+
+def _api_applies(module: str, function: str, given: Any, expect: Any) -> bool:
+    return _texts(expect, _in_ts_words) != expect
+
+
+def _api_answer(module: str, function: str, given: Any, expect: Any) -> Any:
+    return _texts(expect, _in_ts_words)
+
+
 #: Models applied to the answer, after the input was read as JavaScript reads it.
 MODELS: list[tuple[str, Callable[..., bool], Callable[..., Any]]] = [
     ("big-integers", _big_applies, _big_answer),
     ("number-text", _number_text_applies, _number_text),
+    ("api-spelling", _api_applies, _api_answer),
 ]
 
 

@@ -87,7 +87,12 @@ function firstDifference(expected: Json, got: Json, path = ""): string {
       }
     }
   }
-  return `at ${path || "the top"}:\n    expected: ${text(expected).slice(0, 600)}\n    got:      ${text(got).slice(0, 600)}`;
+  const [a, b] = [text(expected), text(got)];
+  let at = 0; // texts are shown from a little before where they part
+  while (at < a.length && a[at] === b[at]) at++;
+  const from = Math.max(0, at - 200);
+  const cut = (t: string): string => (from > 0 ? "..." : "") + t.slice(from, from + 600);
+  return `at ${path || "the top"}:\n    expected: ${cut(a)}\n    got:      ${cut(b)}`;
 }
 
 function load(): { records: Record_[]; shared: Map<string, Json> } {

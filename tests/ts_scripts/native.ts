@@ -3,7 +3,7 @@
 import { CATALOG, Context, FORMATS, dynamicVariants, loadServersJson, nativeTools } from "../pkg/index.js";
 import type { PromptFamily, SkipRecord } from "../pkg/index.js";
 import { runtimeEntry } from "../pkg/_runtime/native.js";
-import { checkLimits, convert } from "../pkg/_runtime/schema_dialects.js";
+import { checkLimits, convert, convertParameters } from "../pkg/_runtime/schema_dialects.js";
 import { clearNativeCaches } from "../pkg/_runtime/tool_lists.js";
 import type { Variant } from "../pkg/_runtime/variants.js";
 
@@ -65,6 +65,7 @@ function converted(c: { schema: Json; strict: boolean }): Json {
         return { schema: conv.schema, notices: conv.notices.map((n) => [n.path, n.message]) };
       });
     }
+    out[`params/${format}`] = outcome(() => convertParameters(c.schema, format));
     const variant = { name: "t", description: ["D."], strict: c.strict, parameters: [], input_schema: c.schema };
     let entry: Json = null;
     const got = outcome(() => (entry = runtimeEntry(format, variant, (p) => p.join(""))));

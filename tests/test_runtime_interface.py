@@ -105,7 +105,9 @@ def test_every_paired_typescript_function_and_class_runs_in_the_corpus() -> None
                 continue
             path, start, end = where
             # a function runs when V8 counted a call of it; a class when any code in its body ran
-            ran = any(start <= s < end and c > 0 and (kind == "class" or n == name) for s, _, c, n in seen.get(path, []))
+            ran = any(
+                start <= s < end and c > 0 and (kind == "class" or n == name) for s, _, c, n in seen.get(path, [])
+            )
             if not ran:
                 unrun.append(f"{key}: {name} ({kind}, Python's {python})")
     assert not unrun, f"{len(unrun)} paired TypeScript names no corpus case runs:\n" + "\n".join(unrun)

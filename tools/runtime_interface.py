@@ -16,9 +16,9 @@ A TypeScript name pairs with the Python name it spells in camelCase (``select_fa
 ``selectFamily``; names in capitals or starting with one pair as they are). Every name without a
 counterpart must have a reason in tests/data/runtime/one_sided.json ("<surface>/<module>" -> name
 -> reason), except a TypeScript type (an ``interface`` or ``type``: a shape Python checks at run
-time or declares with ``typing``, with no run-time value); tests/test_runtime_interface.py fails on a name without one, on a reason for a name
-that is not one-sided any more, and on a TypeScript function or class of a pair that no case of the
-conformance corpus runs.
+time or declares with ``typing``, with no run-time value). tests/test_runtime_interface.py fails
+on a name without one, on a reason for a name that is not one-sided any more, and on a TypeScript
+function or class of a pair that no case of the conformance corpus runs.
 """
 
 from __future__ import annotations
@@ -159,7 +159,13 @@ _SHORT_LIST = re.compile(r"\[\n(?:\s+\"[^\"\n]*\",?\n){1,3}\s*\]")
 def text() -> str:
     """The file: JSON with one space of indent, a short list of names (a pair) on one line."""
     dumped = json.dumps(build(), indent=1, ensure_ascii=False)
-    return _SHORT_LIST.sub(lambda m: "[" + ", ".join(x.strip().rstrip(",") for x in m.group()[1:-1].split("\n") if x.strip()) + "]", dumped) + "\n"
+    return (
+        _SHORT_LIST.sub(
+            lambda m: "[" + ", ".join(x.strip().rstrip(",") for x in m.group()[1:-1].split("\n") if x.strip()) + "]",
+            dumped,
+        )
+        + "\n"
+    )
 
 
 def main(argv: list[str]) -> int:

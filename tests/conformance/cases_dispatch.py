@@ -972,7 +972,12 @@ def surface_calls(out: Cases) -> None:
     names = list(dict.fromkeys(tool_names()))
     calls = [call for name in names for call in calls_for(name)]
     out.run("dispatch", "label", [{"call": c} for c in calls], lambda g: dispatch.label(use_from(g["call"])))
-    out.run("dispatch", "isSubagentToolName", [{"name": n} for n in names], lambda g: dispatch.is_subagent_tool_name(g["name"]))
+    out.run(
+        "dispatch",
+        "isSubagentToolName",
+        [{"name": n} for n in names],
+        lambda g: dispatch.is_subagent_tool_name(g["name"]),
+    )
     out.run("dispatch", "dispatchTable", [{}], lambda g: dispatch.dispatch_table())
 
     def on_sync(given: dict[str, Any]) -> Any:

@@ -188,6 +188,12 @@ def specials(out: Cases) -> None:
         "\u2028",
         "\x00",
         "",
+        "[NaN]",
+        "NaN",
+        "Infinity",
+        "[1e999]",
+        "-Infinity",
+        "[1, NaN]",
     ]
     schemas: list[Any] = [
         {"type": "integer"},

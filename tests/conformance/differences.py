@@ -290,15 +290,27 @@ def render(files: dict[str, list[Case]]) -> str:
         "its language runtimes: `tests/conformance/corpus/*.jsonl` holds cases (module, function, input,",
         "expected answer) that Python writes (`tests/conformance/generate.py`, seeded generators, the same",
         "bytes every run) and that `tests/conformance/runner.test.ts` replays against the TypeScript",
-        "package under `node --test`, with no Python in the loop (`node tests/conformance/run.mjs`).",
-        "`make test` runs both: `tests/test_conformance.py` fails when the committed corpus is not what",
-        "the Python runtime answers now, and runs the TypeScript runner (skipped, loudly, without node).",
+        "package under `node --test`, with no Python in the loop. `make test` runs both sides:",
+        "`tests/test_conformance.py` fails when the committed corpus is not what the Python runtime",
+        "answers now, and runs the TypeScript runner (skipped, and said so, without node).",
+        "",
+        "To replay it by hand: `node tests/conformance/run.mjs` compiles generated-ts/ with the adapters",
+        "(`tests/ts_scripts/<module>.ts`) and runs the runner. The `js_names` and `orders` modules need",
+        "their spec sets' packages (`toolgen generate --specs tests/data/js_names/specs --ts-out <dir>`,",
+        "then `--package js_names=<dir>`); without them their cases are skipped, and the runner says so.",
+        "A third language would write its own adapters and read the same files.",
         "",
         "The format is in `tests/conformance/corpus.py`: pure-ASCII JSON lines; NaN and the infinities as",
         '`{"$$float": "nan"}`; integers past ±(2**53 - 1) as `{"$$int": "<digits>"}` (a JavaScript reader',
         "takes the nearest double, as `JSON.parse` does); text escaped as `\\uXXXX`, so a lone surrogate is",
-        "an escape both `json.loads` and `JSON.parse` read back as that one code unit; large values written",
-        'once in `shared.jsonl` and referenced as `{"$$ref": "<id>"}`.',
+        "an escape both `json.loads` and `JSON.parse` read back as that one code unit; long texts as pieces",
+        '(`{"$$text": [...]}`, runs of one character counted); large values written once in',
+        '`shared.jsonl.gz` and referenced as `{"$$ref": "<id>"}`.',
+        "",
+        "`tests/data/runtime/interface.json` (`tools/runtime_interface.py`) records both runtimes' public",
+        "names side by side; `tests/test_runtime_interface.py` fails on a name with no counterpart and no",
+        "reason (`tests/data/runtime/one_sided.json`), and on a paired TypeScript function or class that",
+        "no case of the corpus runs (V8's coverage of the runner).",
         "",
         f"## Cases ({total:,})",
         "",
@@ -319,4 +331,8 @@ def render(files: dict[str, list[Case]]) -> str:
     for entry in entries():
         cells = [f"`{entry['id']}`", entry["title"], entry["python"], entry["typescript"], f"{used[entry['id']]:,}"]
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    limits = json.loads(TABLE.read_text("utf-8")).get("limits", [])
+    if limits:
+        lines += ["", "## Limits no case shows", "", "What could differ, though no case of the corpus does:", ""]
+        lines += [f"- `{limit['id']}`: {limit['what']}" for limit in limits]
     return "\n".join(lines) + "\n"

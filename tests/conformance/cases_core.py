@@ -419,6 +419,29 @@ def label_names_and_known_tools(out: Cases) -> None:
     out.run("core", "jsonEqual", pairs, lambda g: json_equal(g["a"], g["b"]))
 
 
+def catalog_data_and_ids(out: Cases) -> None:
+    """The catalog tables and the tool ids, as each package holds them."""
+    from generated import catalog_data, ids
+
+    def data(given: dict[str, Any]) -> Any:
+        return {
+            "selection": catalog_data.SELECTION,
+            "rules": catalog_data.RULES,
+            "precondition": catalog_data.PRECONDITION,
+            "fallback": catalog_data.FALLBACK,
+            "families": catalog_data.FAMILIES,
+            "specs": catalog_data.SPECS,
+            "familySpecs": catalog_data.FAMILY_SPECS,
+            "placeholders": catalog_data.PLACEHOLDERS,
+            "routing": catalog_data.ROUTING,
+            "mcp": catalog_data.MCP,
+            "subagents": catalog_data.SUBAGENTS,
+        }
+
+    out.run("core", "data", [{}], data)
+    out.run("core", "toolIds", [{}], lambda g: [str(t.value) for t in ids.ToolId])
+
+
 def build(out: Cases) -> None:
     """Every case of this module, in a fixed order."""
     for add in (
@@ -437,5 +460,6 @@ def build(out: Cases) -> None:
         streaming_parser_in_chunks,
         partial_json_array_reader,
         label_names_and_known_tools,
+        catalog_data_and_ids,
     ):
         add(out)

@@ -7,1540 +7,1538 @@ import type { CatalogData, FamilyData, McpData, ParameterData, PlaceholderData, 
 
 checkVersion(7, "catalog_data");
 
-const _PARAMS: readonly (readonly ParameterData[])[] = [
-  [
-    {
-      "name": "question",
-      "required": true,
-      "instruction": [
-        "The question to put to the user. Make it specific and say exactly which information you need from them to go on."
-      ],
-      "description": [],
-      "usage": "question for user",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
+const _PARAMS_0: readonly ParameterData[] = [
+  {
+    "name": "question",
+    "required": true,
+    "instruction": [
+      "The question to put to the user. Make it specific and say exactly which information you need from them to go on."
+    ],
+    "description": [],
+    "usage": "question for user",
+    "schema": {
+      "type": "string"
     },
-    {
-      "name": "options",
-      "required": false,
-      "instruction": [
-        "Optional. A JSON array of two to five short answers the user can pick with one click instead of typing, e.g. [\"Option one\", \"Option two\"]. Each entry must be a plain string describing one possible answer. Offer options only when the likely answers form a small set. Never list choices that switch between plan and act mode; that is something the user must do themselves, so ask them directly if it is needed."
-      ],
-      "description": [],
-      "usage": "Array of possible answers here (optional), e.g. [\"First one\", \"Second one\"]",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "options",
+    "required": false,
+    "instruction": [
+      "Optional. A JSON array of two to five short answers the user can pick with one click instead of typing, e.g. [\"Option one\", \"Option two\"]. Each entry must be a plain string describing one possible answer. Offer options only when the likely answers form a small set. Never list choices that switch between plan and act mode; that is something the user must do themselves, so ask them directly if it is needed."
+    ],
+    "description": [],
+    "usage": "Array of possible answers here (optional), e.g. [\"First one\", \"Second one\"]",
+    "schema": {
+      "type": "string"
     },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_1: readonly ParameterData[] = [
+  {
+    "name": "question",
+    "required": true,
+    "instruction": [
+      "A specific question that states exactly what you need to know."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "options",
+    "required": true,
+    "instruction": [
+      "A JSON array of two to five short candidate answers the user can select with a single click, for example [\"Use the existing config\", \"Create a new config file\"]. Every entry must be a plain string that fully describes one answer. Choose options that cover the likely replies so the user rarely has to type. Pass an empty array [] when the question is open-ended and no sensible choices exist. Never offer an option that toggles between plan and act mode; ask the user to do that themselves."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_2: readonly ParameterData[] = [
+  {
+    "name": "result",
+    "required": true,
+    "instruction": [
+      "A clear, final description of what you did. Do not end it with a question or an offer."
+    ],
+    "description": [],
+    "usage": "Summary of the completed work here",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "command",
+    "required": false,
+    "instruction": [
+      "Optional. A CLI command that shows the user a live demonstration of the result, for example `open index.html` to view a built page or `npm run dev` to start a local server. Only give a command that actually displays something; echo, cat and similar output-only commands demonstrate nothing. The command must be valid for the user's operating system, safe to run, and must not modify files. Leave it out when there is nothing useful to show."
+    ],
+    "description": [],
+    "usage": "Optional demo command to run",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "The final checklist of the task with every step ticked off, confirming that all planned work was finished by the end."
+    ],
+    "description": [
+      "If you have been keeping a task progress checklist, send it a final time with this tool, with every item marked complete."
+    ],
+    "usage": "Final checklist here, every item marked done, e.g. - [x] Write the tests",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_3: readonly ParameterData[] = [
+  {
+    "name": "result",
+    "required": true,
+    "instruction": [
+      "A concise, final summary of the outcome. It must not end with a question or an offer."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "command",
+    "required": false,
+    "instruction": [
+      "Optional. A command that demonstrates the finished result to the user, such as opening a built HTML page or starting a development server. It must be valid for the user's system and safe to run. Output-only commands such as echo or cat show nothing worth seeing; omit the parameter when there is nothing to show. The command must not change any files. Leave it empty if unsure."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. The final version of the task checklist in markdown, with every item marked done using - [x]. Send it only if you have been tracking progress with a checklist during the task, so the user sees that all planned steps are complete."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_4: readonly ParameterData[] = [
+  {
+    "name": "command",
+    "required": true,
+    "instruction": [
+      "The command line to run. It must be valid for the user's operating system, correctly formatted, and free of anything harmful. Do not wrap it in extra quotes or backticks."
+    ],
+    "description": [],
+    "usage": "the command to run",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "requires_approval",
+    "required": true,
+    "instruction": [
+      "Whether the user must explicitly approve this command before it runs. Set it to true for actions with a real impact: installing or removing packages, deleting or overwriting files, changing system settings, network operations with side effects, or anything else that could be destructive or hard to undo. Set it to false for safe operations such as reading files or directories, running the dev server, building the project, or other commands that do not change the system in a lasting way. Be conservative when unsure."
+    ],
+    "description": [],
+    "usage": "true | false",
+    "schema": {
+      "type": "boolean"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "timeout",
+    "required": false,
+    "instruction": [
+      "Optional. How many seconds to wait for the command before treating it as stuck; use a longer value for slow builds or test runs."
+    ],
+    "description": [],
+    "usage": "30",
+    "schema": {
+      "type": "integer"
+    },
+    "dependencies": [],
+    "requires": {
+      "field": "yolo_mode",
+      "truthy": true
     }
-  ],
-  [
-    {
-      "name": "question",
-      "required": true,
-      "instruction": [
-        "A specific question that states exactly what you need to know."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "options",
-      "required": true,
-      "instruction": [
-        "A JSON array of two to five short candidate answers the user can select with a single click, for example [\"Use the existing config\", \"Create a new config file\"]. Every entry must be a plain string that fully describes one answer. Choose options that cover the likely replies so the user rarely has to type. Pass an empty array [] when the question is open-ended and no sensible choices exist. Never offer an option that toggles between plan and act mode; ask the user to do that themselves."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "result",
-      "required": true,
-      "instruction": [
-        "A clear, final description of what you did. Do not end it with a question or an offer."
-      ],
-      "description": [],
-      "usage": "Summary of the completed work here",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "command",
-      "required": false,
-      "instruction": [
-        "Optional. A CLI command that shows the user a live demonstration of the result, for example `open index.html` to view a built page or `npm run dev` to start a local server. Only give a command that actually displays something; echo, cat and similar output-only commands demonstrate nothing. The command must be valid for the user's operating system, safe to run, and must not modify files. Leave it out when there is nothing useful to show."
-      ],
-      "description": [],
-      "usage": "Optional demo command to run",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "The final checklist of the task with every step ticked off, confirming that all planned work was finished by the end."
-      ],
-      "description": [
-        "If you have been keeping a task progress checklist, send it a final time with this tool, with every item marked complete."
-      ],
-      "usage": "Final checklist here, every item marked done, e.g. - [x] Write the tests",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "result",
-      "required": true,
-      "instruction": [
-        "A concise, final summary of the outcome. It must not end with a question or an offer."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "command",
-      "required": false,
-      "instruction": [
-        "Optional. A command that demonstrates the finished result to the user, such as opening a built HTML page or starting a development server. It must be valid for the user's system and safe to run. Output-only commands such as echo or cat show nothing worth seeing; omit the parameter when there is nothing to show. The command must not change any files. Leave it empty if unsure."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. The final version of the task checklist in markdown, with every item marked done using - [x]. Send it only if you have been tracking progress with a checklist during the task, so the user sees that all planned steps are complete."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "command",
-      "required": true,
-      "instruction": [
-        "The command line to run. It must be valid for the user's operating system, correctly formatted, and free of anything harmful. Do not wrap it in extra quotes or backticks."
-      ],
-      "description": [],
-      "usage": "the command to run",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "requires_approval",
-      "required": true,
-      "instruction": [
-        "Whether the user must explicitly approve this command before it runs. Set it to true for actions with a real impact: installing or removing packages, deleting or overwriting files, changing system settings, network operations with side effects, or anything else that could be destructive or hard to undo. Set it to false for safe operations such as reading files or directories, running the dev server, building the project, or other commands that do not change the system in a lasting way. Be conservative when unsure."
-      ],
-      "description": [],
-      "usage": "true | false",
-      "schema": {
-        "type": "boolean"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "timeout",
-      "required": false,
-      "instruction": [
-        "Optional. How many seconds to wait for the command before treating it as stuck; use a longer value for slow builds or test runs."
-      ],
-      "description": [],
-      "usage": "30",
-      "schema": {
-        "type": "integer"
-      },
-      "dependencies": [],
-      "requires": {
-        "field": "yolo_mode",
-        "truthy": true
-      }
-    }
-  ],
-  [
-    {
-      "name": "command",
-      "required": true,
-      "instruction": [
-        "The exact command line to run. It must suit the user's operating system and shell. Chain steps with && where sensible, avoid interactive programs that wait for input, and prefer non-paging flags. To run it in another directory, prefix the command with cd <dir> && and then the command itself."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "requires_approval",
-      "required": true,
-      "instruction": [
-        "Set to true when the command has significant side effects and the user should approve it first: installing or uninstalling software, deleting or overwriting files, changing system configuration, or network calls that modify remote state. Set to false for safe, read-only or routine actions such as listing files, reading content, running tests, or starting a local development server. When in doubt about the impact of a command, choose true."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "boolean"
-      },
-      "dependencies": [],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "command",
-      "required": true,
-      "instruction": [
-        "The full command line to execute. Make sure it is valid for the user's operating system and shell, quote paths that contain spaces, and join dependent steps with &&. Avoid commands that open an interactive prompt or pager, since nobody can answer them; pass flags such as --yes or --no-pager instead. Do not include anything destructive the task does not need."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "requires_approval",
-      "required": true,
-      "instruction": [
-        "True if the command could change the system in a meaningful or risky way and should be confirmed by the user before it runs, for example installing packages, removing or overwriting files, editing system settings, or pushing to a remote. False for harmless commands that only read data or do routine work, such as listing a directory, printing a file, building the project, running the test suite, or launching a dev server. If unsure, pick true."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "boolean"
-      },
-      "dependencies": [],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "path",
-      "required": true,
-      "instruction": [
-        "The file to change; give its path as seen from the working folder {{CWD}}."
-      ],
-      "description": [],
-      "usage": "Path to a file",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "diff",
-      "required": true,
-      "instruction": [
-        "One or more SEARCH/REPLACE blocks describing the edits, written in the exact format explained here.\nEach block is a line holding only ------- SEARCH, then the lines to find, then a line holding only =======, then the lines that should take their place, then a line holding only +++++++ REPLACE. Rules: (1) The SEARCH lines must match the current file character for character, including indentation, whitespace, comments and line endings, and they must be whole lines, never fragments of a line. (2) A block changes only the first place where its SEARCH text occurs; to change several places, send several blocks and order them as the passages appear from top to bottom in the file. (3) Keep each SEARCH part short: include the lines you are changing plus only as many neighbouring lines as are needed to make the match unique, and do not repeat long unchanged stretches. (4) Write every line of a SEARCH part out in full; a line cut off partway will not match. (5) To move code, send one block with an empty REPLACE part where the code used to be and another block that inserts it at its new place. (6) To delete code, leave the REPLACE part empty. (7) If the file was reformatted after you last saw it, for instance by an auto-formatter, build your SEARCH text from the final version that was reported back to you rather than from memory. (8) Leave the code in a complete, valid state after each block; do not rely on a later edit to repair a half-finished change, such as a call to a function that no block defines. (9) Put nothing outside the blocks: no explanations, no code fences and no line numbers, because everything you send here is parsed as part of the edit.",
-        [
-          "\nJupyter notebooks: a .ipynb file is stored as JSON, not as plain source code. When editing one, match the raw JSON text exactly as it is on disk, including the quotes, escaped sequences such as \\n and the commas between entries. The code and markdown of each cell sit in its \"source\" array, one JSON string per line; change those strings and keep them valid JSON. Leave execution counts, outputs and metadata alone unless asked, and check that every bracket and comma is still in place so the notebook still opens.",
-          {
-            "field": "editor_tabs",
-            "ends_with": ".ipynb"
-          }
-        ]
-      ],
-      "description": [],
-      "usage": "One or more SEARCH/REPLACE blocks",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "absolutePath",
-      "required": true,
-      "instruction": [
-        "Absolute path of the file to be edited."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "diff",
-      "required": true,
-      "instruction": [
-        "One or more SEARCH/REPLACE blocks describing the edits, written in the exact format explained here.\nEach block is a line holding only ------- SEARCH, then the lines to find, then a line holding only =======, then the lines that should take their place, then a line holding only +++++++ REPLACE. Rules: (1) The SEARCH lines must match the current file character for character, including indentation, whitespace, comments and line endings, and they must be whole lines, never fragments of a line. (2) A block changes only the first place where its SEARCH text occurs; to change several places, send several blocks and order them as the passages appear from top to bottom in the file. (3) Keep each SEARCH part short: include the lines you are changing plus only as many neighbouring lines as are needed to make the match unique, and do not repeat long unchanged stretches. (4) Write every line of a SEARCH part out in full; a line cut off partway will not match. (5) To move code, send one block with an empty REPLACE part where the code used to be and another block that inserts it at its new place. (6) To delete code, leave the REPLACE part empty. (7) If the file was reformatted after you last saw it, for instance by an auto-formatter, build your SEARCH text from the final version that was reported back to you rather than from memory. (8) Leave the code in a complete, valid state after each block; do not rely on a later edit to repair a half-finished change, such as a call to a function that no block defines. (9) Put nothing outside the blocks: no explanations, no code fences and no line numbers, because everything you send here is parsed as part of the edit.",
-        [
-          "\nJupyter notebooks: a .ipynb file is stored as JSON, not as plain source code. When editing one, match the raw JSON text exactly as it is on disk, including the quotes, escaped sequences such as \\n and the commas between entries. The code and markdown of each cell sit in its \"source\" array, one JSON string per line; change those strings and keep them valid JSON. Leave execution counts, outputs and metadata alone unless asked, and check that every bracket and comma is still in place so the notebook still opens.",
-          {
-            "field": "editor_tabs",
-            "ends_with": ".ipynb"
-          }
-        ]
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "path",
-      "required": true,
-      "instruction": [
-        "The file to read; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"
-      ],
-      "description": [],
-      "usage": "Path to a file",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "start_line",
-      "required": false,
-      "instruction": [
-        "First line to return, counting from 1. Leave it out to start at the top."
-      ],
-      "description": [],
-      "usage": "1",
-      "schema": {
-        "type": "integer"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "end_line",
-      "required": false,
-      "instruction": [
-        "Last line to return, counting from 1; that line is included. Leave it out to read to the end of the file, or pair it with start_line to read one block."
-      ],
-      "description": [],
-      "usage": "1000",
-      "schema": {
-        "type": "integer"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "path",
-      "required": true,
-      "instruction": [
-        "The file to create or overwrite; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"
-      ],
-      "description": [],
-      "usage": "Path to a file",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "content",
-      "required": true,
-      "instruction": [
-        "The entire text the file should contain afterwards. Give every line, including the parts you did not change; never abbreviate with remarks like 'rest of the file stays the same' and never leave anything out."
-      ],
-      "description": [],
-      "usage": "Complete new file text",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "absolutePath",
-      "required": true,
-      "instruction": [
-        "Absolute path of the file to be written."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "content",
-      "required": true,
-      "instruction": [
-        "The complete contents the file should hold after the write, in full, with no lines skipped or abbreviated."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "path",
-      "required": true,
-      "instruction": [
-        "The directory to search in; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Every file beneath it is searched, including those in nested folders."
-      ],
-      "description": [],
-      "usage": "Path of a directory",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "regex",
-      "required": true,
-      "instruction": [
-        "The pattern to look for, written in Rust regular-expression syntax."
-      ],
-      "description": [],
-      "usage": "Pattern to search for",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "file_pattern",
-      "required": false,
-      "instruction": [
-        "A glob that limits which files are searched, such as '*.py' for Python sources. When left out, every file is searched."
-      ],
-      "description": [],
-      "usage": "Glob to filter files (optional)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "path",
-      "required": true,
-      "instruction": [
-        "The directory whose entries should be listed; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"
-      ],
-      "description": [],
-      "usage": "Path of a directory",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "recursive",
-      "required": false,
-      "instruction": [
-        "Set to true to include the contents of all nested subdirectories; leave it out or false for just the top level."
-      ],
-      "description": [],
-      "usage": "true to recurse, or false",
-      "schema": {
-        "type": "boolean"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "path",
-      "required": true,
-      "instruction": [
-        "Path of the directory whose entries to list."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "recursive",
-      "required": false,
-      "instruction": [
-        "Set to true to include the contents of all nested subdirectories; leave it out or false for just the top level."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "boolean"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "path",
-      "required": true,
-      "instruction": [
-        "The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders."
-      ],
-      "description": [],
-      "usage": "Path of a directory",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "path",
-      "required": true,
-      "instruction": [
-        "The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "action",
-      "required": true,
-      "instruction": [
-        "The browser action to carry out. It must be one of the values below, and every session must begin with launch and end with close.\nlaunch: open a new browser at the given URL (needs url; must be the first action; use a full address such as http://localhost:3000 or file:///path/page.html). click: click at a position (needs coordinate; aim at the middle of the element seen in the last screenshot). type: send keystrokes that spell out the given text (needs text; handy once a click has focused an input box). scroll_down: move the page down by one viewport height. scroll_up: move the page up by one viewport height. close: shut the browser down (must be the last action, and is needed before any other tool can be used again). Only one action is allowed per message; wait for the screenshot and logs returned by each action before choosing the next one. Typical flow: launch the page, click or type as needed, scroll to inspect the rest of the content, then close the browser once you have what you need."
-      ],
-      "description": [],
-      "usage": "Which action to run: launch, click, type, scroll_down, scroll_up or close",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "url",
-      "required": false,
-      "instruction": [
-        "Used only with launch.\nThe full address to open, e.g. http://localhost:3000 or file:///path/to/page.html."
-      ],
-      "description": [],
-      "usage": "URL to open here (for the launch action)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "coordinate",
-      "required": false,
-      "instruction": [
-        "Used only with the click action.\nWhere to click, as x,y pixel values inside the {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} viewport, read from the latest screenshot, e.g. 450,300."
-      ],
-      "description": [],
-      "usage": "x,y position (click only)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "text",
-      "required": false,
-      "instruction": [
-        "Used only with type.\nThe exact text to enter with the keyboard, e.g. a search term or form value."
-      ],
-      "description": [],
-      "usage": "Text to type (for type)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "action",
-      "required": true,
-      "instruction": [
-        "Which browser action to perform. Pick exactly one of the values listed here; a session always opens with launch and finishes with close.\nlaunch: start a fresh browser on the given URL (requires url; always the first action; pass a complete address like http://localhost:3000 or file:///path/page.html). click: press the mouse at a position (requires coordinate; target the middle of the element in the latest screenshot). type: produce the given characters as key presses (requires text; typically follows a click that focuses an input). scroll_down: scroll the page down by one screen. scroll_up: scroll the page up by one screen. close: end the browser session (always the last action; other tools stay unavailable until it is done). Send exactly one action per call and study the returned screenshot and console output carefully before you decide on the next one. A usual sequence is to launch, interact through clicks and typing, scroll to see more of the page, and close when finished."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "url",
-      "required": false,
-      "instruction": [
-        "For launch only; the complete URL to open in the browser."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "coordinate",
-      "required": false,
-      "instruction": [
-        "For click only; the x,y pixel position to click within the {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} viewport, taken from the most recent screenshot, e.g. 200,150."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "text",
-      "required": false,
-      "instruction": [
-        "For type only; the literal text to enter, such as a search term or form value."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "server_name",
-      "required": true,
-      "instruction": [
-        "Name of the MCP server that offers the tool."
-      ],
-      "description": [],
-      "usage": "MCP server name",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "tool_name",
-      "required": true,
-      "instruction": [
-        "Name of the tool to be executed."
-      ],
-      "description": [],
-      "usage": "Tool to invoke",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "arguments",
-      "required": true,
-      "instruction": [
-        "The tool's arguments as a JSON object that conforms to the input schema the tool declares."
-      ],
-      "description": [],
-      "usage": "\n{\"first_argument\": \"a value\", \"second\": 42}\n",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "server_name",
-      "required": true,
-      "instruction": [
-        "The name of the MCP server that owns the resource."
-      ],
-      "description": [],
-      "usage": "MCP server name",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "uri",
-      "required": true,
-      "instruction": [
-        "The URI that identifies the resource on that server."
-      ],
-      "description": [],
-      "usage": "the resource URI",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "context",
-      "required": true,
-      "instruction": [
-        "The handoff summary that will be loaded into the new task. Write it for a reader who has seen none of this conversation and must continue the work from it alone, without being able to ask you anything.\nCover, in order: 1) Current work: what was being done right before this handoff, with enough detail to resume it. 2) Key technical concepts: the languages, frameworks, libraries, conventions and design decisions that matter for the rest of the task. 3) Relevant files and code: every file that was read, created or changed and why it matters, with short snippets where the exact code is important. 4) Problem solving: the problems that were solved, the approaches that failed and why, and any troubleshooting still under way. 5) Pending tasks and next steps: everything the user asked for that is not done yet, the exact next step to take, any preferences or limits the user stated (coding style, tools to avoid, files that must not change), and direct quotes from the most recent messages that show where the work left off, so that no detail of intent is lost in the transition. Prefer concrete facts such as paths, names, commands and error messages over general statements, and leave out chatter that the next task does not need."
-      ],
-      "description": [],
-      "usage": "Detailed summary for the new task",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "response",
-      "required": true,
-      "instruction": [
-        "What you want to say to the user: an answer, a proposed plan, or a question. Put the text here rather than in <thinking> tags or outside the tool call, and keep it focused on what the user needs to decide next."
-      ],
-      "description": [],
-      "usage": "Reply to the user",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "needs_more_exploration",
-      "required": false,
-      "instruction": [
-        "Set to true when you realise, while drafting this reply, that you still need to inspect more files or run more searches before you can give a complete plan. The response is then treated as a progress note and you continue exploring. Leave it false or omit it when the plan or answer is ready."
-      ],
-      "description": [],
-      "usage": "true if you must look at more files or run more searches before the plan is final, otherwise false (this one is optional)",
-      "schema": {
-        "type": "boolean"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "A checklist of the steps planned for the task, written as markdown lines such as - [ ] step. Update it as the plan changes."
-      ],
-      "description": [],
-      "usage": "- [ ] Investigate the existing code - [ ] Agree on the approach with the user - [ ] Carry out the changes - [ ] Verify the result (checklist, optional)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "response",
-      "required": true,
-      "instruction": [
-        "The reply or plan to show the user."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional markdown checklist (- [ ] open, - [x] done) of the planned steps and which of them are finished."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "response",
-      "required": true,
-      "instruction": [
-        "The reply or plan to show the user."
-      ],
-      "description": [],
-      "usage": "Reply to the user",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "needs_more_exploration",
-      "required": false,
-      "instruction": [
-        "Set this to true when you still need to read more files or run more searches before a full plan can be given; your reply is then handled as an interim update and you keep exploring. Use false or leave it out once the plan or answer is complete. Do not set it just to put off answering: explore with a clear purpose."
-      ],
-      "description": [],
-      "usage": "true if you must look at more files or run more searches before the plan is final, otherwise false (this one is optional)",
-      "schema": {
-        "type": "boolean"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "A markdown checklist of the task's steps, one per line as - [ ] for pending and - [x] for done. In PLAN MODE list the steps your plan intends to carry out, so the user can review them, and revise the list whenever the plan changes. Send the complete list each time rather than only the changes, and keep each item short and concrete."
-      ],
-      "description": [],
-      "usage": "- [ ] Investigate the existing code - [ ] Agree on the approach with the user - [ ] Carry out the changes - [ ] Verify the result (checklist, optional)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "response",
-      "required": true,
-      "instruction": [
-        "The message to show the user, in plain language. Summarize what you have done so far, what you found out, and what you plan to do next. Keep it focused on information the user would want while the task continues, and leave out questions or closing remarks."
-      ],
-      "description": [],
-      "usage": "progress message",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional markdown checklist of the task's steps, with finished items ticked, showing current progress."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "url",
-      "required": true,
-      "instruction": [
-        "The full URL of the web page."
-      ],
-      "description": [],
-      "usage": "https://example.com/docs",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "prompt",
-      "required": true,
-      "instruction": [
-        "What you want to learn from or extract out of the page."
-      ],
-      "description": [],
-      "usage": "Question to answer from the page content",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "url",
-      "required": true,
-      "instruction": [
-        "The full URL of the web page."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "prompt",
-      "required": true,
-      "instruction": [
-        "What to find out from the fetched page."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "query",
-      "required": true,
-      "instruction": [
-        "The text to search for."
-      ],
-      "description": [],
-      "usage": "What to search the web for",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "allowed_domains",
-      "required": false,
-      "instruction": [
-        "Only return results from the listed domains."
-      ],
-      "description": [],
-      "usage": "Domains to include (optional)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "blocked_domains",
-      "required": false,
-      "instruction": [
-        "Never return results from any of these domains."
-      ],
-      "description": [],
-      "usage": "Domains to skip, if any",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "query",
-      "required": true,
-      "instruction": [
-        "The text to search for."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "allowed_domains",
-      "required": false,
-      "instruction": [
-        "Only return results from the listed domains."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "blocked_domains",
-      "required": false,
-      "instruction": [
-        "Never return results from any of these domains."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "input",
-      "required": true,
-      "instruction": [
-        "The full patch text, from Begin Patch to End Patch."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "task_progress",
-      "required": false,
-      "instruction": [
-        "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
-      ],
-      "description": [],
-      "usage": "Task checklist (markdown)",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [
-        "focus_chain"
-      ],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "title",
-      "required": true,
-      "instruction": [
-        "A short, descriptive heading for the explanation panel that names what is being compared, e.g. \"Changes in the last commit\" or \"Login fix review\"."
-      ],
-      "description": [],
-      "usage": "Title of the diff view",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "from_ref",
-      "required": true,
-      "instruction": [
-        "The git reference to compare from: a commit hash, branch name or tag, such as HEAD~1 or main. Use HEAD~1 to explain only the most recent commit."
-      ],
-      "description": [],
-      "usage": "HEAD~1",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "to_ref",
-      "required": false,
-      "instruction": [
-        "Optional. The git reference to compare to, such as HEAD or a branch name. When omitted, the comparison runs against the current working tree, which includes uncommitted and staged changes as well."
-      ],
-      "description": [],
-      "usage": "HEAD",
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "skill_name",
-      "required": true,
-      "instruction": [
-        "The name of the skill to load, spelled exactly as it appears in the list of available skills."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    }
-  ],
-  [
-    {
-      "name": "prompt_1",
-      "required": true,
-      "instruction": [
-        "Task for subagent one."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "prompt_2",
-      "required": false,
-      "instruction": [
-        "Optional task for subagent two."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "prompt_3",
-      "required": false,
-      "instruction": [
-        "Optional task for subagent three."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "prompt_4",
-      "required": false,
-      "instruction": [
-        "Optional task for subagent four."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    },
-    {
-      "name": "prompt_5",
-      "required": false,
-      "instruction": [
-        "Optional task for subagent five."
-      ],
-      "description": [],
-      "usage": null,
-      "schema": {
-        "type": "string"
-      },
-      "dependencies": [],
-      "requires": null
-    }
-  ]
+  }
+];
+const _PARAMS_5: readonly ParameterData[] = [
+  {
+    "name": "command",
+    "required": true,
+    "instruction": [
+      "The exact command line to run. It must suit the user's operating system and shell. Chain steps with && where sensible, avoid interactive programs that wait for input, and prefer non-paging flags. To run it in another directory, prefix the command with cd <dir> && and then the command itself."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "requires_approval",
+    "required": true,
+    "instruction": [
+      "Set to true when the command has significant side effects and the user should approve it first: installing or uninstalling software, deleting or overwriting files, changing system configuration, or network calls that modify remote state. Set to false for safe, read-only or routine actions such as listing files, reading content, running tests, or starting a local development server. When in doubt about the impact of a command, choose true."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "boolean"
+    },
+    "dependencies": [],
+    "requires": null
+  }
+];
+const _PARAMS_6: readonly ParameterData[] = [
+  {
+    "name": "command",
+    "required": true,
+    "instruction": [
+      "The full command line to execute. Make sure it is valid for the user's operating system and shell, quote paths that contain spaces, and join dependent steps with &&. Avoid commands that open an interactive prompt or pager, since nobody can answer them; pass flags such as --yes or --no-pager instead. Do not include anything destructive the task does not need."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "requires_approval",
+    "required": true,
+    "instruction": [
+      "True if the command could change the system in a meaningful or risky way and should be confirmed by the user before it runs, for example installing packages, removing or overwriting files, editing system settings, or pushing to a remote. False for harmless commands that only read data or do routine work, such as listing a directory, printing a file, building the project, running the test suite, or launching a dev server. If unsure, pick true."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "boolean"
+    },
+    "dependencies": [],
+    "requires": null
+  }
+];
+const _PARAMS_7: readonly ParameterData[] = [
+  {
+    "name": "path",
+    "required": true,
+    "instruction": [
+      "The file to change; give its path as seen from the working folder {{CWD}}."
+    ],
+    "description": [],
+    "usage": "Path to a file",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "diff",
+    "required": true,
+    "instruction": [
+      "One or more SEARCH/REPLACE blocks describing the edits, written in the exact format explained here.\nEach block is a line holding only ------- SEARCH, then the lines to find, then a line holding only =======, then the lines that should take their place, then a line holding only +++++++ REPLACE. Rules: (1) The SEARCH lines must match the current file character for character, including indentation, whitespace, comments and line endings, and they must be whole lines, never fragments of a line. (2) A block changes only the first place where its SEARCH text occurs; to change several places, send several blocks and order them as the passages appear from top to bottom in the file. (3) Keep each SEARCH part short: include the lines you are changing plus only as many neighbouring lines as are needed to make the match unique, and do not repeat long unchanged stretches. (4) Write every line of a SEARCH part out in full; a line cut off partway will not match. (5) To move code, send one block with an empty REPLACE part where the code used to be and another block that inserts it at its new place. (6) To delete code, leave the REPLACE part empty. (7) If the file was reformatted after you last saw it, for instance by an auto-formatter, build your SEARCH text from the final version that was reported back to you rather than from memory. (8) Leave the code in a complete, valid state after each block; do not rely on a later edit to repair a half-finished change, such as a call to a function that no block defines. (9) Put nothing outside the blocks: no explanations, no code fences and no line numbers, because everything you send here is parsed as part of the edit.",
+      [
+        "\nJupyter notebooks: a .ipynb file is stored as JSON, not as plain source code. When editing one, match the raw JSON text exactly as it is on disk, including the quotes, escaped sequences such as \\n and the commas between entries. The code and markdown of each cell sit in its \"source\" array, one JSON string per line; change those strings and keep them valid JSON. Leave execution counts, outputs and metadata alone unless asked, and check that every bracket and comma is still in place so the notebook still opens.",
+        {
+          "field": "editor_tabs",
+          "ends_with": ".ipynb"
+        }
+      ]
+    ],
+    "description": [],
+    "usage": "One or more SEARCH/REPLACE blocks",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_8: readonly ParameterData[] = [
+  {
+    "name": "absolutePath",
+    "required": true,
+    "instruction": [
+      "Absolute path of the file to be edited."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "diff",
+    "required": true,
+    "instruction": [
+      "One or more SEARCH/REPLACE blocks describing the edits, written in the exact format explained here.\nEach block is a line holding only ------- SEARCH, then the lines to find, then a line holding only =======, then the lines that should take their place, then a line holding only +++++++ REPLACE. Rules: (1) The SEARCH lines must match the current file character for character, including indentation, whitespace, comments and line endings, and they must be whole lines, never fragments of a line. (2) A block changes only the first place where its SEARCH text occurs; to change several places, send several blocks and order them as the passages appear from top to bottom in the file. (3) Keep each SEARCH part short: include the lines you are changing plus only as many neighbouring lines as are needed to make the match unique, and do not repeat long unchanged stretches. (4) Write every line of a SEARCH part out in full; a line cut off partway will not match. (5) To move code, send one block with an empty REPLACE part where the code used to be and another block that inserts it at its new place. (6) To delete code, leave the REPLACE part empty. (7) If the file was reformatted after you last saw it, for instance by an auto-formatter, build your SEARCH text from the final version that was reported back to you rather than from memory. (8) Leave the code in a complete, valid state after each block; do not rely on a later edit to repair a half-finished change, such as a call to a function that no block defines. (9) Put nothing outside the blocks: no explanations, no code fences and no line numbers, because everything you send here is parsed as part of the edit.",
+      [
+        "\nJupyter notebooks: a .ipynb file is stored as JSON, not as plain source code. When editing one, match the raw JSON text exactly as it is on disk, including the quotes, escaped sequences such as \\n and the commas between entries. The code and markdown of each cell sit in its \"source\" array, one JSON string per line; change those strings and keep them valid JSON. Leave execution counts, outputs and metadata alone unless asked, and check that every bracket and comma is still in place so the notebook still opens.",
+        {
+          "field": "editor_tabs",
+          "ends_with": ".ipynb"
+        }
+      ]
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_9: readonly ParameterData[] = [
+  {
+    "name": "path",
+    "required": true,
+    "instruction": [
+      "The file to read; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"
+    ],
+    "description": [],
+    "usage": "Path to a file",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "start_line",
+    "required": false,
+    "instruction": [
+      "First line to return, counting from 1. Leave it out to start at the top."
+    ],
+    "description": [],
+    "usage": "1",
+    "schema": {
+      "type": "integer"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "end_line",
+    "required": false,
+    "instruction": [
+      "Last line to return, counting from 1; that line is included. Leave it out to read to the end of the file, or pair it with start_line to read one block."
+    ],
+    "description": [],
+    "usage": "1000",
+    "schema": {
+      "type": "integer"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_10: readonly ParameterData[] = [
+  {
+    "name": "path",
+    "required": true,
+    "instruction": [
+      "The file to create or overwrite; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"
+    ],
+    "description": [],
+    "usage": "Path to a file",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "content",
+    "required": true,
+    "instruction": [
+      "The entire text the file should contain afterwards. Give every line, including the parts you did not change; never abbreviate with remarks like 'rest of the file stays the same' and never leave anything out."
+    ],
+    "description": [],
+    "usage": "Complete new file text",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_11: readonly ParameterData[] = [
+  {
+    "name": "absolutePath",
+    "required": true,
+    "instruction": [
+      "Absolute path of the file to be written."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "content",
+    "required": true,
+    "instruction": [
+      "The complete contents the file should hold after the write, in full, with no lines skipped or abbreviated."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_12: readonly ParameterData[] = [
+  {
+    "name": "path",
+    "required": true,
+    "instruction": [
+      "The directory to search in; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Every file beneath it is searched, including those in nested folders."
+    ],
+    "description": [],
+    "usage": "Path of a directory",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "regex",
+    "required": true,
+    "instruction": [
+      "The pattern to look for, written in Rust regular-expression syntax."
+    ],
+    "description": [],
+    "usage": "Pattern to search for",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "file_pattern",
+    "required": false,
+    "instruction": [
+      "A glob that limits which files are searched, such as '*.py' for Python sources. When left out, every file is searched."
+    ],
+    "description": [],
+    "usage": "Glob to filter files (optional)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_13: readonly ParameterData[] = [
+  {
+    "name": "path",
+    "required": true,
+    "instruction": [
+      "The directory whose entries should be listed; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"
+    ],
+    "description": [],
+    "usage": "Path of a directory",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "recursive",
+    "required": false,
+    "instruction": [
+      "Set to true to include the contents of all nested subdirectories; leave it out or false for just the top level."
+    ],
+    "description": [],
+    "usage": "true to recurse, or false",
+    "schema": {
+      "type": "boolean"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_14: readonly ParameterData[] = [
+  {
+    "name": "path",
+    "required": true,
+    "instruction": [
+      "Path of the directory whose entries to list."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "recursive",
+    "required": false,
+    "instruction": [
+      "Set to true to include the contents of all nested subdirectories; leave it out or false for just the top level."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "boolean"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_15: readonly ParameterData[] = [
+  {
+    "name": "path",
+    "required": true,
+    "instruction": [
+      "The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders."
+    ],
+    "description": [],
+    "usage": "Path of a directory",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_16: readonly ParameterData[] = [
+  {
+    "name": "path",
+    "required": true,
+    "instruction": [
+      "The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_17: readonly ParameterData[] = [
+  {
+    "name": "action",
+    "required": true,
+    "instruction": [
+      "The browser action to carry out. It must be one of the values below, and every session must begin with launch and end with close.\nlaunch: open a new browser at the given URL (needs url; must be the first action; use a full address such as http://localhost:3000 or file:///path/page.html). click: click at a position (needs coordinate; aim at the middle of the element seen in the last screenshot). type: send keystrokes that spell out the given text (needs text; handy once a click has focused an input box). scroll_down: move the page down by one viewport height. scroll_up: move the page up by one viewport height. close: shut the browser down (must be the last action, and is needed before any other tool can be used again). Only one action is allowed per message; wait for the screenshot and logs returned by each action before choosing the next one. Typical flow: launch the page, click or type as needed, scroll to inspect the rest of the content, then close the browser once you have what you need."
+    ],
+    "description": [],
+    "usage": "Which action to run: launch, click, type, scroll_down, scroll_up or close",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "url",
+    "required": false,
+    "instruction": [
+      "Used only with launch.\nThe full address to open, e.g. http://localhost:3000 or file:///path/to/page.html."
+    ],
+    "description": [],
+    "usage": "URL to open here (for the launch action)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "coordinate",
+    "required": false,
+    "instruction": [
+      "Used only with the click action.\nWhere to click, as x,y pixel values inside the {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} viewport, read from the latest screenshot, e.g. 450,300."
+    ],
+    "description": [],
+    "usage": "x,y position (click only)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "text",
+    "required": false,
+    "instruction": [
+      "Used only with type.\nThe exact text to enter with the keyboard, e.g. a search term or form value."
+    ],
+    "description": [],
+    "usage": "Text to type (for type)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  }
+];
+const _PARAMS_18: readonly ParameterData[] = [
+  {
+    "name": "action",
+    "required": true,
+    "instruction": [
+      "Which browser action to perform. Pick exactly one of the values listed here; a session always opens with launch and finishes with close.\nlaunch: start a fresh browser on the given URL (requires url; always the first action; pass a complete address like http://localhost:3000 or file:///path/page.html). click: press the mouse at a position (requires coordinate; target the middle of the element in the latest screenshot). type: produce the given characters as key presses (requires text; typically follows a click that focuses an input). scroll_down: scroll the page down by one screen. scroll_up: scroll the page up by one screen. close: end the browser session (always the last action; other tools stay unavailable until it is done). Send exactly one action per call and study the returned screenshot and console output carefully before you decide on the next one. A usual sequence is to launch, interact through clicks and typing, scroll to see more of the page, and close when finished."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "url",
+    "required": false,
+    "instruction": [
+      "For launch only; the complete URL to open in the browser."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "coordinate",
+    "required": false,
+    "instruction": [
+      "For click only; the x,y pixel position to click within the {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} viewport, taken from the most recent screenshot, e.g. 200,150."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "text",
+    "required": false,
+    "instruction": [
+      "For type only; the literal text to enter, such as a search term or form value."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  }
+];
+const _PARAMS_19: readonly ParameterData[] = [
+  {
+    "name": "server_name",
+    "required": true,
+    "instruction": [
+      "Name of the MCP server that offers the tool."
+    ],
+    "description": [],
+    "usage": "MCP server name",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "tool_name",
+    "required": true,
+    "instruction": [
+      "Name of the tool to be executed."
+    ],
+    "description": [],
+    "usage": "Tool to invoke",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "arguments",
+    "required": true,
+    "instruction": [
+      "The tool's arguments as a JSON object that conforms to the input schema the tool declares."
+    ],
+    "description": [],
+    "usage": "\n{\"first_argument\": \"a value\", \"second\": 42}\n",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_20: readonly ParameterData[] = [
+  {
+    "name": "server_name",
+    "required": true,
+    "instruction": [
+      "The name of the MCP server that owns the resource."
+    ],
+    "description": [],
+    "usage": "MCP server name",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "uri",
+    "required": true,
+    "instruction": [
+      "The URI that identifies the resource on that server."
+    ],
+    "description": [],
+    "usage": "the resource URI",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_21: readonly ParameterData[] = [
+  {
+    "name": "context",
+    "required": true,
+    "instruction": [
+      "The handoff summary that will be loaded into the new task. Write it for a reader who has seen none of this conversation and must continue the work from it alone, without being able to ask you anything.\nCover, in order: 1) Current work: what was being done right before this handoff, with enough detail to resume it. 2) Key technical concepts: the languages, frameworks, libraries, conventions and design decisions that matter for the rest of the task. 3) Relevant files and code: every file that was read, created or changed and why it matters, with short snippets where the exact code is important. 4) Problem solving: the problems that were solved, the approaches that failed and why, and any troubleshooting still under way. 5) Pending tasks and next steps: everything the user asked for that is not done yet, the exact next step to take, any preferences or limits the user stated (coding style, tools to avoid, files that must not change), and direct quotes from the most recent messages that show where the work left off, so that no detail of intent is lost in the transition. Prefer concrete facts such as paths, names, commands and error messages over general statements, and leave out chatter that the next task does not need."
+    ],
+    "description": [],
+    "usage": "Detailed summary for the new task",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  }
+];
+const _PARAMS_22: readonly ParameterData[] = [
+  {
+    "name": "response",
+    "required": true,
+    "instruction": [
+      "What you want to say to the user: an answer, a proposed plan, or a question. Put the text here rather than in <thinking> tags or outside the tool call, and keep it focused on what the user needs to decide next."
+    ],
+    "description": [],
+    "usage": "Reply to the user",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "needs_more_exploration",
+    "required": false,
+    "instruction": [
+      "Set to true when you realise, while drafting this reply, that you still need to inspect more files or run more searches before you can give a complete plan. The response is then treated as a progress note and you continue exploring. Leave it false or omit it when the plan or answer is ready."
+    ],
+    "description": [],
+    "usage": "true if you must look at more files or run more searches before the plan is final, otherwise false (this one is optional)",
+    "schema": {
+      "type": "boolean"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "A checklist of the steps planned for the task, written as markdown lines such as - [ ] step. Update it as the plan changes."
+    ],
+    "description": [],
+    "usage": "- [ ] Investigate the existing code - [ ] Agree on the approach with the user - [ ] Carry out the changes - [ ] Verify the result (checklist, optional)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_23: readonly ParameterData[] = [
+  {
+    "name": "response",
+    "required": true,
+    "instruction": [
+      "The reply or plan to show the user."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional markdown checklist (- [ ] open, - [x] done) of the planned steps and which of them are finished."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  }
+];
+const _PARAMS_24: readonly ParameterData[] = [
+  {
+    "name": "response",
+    "required": true,
+    "instruction": [
+      "The reply or plan to show the user."
+    ],
+    "description": [],
+    "usage": "Reply to the user",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "needs_more_exploration",
+    "required": false,
+    "instruction": [
+      "Set this to true when you still need to read more files or run more searches before a full plan can be given; your reply is then handled as an interim update and you keep exploring. Use false or leave it out once the plan or answer is complete. Do not set it just to put off answering: explore with a clear purpose."
+    ],
+    "description": [],
+    "usage": "true if you must look at more files or run more searches before the plan is final, otherwise false (this one is optional)",
+    "schema": {
+      "type": "boolean"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "A markdown checklist of the task's steps, one per line as - [ ] for pending and - [x] for done. In PLAN MODE list the steps your plan intends to carry out, so the user can review them, and revise the list whenever the plan changes. Send the complete list each time rather than only the changes, and keep each item short and concrete."
+    ],
+    "description": [],
+    "usage": "- [ ] Investigate the existing code - [ ] Agree on the approach with the user - [ ] Carry out the changes - [ ] Verify the result (checklist, optional)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_25: readonly ParameterData[] = [
+  {
+    "name": "response",
+    "required": true,
+    "instruction": [
+      "The message to show the user, in plain language. Summarize what you have done so far, what you found out, and what you plan to do next. Keep it focused on information the user would want while the task continues, and leave out questions or closing remarks."
+    ],
+    "description": [],
+    "usage": "progress message",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional markdown checklist of the task's steps, with finished items ticked, showing current progress."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  }
+];
+const _PARAMS_26: readonly ParameterData[] = [
+  {
+    "name": "url",
+    "required": true,
+    "instruction": [
+      "The full URL of the web page."
+    ],
+    "description": [],
+    "usage": "https://example.com/docs",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "prompt",
+    "required": true,
+    "instruction": [
+      "What you want to learn from or extract out of the page."
+    ],
+    "description": [],
+    "usage": "Question to answer from the page content",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_27: readonly ParameterData[] = [
+  {
+    "name": "url",
+    "required": true,
+    "instruction": [
+      "The full URL of the web page."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "prompt",
+    "required": true,
+    "instruction": [
+      "What to find out from the fetched page."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_28: readonly ParameterData[] = [
+  {
+    "name": "query",
+    "required": true,
+    "instruction": [
+      "The text to search for."
+    ],
+    "description": [],
+    "usage": "What to search the web for",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "allowed_domains",
+    "required": false,
+    "instruction": [
+      "Only return results from the listed domains."
+    ],
+    "description": [],
+    "usage": "Domains to include (optional)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "blocked_domains",
+    "required": false,
+    "instruction": [
+      "Never return results from any of these domains."
+    ],
+    "description": [],
+    "usage": "Domains to skip, if any",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_29: readonly ParameterData[] = [
+  {
+    "name": "query",
+    "required": true,
+    "instruction": [
+      "The text to search for."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "allowed_domains",
+    "required": false,
+    "instruction": [
+      "Only return results from the listed domains."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "blocked_domains",
+    "required": false,
+    "instruction": [
+      "Never return results from any of these domains."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_30: readonly ParameterData[] = [
+  {
+    "name": "input",
+    "required": true,
+    "instruction": [
+      "The full patch text, from Begin Patch to End Patch."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "task_progress",
+    "required": false,
+    "instruction": [
+      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+    ],
+    "description": [],
+    "usage": "Task checklist (markdown)",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [
+      "focus_chain"
+    ],
+    "requires": null
+  }
+];
+const _PARAMS_31: readonly ParameterData[] = [
+  {
+    "name": "title",
+    "required": true,
+    "instruction": [
+      "A short, descriptive heading for the explanation panel that names what is being compared, e.g. \"Changes in the last commit\" or \"Login fix review\"."
+    ],
+    "description": [],
+    "usage": "Title of the diff view",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "from_ref",
+    "required": true,
+    "instruction": [
+      "The git reference to compare from: a commit hash, branch name or tag, such as HEAD~1 or main. Use HEAD~1 to explain only the most recent commit."
+    ],
+    "description": [],
+    "usage": "HEAD~1",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "to_ref",
+    "required": false,
+    "instruction": [
+      "Optional. The git reference to compare to, such as HEAD or a branch name. When omitted, the comparison runs against the current working tree, which includes uncommitted and staged changes as well."
+    ],
+    "description": [],
+    "usage": "HEAD",
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  }
+];
+const _PARAMS_32: readonly ParameterData[] = [
+  {
+    "name": "skill_name",
+    "required": true,
+    "instruction": [
+      "The name of the skill to load, spelled exactly as it appears in the list of available skills."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  }
+];
+const _PARAMS_33: readonly ParameterData[] = [
+  {
+    "name": "prompt_1",
+    "required": true,
+    "instruction": [
+      "Task for subagent one."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "prompt_2",
+    "required": false,
+    "instruction": [
+      "Optional task for subagent two."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "prompt_3",
+    "required": false,
+    "instruction": [
+      "Optional task for subagent three."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "prompt_4",
+    "required": false,
+    "instruction": [
+      "Optional task for subagent four."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  },
+  {
+    "name": "prompt_5",
+    "required": false,
+    "instruction": [
+      "Optional task for subagent five."
+    ],
+    "description": [],
+    "usage": null,
+    "schema": {
+      "type": "string"
+    },
+    "dependencies": [],
+    "requires": null
+  }
 ];
 
 export const SELECTION: SelectionData = {
@@ -2719,7 +2717,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS[0]
+    "parameters": _PARAMS_0
   },
   "gpt-5-native/ask_followup_question": {
     "id": "ask_followup_question",
@@ -2733,7 +2731,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS[1]
+    "parameters": _PARAMS_1
   },
   "native-next-gen/ask_followup_question": {
     "id": "ask_followup_question",
@@ -2747,7 +2745,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS[1]
+    "parameters": _PARAMS_1
   },
   "generic/attempt_completion": {
     "id": "attempt_completion",
@@ -2758,7 +2756,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[2]
+    "parameters": _PARAMS_2
   },
   "gpt-5/attempt_completion": {
     "id": "attempt_completion",
@@ -2769,7 +2767,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[2]
+    "parameters": _PARAMS_2
   },
   "native-next-gen/attempt_completion": {
     "id": "attempt_completion",
@@ -2780,7 +2778,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[3]
+    "parameters": _PARAMS_3
   },
   "gpt-5-native/attempt_completion": {
     "id": "attempt_completion",
@@ -2791,7 +2789,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[3]
+    "parameters": _PARAMS_3
   },
   "generic/execute_command": {
     "id": "execute_command",
@@ -2802,7 +2800,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[4]
+    "parameters": _PARAMS_4
   },
   "gpt-5-native/execute_command": {
     "id": "execute_command",
@@ -2813,7 +2811,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[5]
+    "parameters": _PARAMS_5
   },
   "native-next-gen/execute_command": {
     "id": "execute_command",
@@ -2824,7 +2822,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[5]
+    "parameters": _PARAMS_5
   },
   "gemini3/execute_command": {
     "id": "execute_command",
@@ -2835,7 +2833,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[6]
+    "parameters": _PARAMS_6
   },
   "generic/replace_in_file": {
     "id": "replace_in_file",
@@ -2846,7 +2844,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[7]
+    "parameters": _PARAMS_7
   },
   "native-next-gen/replace_in_file": {
     "id": "replace_in_file",
@@ -2857,7 +2855,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[8]
+    "parameters": _PARAMS_8
   },
   "gpt-5-native/replace_in_file": {
     "id": "replace_in_file",
@@ -2868,7 +2866,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[8]
+    "parameters": _PARAMS_8
   },
   "generic/read_file": {
     "id": "read_file",
@@ -2879,7 +2877,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[9]
+    "parameters": _PARAMS_9
   },
   "native-next-gen/read_file": {
     "id": "read_file",
@@ -2890,7 +2888,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[9]
+    "parameters": _PARAMS_9
   },
   "gpt-5-native/read_file": {
     "id": "read_file",
@@ -2901,7 +2899,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[9]
+    "parameters": _PARAMS_9
   },
   "generic/write_to_file": {
     "id": "write_to_file",
@@ -2912,7 +2910,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[10]
+    "parameters": _PARAMS_10
   },
   "native-next-gen/write_to_file": {
     "id": "write_to_file",
@@ -2923,7 +2921,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[11]
+    "parameters": _PARAMS_11
   },
   "gpt-5-native/write_to_file": {
     "id": "write_to_file",
@@ -2934,7 +2932,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[11]
+    "parameters": _PARAMS_11
   },
   "generic/search_files": {
     "id": "search_files",
@@ -2945,7 +2943,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[12]
+    "parameters": _PARAMS_12
   },
   "gpt-5-native/search_files": {
     "id": "search_files",
@@ -2956,7 +2954,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[12]
+    "parameters": _PARAMS_12
   },
   "native-next-gen/search_files": {
     "id": "search_files",
@@ -2967,7 +2965,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[12]
+    "parameters": _PARAMS_12
   },
   "generic/list_files": {
     "id": "list_files",
@@ -2978,7 +2976,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[13]
+    "parameters": _PARAMS_13
   },
   "gpt-5-native/list_files": {
     "id": "list_files",
@@ -2989,7 +2987,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[14]
+    "parameters": _PARAMS_14
   },
   "native-next-gen/list_files": {
     "id": "list_files",
@@ -3000,7 +2998,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[14]
+    "parameters": _PARAMS_14
   },
   "generic/list_code_definition_names": {
     "id": "list_code_definition_names",
@@ -3011,7 +3009,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[15]
+    "parameters": _PARAMS_15
   },
   "gpt-5-native/list_code_definition_names": {
     "id": "list_code_definition_names",
@@ -3022,7 +3020,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[16]
+    "parameters": _PARAMS_16
   },
   "native-next-gen/list_code_definition_names": {
     "id": "list_code_definition_names",
@@ -3033,7 +3031,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[16]
+    "parameters": _PARAMS_16
   },
   "generic/browser_action": {
     "id": "browser_action",
@@ -3047,7 +3045,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[17]
+    "parameters": _PARAMS_17
   },
   "native-next-gen/browser_action": {
     "id": "browser_action",
@@ -3061,7 +3059,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[18]
+    "parameters": _PARAMS_18
   },
   "generic/use_mcp_tool": {
     "id": "use_mcp_tool",
@@ -3075,7 +3073,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[19]
+    "parameters": _PARAMS_19
   },
   "generic/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3089,7 +3087,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[20]
+    "parameters": _PARAMS_20
   },
   "next-gen/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3103,7 +3101,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[20]
+    "parameters": _PARAMS_20
   },
   "gpt/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3117,7 +3115,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[20]
+    "parameters": _PARAMS_20
   },
   "gpt-5-native/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3131,7 +3129,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[20]
+    "parameters": _PARAMS_20
   },
   "native-next-gen/access_mcp_resource": {
     "id": "access_mcp_resource",
@@ -3145,7 +3143,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[20]
+    "parameters": _PARAMS_20
   },
   "generic/load_mcp_documentation": {
     "id": "load_mcp_documentation",
@@ -3173,7 +3171,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS[21]
+    "parameters": _PARAMS_21
   },
   "generic/plan_mode_respond": {
     "id": "plan_mode_respond",
@@ -3184,7 +3182,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[22]
+    "parameters": _PARAMS_22
   },
   "gpt-5-native/plan_mode_respond": {
     "id": "plan_mode_respond",
@@ -3195,7 +3193,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[23]
+    "parameters": _PARAMS_23
   },
   "native-next-gen/plan_mode_respond": {
     "id": "plan_mode_respond",
@@ -3206,7 +3204,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[23]
+    "parameters": _PARAMS_23
   },
   "gemini3/plan_mode_respond": {
     "id": "plan_mode_respond",
@@ -3217,7 +3215,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[24]
+    "parameters": _PARAMS_24
   },
   "gpt-5-native/act_mode_respond": {
     "id": "act_mode_respond",
@@ -3228,7 +3226,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[25]
+    "parameters": _PARAMS_25
   },
   "native-next-gen/act_mode_respond": {
     "id": "act_mode_respond",
@@ -3239,7 +3237,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[25]
+    "parameters": _PARAMS_25
   },
   "gemini3/act_mode_respond": {
     "id": "act_mode_respond",
@@ -3250,7 +3248,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     ],
     "requires": null,
     "strict": false,
-    "parameters": _PARAMS[25]
+    "parameters": _PARAMS_25
   },
   "generic/focus_chain": {
     "id": "focus_chain",
@@ -3286,7 +3284,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS[26]
+    "parameters": _PARAMS_26
   },
   "gpt-5-native/web_fetch": {
     "id": "web_fetch",
@@ -3308,7 +3306,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS[27]
+    "parameters": _PARAMS_27
   },
   "native-next-gen/web_fetch": {
     "id": "web_fetch",
@@ -3330,7 +3328,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS[27]
+    "parameters": _PARAMS_27
   },
   "generic/web_search": {
     "id": "web_search",
@@ -3352,7 +3350,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS[28]
+    "parameters": _PARAMS_28
   },
   "gpt-5-native/web_search": {
     "id": "web_search",
@@ -3374,7 +3372,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS[29]
+    "parameters": _PARAMS_29
   },
   "native-next-gen/web_search": {
     "id": "web_search",
@@ -3396,7 +3394,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS[29]
+    "parameters": _PARAMS_29
   },
   "gpt-5-native/apply_patch": {
     "id": "apply_patch",
@@ -3416,7 +3414,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS[30]
+    "parameters": _PARAMS_30
   },
   "gpt-5/apply_patch": {
     "id": "apply_patch",
@@ -3436,7 +3434,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS[30]
+    "parameters": _PARAMS_30
   },
   "generic/generate_explanation": {
     "id": "generate_explanation",
@@ -3450,7 +3448,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": false
     },
     "strict": false,
-    "parameters": _PARAMS[31]
+    "parameters": _PARAMS_31
   },
   "generic/use_skill": {
     "id": "use_skill",
@@ -3464,7 +3462,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       "truthy": true
     },
     "strict": false,
-    "parameters": _PARAMS[32]
+    "parameters": _PARAMS_32
   },
   "generic/use_subagents": {
     "id": "use_subagents",
@@ -3486,7 +3484,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
       ]
     },
     "strict": false,
-    "parameters": _PARAMS[33]
+    "parameters": _PARAMS_33
   }
 };
 

@@ -30,6 +30,29 @@ export {
   OpenAIResponsesStream,
 } from "./_runtime/streams.js";
 export type { ReadOptions } from "./_runtime/replies.js";
+export type {
+  AnthropicTool,
+  AnthropicToolResult,
+  BedrockTool,
+  BedrockToolResult,
+  CallList,
+  FormatName,
+  GeminiFunctionDeclaration,
+  GeminiFunctionResponsePart,
+  JsonRecord,
+  JsonValue,
+  ObjectSchema,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
+  ResponseByFormat,
+  ResponseOf,
+  ResultElement,
+  ResultElementByFormat,
+  ResultMessage,
+  ResultMessageByFormat,
+  ToolEntry,
+  ToolEntryByFormat,
+} from "./_runtime/format_types.js";
 export * from "./args.js";
 export * from "./dispatch.js";
 export * from "./offer.js";

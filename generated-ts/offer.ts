@@ -8,7 +8,7 @@
 
 import { checkVersion } from "./_runtime/index.js";
 import { Offer as RuntimeOffer } from "./_runtime/offer.js";
-import type { Dispatcher, OfferOptions } from "./_runtime/offer.js";
+import type { Dispatcher, OfferAnswer, OfferOptions, OfferResponse, OfferTool } from "./_runtime/offer.js";
 import { CATALOG } from "./catalog.js";
 import type { Context } from "./context.js";
 import type { PromptFamily } from "./ids.js";
@@ -16,11 +16,12 @@ import { TEXT_PATH } from "./prompt.js";
 
 checkVersion(7, "offer");
 
-export type { Dispatcher, OfferOptions };
+export type { Dispatcher, OfferAnswer, OfferOptions, OfferResponse, OfferTool };
 
-/** The runtime's Offer bound to this package's catalog and text path. */
-export class Offer extends RuntimeOffer<Context> {
-  constructor(family: PromptFamily, context: Context | object | null = null, options: OfferOptions = {}) {
+/** The runtime's Offer bound to this package's catalog and text path; `F` is the format as given
+ * (`{format: "anthropic"}`: `tools()` and `answer` are typed as Anthropic's, format_types.ts). */
+export class Offer<F extends string | null = string | null> extends RuntimeOffer<Context, F> {
+  constructor(family: PromptFamily, context: Context | object | null = null, options: OfferOptions<F> = {}) {
     super(CATALOG, TEXT_PATH, family, context, options);
   }
 }

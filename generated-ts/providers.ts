@@ -9,6 +9,7 @@ import { FORMATS as RECORDS } from "./_runtime/formats.js";
 import { NativeToolsUnavailable } from "./_runtime/native.js";
 import * as lists from "./_runtime/tool_lists.js";
 import type { DynamicOptions, NativeToolsOptions } from "./_runtime/tool_lists.js";
+import type { FormatName, ToolEntry } from "./_runtime/format_types.js";
 import type { SkipRecord, Variant } from "./_runtime/variants.js";
 import { CATALOG } from "./catalog.js";
 import type { Context } from "./context.js";
@@ -31,12 +32,20 @@ export function formatFor(context: Context | object | null): string {
  *
  * Throws NativeToolsUnavailable when native tool calling is off (family label or context). A
  * run-time tool (`options.extraVariants`) the format cannot take is left out and, when
- * `options.skipped` is given, reported there as `{server, uid, tool, name, reason}`. */
+ * `options.skipped` is given, reported there as `{server, uid, tool, name, reason}`.
+ *
+ * Typed per format: `{format: "anthropic"}` gives `AnthropicTool[]`, and so on (format_types.ts);
+ * a routed or `string` format gives the union of the entry types. */
+export function nativeTools<F extends string = FormatName>(
+  family: PromptFamily,
+  context?: Context | object | null,
+  options?: NativeToolsOptions<F>,
+): ToolEntry<F>[];
 export function nativeTools(
   family: PromptFamily,
   context: Context | object | null = null,
   options: NativeToolsOptions = {},
-): Record<string, unknown>[] {
+): unknown[] {
   return lists.nativeTools(CATALOG, family, context, options);
 }
 

@@ -87,13 +87,27 @@ def _outputs(args: argparse.Namespace, folder: Path) -> dict[str, str]:
 def _outputs_fit(args: argparse.Namespace, folder: Path) -> bool:
     """Would generate accept the project's outputs? The same overlap checks (E110, E111), run before
     init writes a project that generate then refuses."""
-    from .project import check_overlaps
+    from .project import check_overlaps, outside_project, project_folder
+    from .swap import check_out_dir
 
     python = args.out if args.out is not None else Path(os.path.normpath(folder / ".." / "generated"))
     docs = args.docs if args.docs is not None else Path(os.path.normpath(folder / ".." / "docs" / "tools.md"))
     docs = None if args.no_docs else docs
     diags = Diagnostics()
     check_overlaps(folder, python, file_location(python), docs, None if docs is None else file_location(docs), diags)
+    if args.out is not None and (problem := check_out_dir(args.out)) is not None:
+        message, _, hint = problem.partition("\n  hint: ")
+        diags.error(file_location(args.out), "E402", message, hint)  # generate would refuse it so
+    for option, path in (("--out", args.out), ("--docs", None if args.no_docs else args.docs)):
+        if path is not None and outside_project(folder, path):
+            diags.error(
+                file_location(path),
+                "E134",
+                f"{option} is outside the project folder {project_folder(folder).name or os.sep}/ "
+                "(the repository's root: see docs/spec-language.md)",
+                f"choose a path inside {project_folder(folder).name or os.sep}/, or run init in the "
+                "project's repository (a folder holding .git, pyproject.toml or package.json marks it)",
+            )
     if diags.has_errors:
         print(diags.render("text"), file=sys.stderr)
     return not diags.has_errors

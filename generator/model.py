@@ -79,6 +79,8 @@ class Parameter:
     requires: Predicate | None = None
     shared: str | None = None
     location: Location = field(default=Location(""), compare=False)
+    renamed_from: str | None = field(default=None, compare=False)
+    """The name it had before (``renamed_from:``): a declared rename for ``toolgen breaking``."""
 
     @property
     def type(self) -> str:
@@ -121,6 +123,8 @@ class Tool:
     source: str
     label: str | None = None
     """The ``label:`` template (checked against the declared parameters), or None."""
+    renamed_from: str | None = None
+    """The id it had before (``renamed_from:``): a declared rename for ``toolgen breaking``."""
 
     def variant(self, family: str) -> ToolVariant | None:
         for variant in self.variants:
@@ -173,6 +177,8 @@ class RoutingRule:
 @dataclass(frozen=True)
 class Project:
     name: str
+    npm_name: str  # the TypeScript package's package.json (toolgen.yaml `npm`, else from `name`)
+    npm_version: str
     formats: tuple[str, ...]
     tool_order: tuple[str, ...]
     family_enum: tuple[str, ...]

@@ -109,6 +109,7 @@ def resolve(
         docs = Path(os.path.dirname(os.path.realpath(specs))) / CATALOG_DOC
         docs_at = file_location(docs)
     ok = _check_paths(config, source, diags)
+    ok = check_contained(specs, config, source, diags) and ok
     if ok:  # the overlap checks look the paths up, which a NUL character makes impossible
         ok = check_overlaps(specs, python, python_at, docs, docs_at, diags)
         ok = _check_targets(specs, python, docs, docs_at, targets, source, diags) and ok
@@ -140,6 +141,64 @@ def _check_paths(config: dict[str, Any], source: Any, diags: Diagnostics) -> boo
             if isinstance(value, str) and test(value):
                 diags.error(source.loc(("outputs", key)), code, f"outputs.{key} {problem}", hint)
                 ok = False
+    return ok
+
+
+OUTSIDE_KEY = "outside_project"
+"""The ``outputs`` key that lists the outputs allowed to live outside the project folder."""
+_PATH_KEYS = ("python", "docs", "typescript")
+
+
+_ROOT_MARKERS = (".git", ".hg", ".jj", ".svn", "pyproject.toml", "package.json")
+"""What marks a project's root folder: a repository's own folder (``.git`` may be a worktree's
+file) or a package manifest, as black and ruff find a project."""
+
+
+def project_folder(specs: Path) -> Path:
+    """The folder a spec folder's outputs must stay in: the nearest folder from the spec folder
+    up that holds one of ``_ROOT_MARKERS``, else the spec folder's parent. Never the current
+    directory, so the answer is the same wherever toolgen runs; symlinks are followed, so a
+    link cannot smuggle an output out."""
+    real = Path(_real(specs))
+    for folder in (real, *real.parents):
+        if any(os.path.lexists(folder / marker) for marker in _ROOT_MARKERS):
+            return folder
+    return real.parent
+
+
+def outside_project(specs: Path, path: Path) -> bool:
+    """Is ``path`` (absolute, or relative to the current directory) outside the project folder,
+    as written or once symlinks are followed (a link into a system folder counts as outside)?"""
+    project = project_folder(specs)
+    for inner in (os.path.abspath(path), _real(path)):
+        if not (inner == str(project) or inner.startswith(str(project).rstrip(os.sep) + os.sep)):
+            return True
+    return False
+
+
+def check_contained(specs: Path, config: dict[str, Any], source: Any, diags: Diagnostics) -> bool:
+    """E134: an output toolgen.yaml sets outside the project folder, unless ``outside_project``
+    names it. A change to the specs alone must not be able to make a run write anywhere it
+    likes (a CI job runs generate on a pull request's specs); paths given on the command line
+    are the caller's own choice and are not held to this."""
+    allowed = config.get(OUTSIDE_KEY)
+    allowed = set(allowed) if isinstance(allowed, list) else set()
+    ok = True
+    for key in _PATH_KEYS:
+        value = config.get(key)
+        if not isinstance(value, str) or "\0" in value or key in allowed:
+            continue
+        if outside_project(specs, _from_project(specs, value)):
+            project = project_folder(specs)
+            diags.error(
+                source.loc(("outputs", key)),
+                "E134",
+                f"outputs.{key} is outside the project folder {project.name or os.sep}/ "
+                "(the repository's root: see docs/spec-language.md)",
+                f"write it inside the project, or list it as allowed outside: "
+                f"outputs.{OUTSIDE_KEY}: [{key}]",
+            )
+            ok = False
     return ok
 
 

@@ -115,17 +115,24 @@ def _report(source: SourceFile, error: ValidationError, diags: Diagnostics) -> N
         )
         return
     if kind == "pattern":
+        hint = "names start with a letter or '_' and use only letters, digits, '_' and '-' (at most 64)"
+        if path[:1] in _SELF_DESCRIBED and isinstance(error.schema, Mapping):
+            hint = str(error.schema.get("description", hint))
         diags.error(
             source.loc(path),
             "E213",
             f"{where}: {json.dumps(error.instance, ensure_ascii=False)[:80]} does not match {error.validator_value}",
-            "names start with a letter or '_' and use only letters, digits, '_' and '-' (at most 64)",
+            hint,
         )
         return
     if kind == "dependencies":
         diags.error(source.loc(path), "E214", f"{where}: {error.message}", "add the missing key next to it")
         return
     diags.error(source.loc(path), "E214", f"{where}: {error.message[:300]}", "see the meta-schema in generator/schemas")
+
+
+# Blocks whose patterns are not tool or family names: a mismatch's hint is the value's own description.
+_SELF_DESCRIBED = {("npm",)}
 
 
 def _pattern_allows(schema: Mapping[str, Any], key: str) -> bool:

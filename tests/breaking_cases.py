@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import edit, run_cli
+from conftest import edit, keep_versions, run_cli
 
 Mutate = Callable[[Path, Path], None]
 
@@ -210,7 +210,50 @@ CASES: dict[str, tuple[Mutate, str, int]] = {
         "specs/tools/todo.yaml:3:1",
         1,
     ),
-    "HANDLER_ADDED": (tool_edit("ask", "handler: null", "handler: {class: AskHandler}"), "specs/tools/ask.yaml:3:1", 0),
+    # a class the host already provides (todo's): nothing new to bind
+    "HANDLER_ADDED": (
+        tool_edit("ask", "handler: null", "handler: {class: TodoHandler}"),
+        "specs/tools/ask.yaml:3:1",
+        0,
+    ),
+    "HANDLER_CLASS_ADDED": (
+        tool_edit("ask", "handler: null", "handler: {class: AskHandler}"),
+        "specs/tools/ask.yaml:3:1",
+        1,
+    ),
+    "MCP_NAME_LIMIT_LOWERED": (
+        new_edit("toolgen.yaml", "selection:\n", "mcp: {name_max_length: 48}\nselection:\n"),
+        "specs/toolgen.yaml:60:7",
+        1,
+    ),
+    "MCP_NAME_LIMIT_RAISED": (
+        lambda old, new: (
+            edit(old / "toolgen.yaml", "selection:\n", "mcp: {name_max_length: 40}\nselection:\n"),
+            edit(new / "toolgen.yaml", "selection:\n", "mcp: {name_max_length: 48}\nselection:\n"),
+        ),
+        "specs/toolgen.yaml:60:7",
+        0,
+    ),
+    "SUBAGENT_NAMES_CHANGED": (
+        new_edit("toolgen.yaml", "selection:\n", "subagents: {name_prefix: run_subagent_}\nselection:\n"),
+        "specs/toolgen.yaml:60:13",
+        1,
+    ),
+    "PLACEHOLDER_CHANGED": (
+        new_edit("toolgen.yaml", 'CWD: {field: cwd, default: "/"}', 'CWD: {field: cwd, default: "/work"}'),
+        "specs/toolgen.yaml:59:3",
+        0,
+    ),
+    "FAMILY_VERSION_NOT_BUMPED": (
+        lambda _, new: (keep_versions(new), edit(new / "tools" / "read_file.yaml", "minimum: 1", "minimum: 2")),
+        "specs/variants/compact.yaml:4:1",
+        1,
+    ),
+    "NPM_PACKAGE_RENAMED": (
+        new_edit("toolgen.yaml", "selection:\n", "npm: {name: fixture-tools}\nselection:\n"),
+        "specs/toolgen.yaml:60:7",
+        1,
+    ),
     "MCP_SEPARATOR_CHANGED": (
         new_edit("toolgen.yaml", "selection:\n", 'mcp: {separator: "__x__"}\nselection:\n'),
         "specs/toolgen.yaml:60:7",

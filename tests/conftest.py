@@ -6,6 +6,7 @@ import atexit
 import importlib.util
 import itertools
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -150,11 +151,28 @@ def fixture_package(fixture_output: Path):
 
 @pytest.fixture
 def breaking_trees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """(old, new) copies of the fixture catalog at old/specs and specs, with the working folder above them."""
+    """(old, new) copies of the fixture catalog at old/specs and specs, with the working folder above them.
+
+    Every family of the new side has its version raised by one, as a project that keeps its
+    versions does, so that only the tests of the version check (FAMILY_VERSION_NOT_BUMPED) see it;
+    ``keep_versions(new)`` undoes it."""
     shutil.copytree(FIXTURE_SPECS, tmp_path / "old" / "specs")
     shutil.copytree(FIXTURE_SPECS, tmp_path / "specs")
+    for family in sorted((tmp_path / "specs" / "variants").glob("*.yaml")):
+        text = family.read_text("utf-8")
+        version = int(re.search(r"^version: (\d+)$", text, re.M).group(1))  # type: ignore[union-attr]
+        family.write_text(text.replace(f"version: {version}\n", f"version: {version + 1}\n", 1), "utf-8")
     monkeypatch.chdir(tmp_path)
     return Path("old/specs"), Path("specs")
+
+
+def keep_versions(new: Path) -> None:
+    """Undo breaking_trees' version raise on the new side: every family keeps the old version."""
+    for family in sorted((new / "variants").glob("*.yaml")):
+        old = Path("old") / "specs" / "variants" / family.name
+        text, before = family.read_text("utf-8"), old.read_text("utf-8")
+        version = re.search(r"^version: \d+$", before, re.M).group(0)  # type: ignore[union-attr]
+        family.write_text(re.sub(r"^version: \d+$", version, text, count=1, flags=re.M), "utf-8")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

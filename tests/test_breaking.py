@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from breaking_cases import CASES, breaking, rename_tool_todo
-from conftest import edit
+from conftest import edit, run_cli
 from generator.breaking.rules import RULES
 
 
@@ -110,3 +110,90 @@ def test_object_members_are_compared(breaking_trees: tuple[Path, Path], capsys: 
         ("PARAMETER_MADE_OPTIONAL", "read_file: parameter 'options.depth': now optional", 19),
     }, err
     assert code == 1
+
+
+def test_a_family_removed_from_the_enum_only(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A family in toolgen.yaml's enum without a variant file: the generated Family still loses it."""
+    old, _ = breaking_trees
+    edit(old / "toolgen.yaml", "  - native\ncontext:", "  - native\n  - spare\ncontext:")
+    code, report, _ = breaking(capsys)
+    found = [(f["rule"], f["path"], f["line"], f["families"]) for f in report["findings"]]
+    assert found == [("FAMILY_REMOVED", "specs/toolgen.yaml", 9, ["spare"])]
+    assert code == 1
+
+
+def test_a_new_tool_that_brings_a_new_handler_class(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The host's namespace lacks the class: one break, at the new tool's handler line."""
+    _, new = breaking_trees
+    text = (new / "tools" / "ask.yaml").read_text().replace("id: ask", "id: ask_twice")
+    (new / "tools" / "ask_twice.yaml").write_text(text.replace("handler: null", "handler: {class: AskTwiceHandler}"))
+    edit(new / "toolgen.yaml", "  - todo\n", "  - todo\n  - ask_twice\n")
+    code, report, _ = breaking(capsys)
+    found = [(f["rule"], f["path"], f["line"]) for f in report["findings"] if f["rule"].startswith("HANDLER")]
+    assert found == [("HANDLER_CLASS_ADDED", "specs/tools/ask_twice.yaml", 3)]
+    assert code == 1
+
+
+def test_a_changed_handler_to_a_new_class_is_one_finding(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, new = breaking_trees
+    edit(new / "tools" / "read_file.yaml", "class: ReadFileHandler", "class: ReadHandler")
+    _, report, _ = breaking(capsys)
+    assert [f["rule"] for f in report["findings"]] == ["HANDLER_CHANGED"]
+
+
+def test_a_placeholder_change_names_the_tools_using_it(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, new = breaking_trees
+    edit(new / "toolgen.yaml", 'CWD: {field: cwd, default: "/"}', 'CWD: {field: cwd, default: "/work"}')
+    code, report, _ = breaking(capsys)
+    (finding,) = report["findings"]
+    assert finding["rule"] == "PLACEHOLDER_CHANGED" and code == 0
+    assert "the text of read_file changes" in finding["message"]
+
+
+def test_a_declared_tool_rename_pairs_even_when_parameters_changed(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Shape alone would call this a removal plus an addition; renamed_from says what it is."""
+    _, new = breaking_trees
+    rename_tool_todo(*breaking_trees)
+    path = new / "tools" / "tasks.yaml"
+    path.write_text(path.read_text().replace("id: tasks\n", "id: tasks\nrenamed_from: todo\n"))
+    edit(path, "instruction: The todo items.", "instruction: The todo items.\n        type: integer")  # was text
+    code, report, _ = breaking(capsys)
+    found = {f["rule"] for f in report["findings"]}
+    assert "TOOL_RENAMED" in found and "TYPE_CHANGED" in found
+    assert not found & {"TOOL_REMOVED", "TOOL_ADDED"}
+    assert code == 1
+
+
+def test_a_declared_parameter_rename_is_compared_with_its_old_self(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, new = breaking_trees
+    edit(new / "tools" / "read_file.yaml", "name: start_line", "name: first_line\n        renamed_from: start_line")
+    edit(new / "tools" / "read_file.yaml", "minimum: 1", "minimum: 2")
+    _, report, _ = breaking(capsys)
+    rules = sorted(f["rule"] for f in report["findings"])
+    assert rules == ["BOUND_TIGHTENED", "PARAMETER_RENAMED"]
+    assert all(f["parameter"] == "first_line" for f in report["findings"])
+
+
+def test_renamed_from_an_id_that_still_exists_is_e317(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, new = breaking_trees
+    edit(new / "tools" / "todo.yaml", "id: todo\n", "id: todo\nrenamed_from: ask\n")
+    code, _, err = run_cli(capsys, "validate", "--specs", "specs")
+    assert code == 2
+    expected = (
+        "specs/tools/todo.yaml:3:15: error[E317]: tool 'todo' says it was renamed from 'ask', which is still a tool id"
+    )
+    assert expected in err

@@ -62,9 +62,11 @@ def test_against_previous_commit(repo: Path, capsys: pytest.CaptureFixture[str])
     assert (
         "specs/tools/read_file.yaml:14:9: breaking[PARAMETER_RENAMED]: read_file: parameter 'start_line' renamed" in out
     )
-    assert "specs/tools/ask.yaml:3:1: info[HANDLER_ADDED]" in out
+    assert "specs/tools/ask.yaml:3:1: breaking[HANDLER_CLASS_ADDED]" in out  # AskHandler is new to the host
     assert "specs/tools/ask.yaml:5:3: info[DESCRIPTION_CHANGED]" in out  # the work tree is the new side
-    assert lines[-1] == "toolgen breaking: 1 breaking, 0 excepted, 2 info (against HEAD~1)"
+    # the renamed parameter reaches three families that kept their version: one finding each
+    assert out.count("breaking[FAMILY_VERSION_NOT_BUMPED]") == 3
+    assert lines[-1] == "toolgen breaking: 5 breaking, 0 warnings, 0 excepted, 1 info (against HEAD~1)"
     assert state(repo) == before
 
 
@@ -84,7 +86,7 @@ def test_against_a_sha_names_old_files_by_revision(repo: Path, capsys: pytest.Ca
 
 def test_same_revision_reports_nothing(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "breaking", "--against", "HEAD")
-    assert (code, out) == (0, "toolgen breaking: 0 breaking, 0 excepted, 0 info (against HEAD)\n")
+    assert (code, out) == (0, "toolgen breaking: 0 breaking, 0 warnings, 0 excepted, 0 info (against HEAD)\n")
 
 
 def test_invalid_specs_in_the_revision(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -157,3 +159,38 @@ def test_specs_outside_a_repository(
     code, _, err = run_cli(capsys, "breaking", "--against", "HEAD~1")
     assert code == 2
     assert "--against 'HEAD~1': error[E342]: is not a folder, and specs is not in a git repository" in err
+
+
+@pytest.mark.parametrize(
+    ("ref", "shown", "problem"),
+    [
+        ("--", "--", "is neither a spec folder nor a git revision"),  # was exit 123 (argparse gave a list)
+        ("", "''", "is neither a spec folder nor a git revision"),
+        ("-x", "-x", "is neither a spec folder nor a git revision"),  # never handed to git as an option
+        ("HEAD^{tree}", "'HEAD^{tree}'", "is neither a folder nor a revision of this repository"),
+        ("HEAD~99", "'HEAD~99'", "is neither a folder nor a revision of this repository"),
+        ("/", "/", "is a folder without toolgen.yaml, so not a spec folder"),
+    ],
+)
+def test_odd_refs_are_clear_errors(
+    repo: Path, capsys: pytest.CaptureFixture[str], ref: str, shown: str, problem: str
+) -> None:
+    code, out, err = run_cli(capsys, "breaking", f"--against={ref}")
+    assert code == 2, err
+    assert f"--against {shown}: error[E342]: {problem}" in err
+    assert "internal error" not in err and out == ""
+
+
+def test_a_shallow_clone_without_the_revision(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CI checkout of depth 1: the base revision is not there, and the hint says how to fetch it."""
+    clone = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(clone)], check=True, capture_output=True
+    )
+    monkeypatch.chdir(clone / "tool")
+    code, _, err = run_cli(capsys, "breaking", "--against", "HEAD~1")
+    assert code == 2, err
+    assert "--against 'HEAD~1': error[E342]: is not a revision this shallow clone has" in err
+    assert "hint: fetch the history first (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)" in err

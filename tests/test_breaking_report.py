@@ -33,7 +33,7 @@ def test_text_output(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFi
         "minimum raised from 1 to 2 [families: compact, native, generic; formats: xml, anthropic, "
         "openai-chat, openai-responses, gemini, bedrock-converse]"
     )
-    assert lines[-1] == "toolgen breaking: 1 breaking, 0 excepted, 0 info (against old/specs)"
+    assert lines[-1] == "toolgen breaking: 1 breaking, 0 warnings, 0 excepted, 0 info (against old/specs)"
 
 
 def test_github_output(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -57,6 +57,7 @@ def test_json_output_shape(breaking_trees: tuple[Path, Path], capsys: pytest.Cap
         "against",
         "errors",
         "breaking",
+        "warnings",
         "excepted",
         "info",
         "findings",
@@ -67,12 +68,15 @@ def test_json_output_shape(breaking_trees: tuple[Path, Path], capsys: pytest.Cap
     (finding,) = report["findings"]
     assert finding == {
         "rule": "BOUND_TIGHTENED",
+        "fingerprint": finding["fingerprint"],  # test_fingerprints_stay_when_lines_move
         "breaking": True,
+        "level": "error",
         "excepted": None,
         "path": "specs/tools/read_file.yaml",
         "line": 14,
         "col": 9,
         "tool": "read_file",
+        "parameter": "start_line",
         "families": ["compact", "native", "generic"],
         "formats": ["xml", "anthropic", "openai-chat", "openai-responses", "gemini", "bedrock-converse"],
         "message": "read_file: parameter 'start_line': minimum raised from 1 to 2",
@@ -86,7 +90,7 @@ def test_exception_by_rule(breaking_trees: tuple[Path, Path], capsys: pytest.Cap
     assert code == 0
     assert "excepted[BOUND_TIGHTENED]: read_file: parameter 'start_line'" in out
     assert out.splitlines()[0].endswith("(excepted: nobody sends line 1)")
-    assert out.splitlines()[-1] == "toolgen breaking: 0 breaking, 1 excepted, 0 info (against old/specs)"
+    assert out.splitlines()[-1] == "toolgen breaking: 0 breaking, 0 warnings, 1 excepted, 0 info (against old/specs)"
 
 
 def test_exception_by_rule_and_tool(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -240,6 +244,7 @@ def test_invalid_new_specs_exit_2(breaking_trees: tuple[Path, Path], capsys: pyt
         "against": "old/specs",
         "errors": 1,
         "breaking": 0,
+        "warnings": 0,
         "excepted": 0,
         "info": 0,
         "findings": [],
@@ -249,3 +254,75 @@ def test_invalid_new_specs_exit_2(breaking_trees: tuple[Path, Path], capsys: pyt
 
 def test_rule_ids_are_upper_snake() -> None:
     assert all(rule.replace("_", "").isalpha() and rule.isupper() for rule in RULES)
+
+
+def test_markdown_changelog(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """Release notes: sections in order, breaking lines first and marked, families and formats named."""
+    new = breaking_trees[1]
+    tighten(new)
+    edit(new / "tools" / "ask.yaml", "handler: null", "handler: {class: TodoHandler}")
+    code, out, _ = run_cli(capsys, "breaking", "--against", "old/specs", "--format", "markdown")
+    assert code == 1
+    assert out.startswith("## Changes since old/specs\n\n### Added\n\n- tool 'ask' is now handled by class TodoHandler")
+    changed = out.split("### Changed\n\n", 1)[1]
+    assert changed.startswith("- **Breaking:** read\\_file: parameter 'start\\_line': minimum raised from 1 to 2")
+    assert "(families `compact`, `native`, `generic`; formats `xml`, `anthropic`," in changed
+    assert "`BOUND_TIGHTENED`." in changed and "### Removed" not in out
+
+
+def test_markdown_without_changes(breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "breaking", "--against", "old/specs", "--format", "markdown")
+    assert (code, out) == (0, "## Changes since old/specs\n\nNo changes a model, a host or the wire sees.\n\n")
+
+
+def test_junit_is_valid_xml_with_one_case_per_finding(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Spec text that looks like markup stays data."""
+    import xml.etree.ElementTree as ET
+
+    new = breaking_trees[1]
+    tighten(new)
+    edit(new / "tools" / "ask.yaml", "Ask the user a question.", 'Ask </testcase> & "quote" \\x01 here.')
+    code, out, _ = run_cli(capsys, "breaking", "--against", "old/specs", "--format", "junit")
+    assert code == 1
+    root = ET.fromstring(out)
+    suite = root.find("testsuite")
+    assert suite is not None and (suite.get("tests"), suite.get("failures"), suite.get("skipped")) == ("2", "1", "0")
+    cases = suite.findall("testcase")
+    failed = [c for c in cases if c.find("failure") is not None]
+    assert [c.get("classname") for c in failed] == ["specs/tools/read_file.yaml"]
+    assert failed[0].find("failure").get("type") == "BOUND_TIGHTENED"  # type: ignore[union-attr]
+    passed = next(c for c in cases if c.find("failure") is None)
+    assert passed.get("name", "").startswith("DESCRIPTION_CHANGED ")
+
+
+def test_junit_marks_excepted_findings_skipped(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    import xml.etree.ElementTree as ET
+
+    new = breaking_trees[1]
+    tighten(new)
+    except_(new, '    - {rule: BOUND_TIGHTENED, reason: "clients send 2 or more"}\n')
+    code, out, _ = run_cli(capsys, "breaking", "--against", "old/specs", "--format", "junit")
+    assert code == 0
+    skipped = ET.fromstring(out).find("testsuite/testcase/skipped")
+    assert skipped is not None and skipped.get("message") == "excepted: clients send 2 or more"
+
+
+def test_fingerprints_stay_when_lines_move(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    new = breaking_trees[1]
+    tighten(new)
+    _, first, _ = breaking(capsys)
+    path = new / "tools" / "read_file.yaml"
+    path.write_text("# a comment that moves every line down\n" + path.read_text("utf-8"), "utf-8")
+    _, second, _ = breaking(capsys)
+    (a,), (b,) = first["findings"], second["findings"]
+    assert b["line"] == a["line"] + 1
+    assert a["fingerprint"] == b["fingerprint"] and len(a["fingerprint"]) == 16
+    edit(new / "tools" / "read_file.yaml", "minimum: 2", "minimum: 3")
+    _, third, _ = breaking(capsys)
+    assert third["findings"][0]["fingerprint"] != a["fingerprint"]  # another change, another print

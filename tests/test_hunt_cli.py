@@ -421,3 +421,86 @@ def test_tilde_in_an_output_path_is_e133(
     assert f"specs/toolgen.yaml:{where}: error[E133]: outputs.{key} starts with '~'" in err
     assert "E110" not in err
     assert not (project / "specs" / "~").exists()
+
+
+@pytest.mark.parametrize(
+    ("block", "key", "where"),
+    [
+        ('  python: "../../escaped_pkg"\n', "python", "7:11"),  # climbs out of the project
+        ('  python: "/tmp/toolgen-absolute-pkg"\n', "python", "7:11"),  # absolute, elsewhere
+        ('  python: pkg\n  docs: "../../doc.md"\n', "docs", "8:9"),
+        ('  python: pkg\n  typescript: "../link/ts"\n', "typescript", "8:15"),  # a symlink that leads out
+    ],
+)
+def test_an_output_outside_the_project_is_e134(
+    project: Path, capsys: pytest.CaptureFixture[str], block: str, key: str, where: str
+) -> None:
+    """Was written without a word: a change to the specs alone chose where a run writes."""
+    outside = project.parent / f"elsewhere-{project.name}"
+    outside.mkdir()
+    (project / "link").symlink_to(outside)
+    set_outputs(project, block)
+    code, _, err = run_cli(capsys, "generate", "--specs", "specs")
+    assert code == 2, err
+    assert f"specs/toolgen.yaml:{where}: error[E134]: outputs.{key} is outside the project folder" in err
+    assert f"hint: write it inside the project, or list it as allowed outside: outputs.outside_project: [{key}]" in err
+    assert not (project.parent / "escaped_pkg").exists()
+    assert not Path("/tmp/toolgen-absolute-pkg").exists()
+    assert list(outside.iterdir()) == []
+
+
+def test_an_output_listed_as_outside_is_written(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    outside = project.parent / f"elsewhere-{project.name}"
+    set_outputs(project, f'  python: "../../{outside.name}/pkg"\n  outside_project: [python]\n')
+    code, _, err = run_cli(capsys, "generate", "--specs", "specs")
+    assert code == 0, err
+    assert (outside / "pkg" / "__init__.py").is_file()
+
+
+def test_a_command_line_output_outside_the_project_is_the_callers_choice(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = project.parent / f"cli-chosen-{project.name}"
+    code, _, err = run_cli(capsys, "generate", "--specs", "specs", "--out", str(out))
+    assert code == 0, err
+    assert (out / "__init__.py").is_file()
+
+
+def test_the_project_folder_is_the_repository_root(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Inside a repository the spec folder's parent is not the limit: the repository's root is
+    (specs in config/specs, toolgen run from config/: the current directory plays no part)."""
+    set_outputs(project, '  python: "../../vendored/pkg"\n')
+    (project / "config").mkdir()
+    (project / "specs").rename(project / "config" / "specs")
+    os.chdir(project / "config")  # the fixture's monkeypatch.chdir restores the directory
+    code, _, err = run_cli(capsys, "generate", "--specs", "specs")
+    assert code == 2 and "error[E134]: outputs.python is outside the project folder config/" in err
+    (project / ".git").mkdir()
+    code, _, err = run_cli(capsys, "generate", "--specs", "specs")
+    assert code == 0, err
+    assert (project / "vendored" / "pkg" / "__init__.py").is_file()
+
+
+@pytest.mark.parametrize("option", ["--out", "--docs"])
+def test_init_refuses_an_output_outside_the_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    here = tmp_path / "proj"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    status, _, err = run_cli(capsys, "init", "specs", option, "../outside/x")
+    assert status == 2, err
+    assert f"error[E134]: {option} is outside the project folder proj/" in err
+    assert tree(here) == [] and not (tmp_path / "outside").exists()
+
+
+def test_init_refuses_an_out_that_is_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was accepted; the first generate then failed with E402."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("mine", "utf-8")
+    status, _, err = run_cli(capsys, "init", "specs", "--out", "notes.txt")
+    assert status == 2, err
+    assert "notes.txt:1:1: error[E402]: exists and is not a folder" in err
+    assert tree(tmp_path) == ["notes.txt"]

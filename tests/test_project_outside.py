@@ -48,6 +48,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("someone-elses-project") / "proj"
     root.mkdir()
     assert not root.resolve().is_relative_to(ROOT)
+    # a Python app: its manifest marks the project folder the outputs must stay in (E134)
+    (root / "pyproject.toml").write_text('[project]\nname = "myapp"\nversion = "0.1.0"\n', "utf-8")
     proc = toolgen(root, "init", SPECS, "--out", PACKAGE, "--docs", "docs/tools.md")
     assert proc.returncode == 0, proc.stderr
     assert f"next: toolgen generate --specs {SPECS}" in proc.stderr

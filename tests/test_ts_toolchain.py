@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -13,6 +14,23 @@ import ts_bridge
 def test_generated_package_compiles_strict() -> None:
     built = ts_bridge.require()  # compiling is part of the build; a tsc error fails it
     assert (built.out / "pkg" / "index.js").is_file()
+
+
+#: What strict host projects turn on beyond --strict; vendored sources are checked with the host's flags.
+STRICT_HOST_FLAGS = (
+    "strict",
+    "noUncheckedIndexedAccess",
+    "exactOptionalPropertyTypes",
+    "noPropertyAccessFromIndexSignature",
+    "noImplicitOverride",
+)
+
+
+def test_the_check_compiles_under_the_strict_host_flags() -> None:
+    """The build above extends tests/ts/tsconfig.json: keep every flag a strict host may set in it."""
+    config = json.loads((ts_bridge.TOOLCHAIN / "tsconfig.json").read_text("utf-8"))
+    options = config["compilerOptions"]
+    assert {flag: options.get(flag) for flag in STRICT_HOST_FLAGS} == dict.fromkeys(STRICT_HOST_FLAGS, True)
 
 
 def test_runtime_tests_pass_under_node_test() -> None:

@@ -60,6 +60,7 @@ def test_the_guide_works_outside_the_repository(tmp_path: Path) -> None:
         ran.append(text)
         outputs[text] = proc.stdout
     assert [line.split()[:2] for line in ran] == [
+        ["git", "init"],
         ["toolgen", "init"],
         ["toolgen", "generate"],
         ["touch", "myapp/__init__.py"],

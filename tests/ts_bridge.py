@@ -222,3 +222,45 @@ def node_test(pattern: str = "*.test.js") -> subprocess.CompletedProcess[str]:
 def as_json(value: Any) -> Any:
     """A Python value as it would come back from JSON (tuples become lists)."""
     return json.loads(json.dumps(value))
+
+
+def typecheck_host(
+    package: dict[str, bytes], modules: dict[str, str], folder: str = "tests/ts/hosts"
+) -> dict[str, str]:
+    """``tsc --noEmit`` of ``package`` as generated-ts/ and ``modules`` (name -> source) in ``folder``,
+    with tests/ts/tsconfig.json's flags, Node's types and tests/ts/node_modules (the provider SDKs)
+    reachable as a host project's own; tsc's output lines per file (modules by bare name)."""
+    built = require()
+    with tempfile.TemporaryDirectory(prefix="toolgen-ts-host-") as tmp:
+        root = Path(tmp)
+        for rel, data in package.items():
+            _put(root / "generated-ts" / rel, data)
+        for name, source in modules.items():
+            _put(root / folder / name, source.encode("utf-8"))
+        (root / "node_modules").symlink_to(TOOLCHAIN / "node_modules", target_is_directory=True)
+        config = {
+            "extends": (TOOLCHAIN / "tsconfig.json").as_posix(),
+            "compilerOptions": {"types": ["node"]},
+            "include": ["generated-ts/**/*.ts", f"{folder}/*.ts"],
+        }
+        (root / "tsconfig.json").write_text(json.dumps(config))
+        (root / "package.json").write_text('{"type": "module", "private": true}\n')
+        completed = subprocess.run(
+            [built.node, str(TSC), "-p", "tsconfig.json", "--pretty", "false"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    found: dict[str, str] = {}
+    name = ""
+    for line in completed.stdout.splitlines():
+        if line[:1].isspace() and name:  # a message's continuation lines
+            found[name] += line + "\n"
+            continue
+        path, _, rest = line.partition("(")
+        name = path.removeprefix(f"{folder}/")
+        found[name] = found.get(name, "") + rest + "\n"
+    if completed.returncode != 0 and not found:
+        raise AssertionError(f"tsc failed without diagnostics:\n{completed.stdout}{completed.stderr}")
+    return found

@@ -41,7 +41,7 @@ import {
 import { ToolResult, type ToolUse } from "./tool_types.js";
 
 export { AsyncHandlerError, SharedToolHandler };
-import { errorName, errorText, has, isDict, pyGeneral, pyLen } from "./pyspell.js";
+import { errorName, errorText, isDict, own, pyGeneral, pyLen } from "./pyspell.js";
 
 /** How many subagent tool names a Coordinator keeps a handler for (least recently used go). */
 export const MAX_DYNAMIC_HANDLERS = 256;
@@ -181,10 +181,6 @@ export class Bindings {
   }
 }
 
-function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
-  return has(record, key) ? record[key] : undefined;
-}
-
 function lookup(namespace: HandlerNamespace, className: string): HandlerClass | null {
   const found = namespace instanceof Map ? namespace.get(className) : own(namespace as Record<string, unknown>, className);
   return typeof found === "function" ? (found as HandlerClass) : null;
@@ -203,11 +199,11 @@ function describe(error: unknown): string {
 /** Options of a Coordinator. */
 export interface CoordinatorOptions {
   /** Makes the handler behind each dynamic subagent tool name; without it the subagents tool's handler is shared. */
-  subagentFactory?: (() => ToolHandler<any, any>) | null;
+  subagentFactory?: (() => ToolHandler<any, any>) | null | undefined;
   /** Receives a line for each handler failure (default: dropped; the result reports it). */
-  log?: DispatchLog;
+  log?: DispatchLog | undefined;
   /** Bound for the async paths: async handlers allowed, the sync `execute` refused. */
-  asynchronous?: boolean;
+  asynchronous?: boolean | undefined;
 }
 
 /** Options of `fromNamespace`. */
@@ -215,7 +211,7 @@ export interface NamespaceOptions extends Pick<CoordinatorOptions, "log" | "asyn
   /** Handed to the classes whose binding takes the validator. */
   validator?: unknown;
   /** Register what exists and skip missing classes instead of throwing MissingHandlersError. */
-  lenient?: boolean;
+  lenient?: boolean | undefined;
 }
 
 /** A call answered without running a handler, or the handler (a partial block's has `handlePartialBlock`). */
@@ -480,7 +476,7 @@ export class Coordinator<Config = unknown> {
   async executeAsync(
     config: Config,
     block: ToolUse,
-    options: { timeout?: number | null } = {},
+    options: { timeout?: number | null | undefined } = {},
   ): Promise<ToolResult | null> {
     const timeout = options.timeout ?? null;
     const route = this.route(block);

@@ -83,6 +83,13 @@ export function parametersSchema(params: readonly ResolvedParameter[]): Schema {
   return { type: "object", properties, required };
 }
 
+/** A path's parent path and last key (the paths here, from format records and specs, are never empty). */
+function splitLast(path: readonly string[]): [readonly string[], string] {
+  const last = path[path.length - 1];
+  if (last === undefined) throw new Error("toolgen: an empty path where a key path was expected");
+  return [path.slice(0, -1), last];
+}
+
 function at(entry: Json, path: readonly string[]): Json {
   for (const key of path) entry = entry[key];
   return entry;
@@ -108,10 +115,12 @@ function hasBraces(value: Json): boolean {
 
 /** Python's ordering of tuples of strings (code point order, shorter prefix first). */
 function comparePaths(a: readonly string[], b: readonly string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return codePointCompare(a[i], b[i]);
+  for (let i = 0; ; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === undefined || y === undefined) return a.length - b.length;
+    if (x !== y) return codePointCompare(x, y);
   }
-  return a.length - b.length;
 }
 
 /** Paths (object keys only) to every value of `entry` holding a `{{` string, sorted. */
@@ -152,13 +161,13 @@ export function adapt(
     }
   }
   const swapped: [Schema, string][] = [];
-  const descPath = DESCRIPTION_PATH.get(dialect)!;
+  const [descParent, descKey] = splitLast(DESCRIPTION_PATH.get(dialect)!);
   for (const [name, plain, pieces] of meta.texts) {
     let holder: Schema;
     let key: string;
     if (name === null) {
-      holder = at(result, descPath.slice(0, -1));
-      key = descPath[descPath.length - 1];
+      holder = at(result, descParent);
+      key = descKey;
     } else if (has(properties, name)) {
       holder = properties[name];
       key = "description";
@@ -173,8 +182,8 @@ export function adapt(
   if (paths == null) return fill(result, placeholders);
   // Each value once, as a fill over the whole entry would: swapped texts and stored paths.
   for (const path of paths) {
-    const holder = find(result, path.slice(0, -1));
-    const last = path[path.length - 1];
+    const [parentPath, last] = splitLast(path);
+    const holder = find(result, parentPath);
     if (holder !== null && has(holder, last)) swapped.push([holder, last]);
   }
   const done = new Map<Schema, Set<string>>();

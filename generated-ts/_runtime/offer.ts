@@ -26,6 +26,7 @@ import type { Catalog } from "./catalog.js";
 import { parseMcpName } from "./dynamic_tools.js";
 import { parametersSchema } from "./native.js";
 import { keptPlan, type OfferPlan } from "./offer_plan.js";
+import type { ResponseOf, ResultMessage, ToolEntry } from "./format_types.js";
 import type { TextPath } from "./prompt.js";
 import { type Json } from "./schema_common.js";
 import { sentChecker, sentParameters } from "./sent_schema.js";
@@ -41,7 +42,7 @@ const LISTED = 40;
 /** What a Coordinator offers the Offer (dispatch.ts). */
 export interface Dispatcher<Config = unknown> {
   execute(config: Config, block: ToolUse): ToolResult | null;
-  executeAsync(config: Config, block: ToolUse, options?: { timeout?: number | null }): Promise<ToolResult | null>;
+  executeAsync(config: Config, block: ToolUse, options?: { timeout?: number | null | undefined }): Promise<ToolResult | null>;
   /** Throws when the coordinator is bound for async: a sync entry point calls it first. */
   checkSync?(entry: string): void;
   /** A short label for a call (the text path's results start with it). */
@@ -61,15 +62,22 @@ function textTurn<Config>(coordinator: Dispatcher<Config>, uses: readonly ToolUs
     .join("\n\n");
 }
 
-/** The request's format and run-time tools. */
-export interface OfferOptions {
+/** The request's format and run-time tools; `F` is the format as given (a literal types the Offer's values). */
+export interface OfferOptions<F extends string | null = string | null> {
   /** A native format name; null or left out: the text path. */
-  format?: string | null;
+  format?: F | null | undefined;
   /** MCP servers `{uid, name, disabled, tools}`. */
-  mcpServers?: readonly Json[];
+  mcpServers?: readonly Json[] | undefined;
   /** Subagent configs `{name, description}`. */
-  subagents?: readonly Json[];
+  subagents?: readonly Json[] | undefined;
 }
+
+/** The `tools` entry of an Offer for format `F` (none on the text path). */
+export type OfferTool<F extends string | null> = F extends string ? ToolEntry<F> : never;
+/** What an Offer for format `F` answers: that format's result messages. */
+export type OfferAnswer<F extends string | null> = F extends string ? ResultMessage<F> : never;
+/** The response an Offer for format `F` reads (format_types.ts). */
+export type OfferResponse<F extends string | null> = F extends string ? ResponseOf<F> : unknown;
 
 // Text-path checkers of static variants, per variant object and names of the parameters sent: the catalog's
 // variants live as long as the package.
@@ -127,7 +135,7 @@ function fixedSchema(variant: Variant): boolean {
 }
 
 /** The tools offered in one request; see the module comment. */
-export class Offer<C extends object = { readonly [field: string]: unknown }> {
+export class Offer<C extends object = { readonly [field: string]: unknown }, F extends string | null = string | null> {
   readonly catalog: Catalog<C>;
   readonly textPath: TextPath<C>;
   readonly family: string;
@@ -148,7 +156,7 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
    * Throws NativeToolsUnavailable (from nativeTools) when the family or context does not use
    * native tools: use the text path then.
    */
-  constructor(catalog: Catalog<C>, textPath: TextPath<C>, family: string, context: unknown = null, options: OfferOptions = {}) {
+  constructor(catalog: Catalog<C>, textPath: TextPath<C>, family: string, context: unknown = null, options: OfferOptions<F> = {}) {
     this.catalog = catalog;
     this.textPath = textPath;
     this.family = catalog.knownFamily(family);
@@ -166,8 +174,9 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
 
   // ---- sending ----------------------------------------------------------------------------
 
-  /** The request's native `tools` list (empty on the text path). */
-  tools(): Record<string, unknown>[] {
+  /** The request's native `tools` list (empty on the text path), typed by the Offer's format. */
+  tools(): OfferTool<F>[];
+  tools(): unknown[] {
     if (this.sentTools === null) this.sentTools = this.plan.copyTools(); // made on first use
     return [...this.sentTools];
   }
@@ -259,7 +268,7 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
     coordinator: Dispatcher<Config>,
     config: Config,
     use: ToolUse,
-    options: { timeout?: number | null } = {},
+    options: { timeout?: number | null | undefined } = {},
   ): Promise<ToolResult | null> {
     const screened = this.screen(use);
     return screened.answered ? screened.answer : coordinator.executeAsync(config, screened.run, options);
@@ -284,7 +293,8 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
    * assistant's turn. Throws `AsyncHandlerError` before running anything when `coordinator` is
    * bound for async (use `answerAsync`).
    */
-  answer<Config>(coordinator: Dispatcher<Config>, config: Config, response: unknown): Record<string, unknown>[] | null {
+  answer<Config>(coordinator: Dispatcher<Config>, config: Config, response: OfferResponse<F>): OfferAnswer<F>[] | null;
+  answer<Config>(coordinator: Dispatcher<Config>, config: Config, response: unknown): unknown[] | null {
     const format = this.native("answer");
     coordinator.checkSync?.("Offer.answer");
     const uses = readCalls(response, format);
@@ -293,12 +303,18 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
   }
 
   /** `answer` with the calls run concurrently (results in call order) through `executeAsync`. */
+  answerAsync<Config>(
+    coordinator: Dispatcher<Config>,
+    config: Config,
+    response: OfferResponse<F>,
+    options?: { timeout?: number | null | undefined },
+  ): Promise<OfferAnswer<F>[] | null>;
   async answerAsync<Config>(
     coordinator: Dispatcher<Config>,
     config: Config,
     response: unknown,
-    options: { timeout?: number | null } = {},
-  ): Promise<Record<string, unknown>[] | null> {
+    options: { timeout?: number | null | undefined } = {},
+  ): Promise<unknown[] | null> {
     const format = this.native("answerAsync");
     const uses = readCalls(response, format);
     if (uses.length === 0) return null;
@@ -324,7 +340,7 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
     coordinator: Dispatcher<Config>,
     config: Config,
     text: string,
-    options: { timeout?: number | null } = {},
+    options: { timeout?: number | null | undefined } = {},
   ): Promise<string | null> {
     this.onTextPath("answerTextAsync");
     const uses = this.readReply(text);
@@ -336,7 +352,7 @@ export class Offer<C extends object = { readonly [field: string]: unknown }> {
     coordinator: Dispatcher<Config>,
     config: Config,
     uses: readonly ToolUse[],
-    options: { timeout?: number | null },
+    options: { timeout?: number | null | undefined },
   ): Promise<ToolResult[]> {
     const results = await Promise.all(uses.map((u) => this.executeAsync(coordinator, config, u, options)));
     return results.map((r, k) => given(uses[k] as ToolUse, r));

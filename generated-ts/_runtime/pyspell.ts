@@ -36,6 +36,11 @@ export function has(obj: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(obj, key);
 }
 
+/** `record[key]` when it is an own key, else undefined (Python's `dict.get`; never the prototype's names). */
+export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return has(record, key) ? record[key] : undefined;
+}
+
 /** `obj[key] = value` for a key from data: "__proto__" becomes an own key, as in a Python dict. */
 export function put(obj: Schema, key: string, value: Json): void {
   if (key === "__proto__") {
@@ -78,7 +83,7 @@ export function pyNumber(value: number, json: boolean = false): string {
   // JSON reader in JavaScript cannot hold such integers exactly anyway.
   if (Number.isInteger(value) && Math.abs(value) < 1e16) return String(value);
   // Shortest round-trip digits, laid out as Python's repr lays them out.
-  const [mantissa, exponentText] = value.toExponential().split("e");
+  const [mantissa = "", exponentText] = value.toExponential().split("e");
   const exponent = Number(exponentText);
   const sign = mantissa.startsWith("-") ? "-" : "";
   const digits = mantissa.replace("-", "").replace(".", "");
@@ -274,11 +279,12 @@ export function pyIter(value: unknown): unknown[] {
 export function codePointCompare(a: string, b: string): number {
   const x = [...a];
   const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
-    if (d !== 0) return d;
+  for (let i = 0; ; i++) {
+    const p = x[i]?.codePointAt(0);
+    const q = y[i]?.codePointAt(0);
+    if (p === undefined || q === undefined) return x.length - y.length;
+    if (p !== q) return p - q;
   }
-  return x.length - y.length;
 }
 
 /** Python truthiness of a JSON value. */

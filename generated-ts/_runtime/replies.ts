@@ -25,6 +25,7 @@ import { PyJsonError, pyJsonLoads } from "./pyjson.js";
 import { MAX_NESTING, jsonTextTooDeep, jsonTypeOf, nestingDepth } from "./schema_common.js";
 import { SYNTHETIC_ID_PREFIX } from "./results.js";
 import { toolUse, type ToolUse } from "./tool_types.js";
+import type { ResponseOf } from "./format_types.js";
 import { errorText, isDict, PyError, pyLen, pyRepr, pyStrip, pyTypeName } from "./pyspell.js";
 
 /**
@@ -344,16 +345,17 @@ export function readCall(item: unknown, fields: CallFields, position: number, ma
 /** Options of `readCalls`. */
 export interface ReadOptions {
   /** Receives a line per response or element that could not be read. */
-  problems?: string[];
-  maxArgumentChars?: number;
+  problems?: string[] | undefined;
+  maxArgumentChars?: number | undefined;
 }
 
 /**
  * Every tool call in a provider `response` of `format`, in order; never throws, except for an
  * unknown format. A call that cannot be run comes back with `error` set: answer it with
- * `ToolResult.error(use.error)`.
+ * `ToolResult.error(use.error)`. For a format named by a literal, `response` is typed by what is
+ * read from it (format_types.ts: the SDK's response object or the parsed JSON body fit).
  */
-export function readCalls(response: unknown, format: string, options: ReadOptions = {}): ToolUse[] {
+export function readCalls<F extends string>(response: ResponseOf<F>, format: F, options: ReadOptions = {}): ToolUse[] {
   const [rec, fields] = callsRecord(format);
   const maxChars = options.maxArgumentChars ?? MAX_ARGUMENT_CHARS;
   const found: string[] = [];

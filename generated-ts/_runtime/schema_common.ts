@@ -5,7 +5,7 @@
  * Python spellings these texts are made of (`json.dumps`, `repr`, `==`, ...) are in pyspell.ts.
  */
 
-import { has, isDict, put, pyIter, pyJsonDumps, pyRstrip, pyStr, pyTruthy, pyTypeName } from "./pyspell.js";
+import { has, isDict, own, put, pyIter, pyJsonDumps, pyRstrip, pyStr, pyTruthy, pyTypeName } from "./pyspell.js";
 
 /** Keys and indices into a schema or a tool list. */
 export type Path = readonly (string | number)[];
@@ -213,8 +213,7 @@ export function utf8Encode(text: string): Uint8Array {
 export function utf8Decode(bytes: Uint8Array): string {
   let out = "";
   let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
+  for (let b = bytes[0]; b !== undefined; b = bytes[i]) {
     let need = 0;
     let code = 0;
     let lower = 0x80;
@@ -341,13 +340,13 @@ const FLAG_SENTENCES: Record<string, [string, string]> = {
 
 /** The description text standing in for a keyword the dialect cannot take. */
 export function extraSentence(key: string, value: Json): string {
-  if (has(SENTENCE, key)) {
+  const sentence = own(SENTENCE, key);
+  if (sentence !== undefined) {
     const shown = render(value);
-    return SENTENCE[key].replace("{}", () => shown);
+    return sentence.replace("{}", () => shown);
   }
-  if (has(FLAG_SENTENCES, key)) {
-    return FLAG_SENTENCES[key][pyTruthy(value) ? 0 : 1];
-  }
+  const flag = own(FLAG_SENTENCES, key);
+  if (flag !== undefined) return flag[pyTruthy(value) ? 0 : 1];
   if (key === "enum" || key === "const") {
     const values = key === "enum" ? pyIter(value) : [value];
     return `Allowed values: ${renderList(values)}.`;

@@ -26,7 +26,7 @@ import { GeminiHooks } from "./schema_gemini.js";
 import { JsonHooks, StrictHooks } from "./schema_json.js";
 import { checkName, checkPropertyKeys, refuseEmptyDescription } from "./schema_limits.js";
 import { Walker, type Hooks } from "./schema_walk.js";
-import { isDict, put } from "./pyspell.js";
+import { isDict, own, put, pyRepr } from "./pyspell.js";
 
 export { checkLimits } from "./schema_limits.js";
 export { DialectError } from "./schema_common.js";
@@ -52,7 +52,9 @@ function policyOf(rec: FormatRecord, strict: boolean): SchemaPolicy {
 
 /** Converts `schema` with `policy` for the format `rec` (messages name `label`). */
 export function convertWith(schema: Json, rec: FormatRecord, policy: SchemaPolicy, label?: string | null): Conversion {
-  const walker = new Walker(schema, rec, policy, HOOKS[policy.hooks], label);
+  const hooks = own(HOOKS, policy.hooks);
+  if (hooks === undefined) throw new Error(`toolgen: ${rec.name}: no schema hooks named ${pyRepr(policy.hooks)}`);
+  const walker = new Walker(schema, rec, policy, hooks, label);
   if (!rec.propertyKeyEverywhere && isDict(schema)) checkPropertyKeys(rec, schema, []);
   const out = walker.finish(walker.node(schema, [], undefined, true));
   if (policy.maxDepth !== null) {
@@ -68,7 +70,7 @@ export function convertWith(schema: Json, rec: FormatRecord, policy: SchemaPolic
 }
 
 export interface ConvertOptions {
-  strict?: boolean;
+  strict?: boolean | undefined;
 }
 
 /** Converts a parameters JSON Schema for `dialect`; returns the schema and notices. */
@@ -109,10 +111,10 @@ export function layOut(envelope: Envelope, values: ReadonlyMap<Slot, Json>): Sch
 }
 
 export interface ToolEntryOptions {
-  strict?: boolean;
-  cacheControl?: boolean;
+  strict?: boolean | undefined;
+  cacheControl?: boolean | undefined;
   /** Conversion notices are appended here when given. */
-  notices?: unknown[];
+  notices?: unknown[] | undefined;
 }
 
 /** The request-ready tool dict for `dialect`; `parameters` is the input JSON Schema. */

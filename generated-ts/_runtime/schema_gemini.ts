@@ -8,7 +8,7 @@ import { DialectError, extraSentence, isNumber, joinDescriptions, jsonTypeOf, ty
 import { checkPropertyKeys } from "./schema_limits.js";
 import { fastCopy } from "./copies.js";
 import { Hooks, type NodeWork, type Walker } from "./schema_walk.js";
-import { has, isDict, keyError, put, pyIn, pyIndex, pyIter, pyLen, pyRepr } from "./pyspell.js";
+import { has, isDict, keyError, own, put, pyIn, pyIndex, pyIter, pyLen, pyRepr } from "./pyspell.js";
 
 /** What Gemini makes of a node's type, nulls and union, worked out before its keywords. */
 interface Shape {
@@ -59,7 +59,9 @@ export class GeminiHooks extends Hooks {
   }
 
   override keyword(w: Walker, node: NodeWork, key: string, value: Json): void {
-    KEYWORDS[key](w, node, key, value);
+    const run = own(KEYWORDS, key);
+    if (run === undefined) throw new Error(`toolgen: gemini: no hook for the keyword ${pyRepr(key)}`);
+    run(w, node, key, value);
   }
 
   override complete(w: Walker, node: NodeWork): void {
@@ -108,8 +110,8 @@ function inferType(w: Walker, node: NodeWork): Json[] {
   const values = [...(has(n, "enum") ? pyIter(n["enum"]) : []), ...(has(n, "const") ? [n["const"]] : [])];
   const kinds = new Set(values.filter((v) => v !== null).map((v) => jsonTypeOf(v)));
   if (kinds.size === 1) {
-    const kind = [...kinds][0];
-    return kind !== null && w.policy.types.has(kind) ? [kind] : [];
+    const [kind] = [...kinds];
+    return kind !== undefined && kind !== null && w.policy.types.has(kind) ? [kind] : [];
   }
   if (kinds.size === 2 && kinds.has("integer") && kinds.has("number")) return ["number"];
   throw new DialectError(
@@ -165,8 +167,9 @@ const anyOf: Keyword = (w, node, key, value) => {
   for (let i = 0; i < pyLen(value); i++) {
     if (!shape.nullBranches.includes(i)) conv.push(w.node(pyIndex(value, i), [...path, i]));
   }
-  if (conv.length === 1 && !["type", "properties", "items"].some((x) => has(n, x))) {
-    shape.collapsed = conv[0];
+  const only = conv.length === 1 ? conv[0] : undefined;
+  if (only !== undefined && !["type", "properties", "items"].some((x) => has(n, x))) {
+    shape.collapsed = only;
   } else {
     node.out["anyOf"] = conv;
   }
@@ -190,7 +193,8 @@ const const_: Keyword = (_w, node, key, value) => {
 
 const format: Keyword = (w, node, key, value) => {
   const gtypes: string[] = node.state.gtypes;
-  if (gtypes.length === 1 && pyIn(value, w.policy.formats.get(gtypes[0]) ?? [])) node.out["format"] = value;
+  const only = gtypes.length === 1 ? gtypes[0] : undefined;
+  if (only !== undefined && pyIn(value, w.policy.formats.get(only) ?? [])) node.out["format"] = value;
   else node.extras.push(extraSentence(key, value));
 };
 

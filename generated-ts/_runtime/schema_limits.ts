@@ -24,6 +24,7 @@ class Missing extends Error {}
 function read(rec: FormatRecord, tool: Schema, slot: Slot, strict: boolean): Json {
   const path = pathTo(rec, slot);
   const last = path[path.length - 1];
+  if (last === undefined) throw new Error(`toolgen: ${rec.name}: an empty path for ${slot}`);
   let holder: Json = tool;
   for (const key of path.slice(0, -1)) {
     if (!isDict(holder) || !has(holder, key)) throw new Missing(pyRepr(key));

@@ -223,7 +223,7 @@ abstract class Stream {
   readonly problems: string[] = [];
   readonly maxArgumentChars: number;
 
-  constructor(options: { maxArgumentChars?: number } = {}) {
+  constructor(options: { maxArgumentChars?: number | undefined } = {}) {
     this.maxArgumentChars = options.maxArgumentChars ?? MAX_ARGUMENT_CHARS;
   }
 

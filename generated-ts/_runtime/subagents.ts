@@ -36,21 +36,23 @@ export function sha256Hex(text: string): string {
   const view = new DataView(padded.buffer);
   view.setUint32(padded.length - 8, Math.floor(bitLength / 2 ** 32));
   view.setUint32(padded.length - 4, bitLength >>> 0);
-  const h = new Uint32Array([
+  // the state as a tuple (exact indexes), the schedule as 32-bit words (reads within 0..63)
+  const h: [number, number, number, number, number, number, number, number] = [
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-  ]);
+  ];
   const w = new Uint32Array(64);
+  const word = (i: number): number => w[i] ?? 0;
   const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
   for (let offset = 0; offset < padded.length; offset += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(offset + i * 4);
     for (let i = 16; i < 64; i++) {
-      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
-      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
-      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+      const s0 = rotr(word(i - 15), 7) ^ rotr(word(i - 15), 18) ^ (word(i - 15) >>> 3);
+      const s1 = rotr(word(i - 2), 17) ^ rotr(word(i - 2), 19) ^ (word(i - 2) >>> 10);
+      w[i] = word(i - 16) + s0 + word(i - 7) + s1;
     }
     let [a, b, c, d, e, f, g, hh] = h;
     for (let i = 0; i < 64; i++) {
-      const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
+      const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + (K[i] ?? 0) + word(i);
       const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
       hh = g;
       g = f;
@@ -61,14 +63,14 @@ export function sha256Hex(text: string): string {
       b = a;
       a = (t1 + t2) >>> 0;
     }
-    h[0] += a;
-    h[1] += b;
-    h[2] += c;
-    h[3] += d;
-    h[4] += e;
-    h[5] += f;
-    h[6] += g;
-    h[7] += hh;
+    h[0] = (h[0] + a) >>> 0;
+    h[1] = (h[1] + b) >>> 0;
+    h[2] = (h[2] + c) >>> 0;
+    h[3] = (h[3] + d) >>> 0;
+    h[4] = (h[4] + e) >>> 0;
+    h[5] = (h[5] + f) >>> 0;
+    h[6] = (h[6] + g) >>> 0;
+    h[7] = (h[7] + hh) >>> 0;
   }
   return [...h].map((x) => x.toString(16).padStart(8, "0")).join("");
 }
@@ -113,9 +115,9 @@ function scrub(prefix: string, body: string, separator: string): string {
 }
 
 export interface SubagentNameOptions {
-  prefix?: string;
-  maxLength?: number;
-  separator?: string;
+  prefix?: string | undefined;
+  maxLength?: number | undefined;
+  separator?: string | undefined;
 }
 
 /** The tool name for one subagent: `prefix` + the name sanitized, within `maxLength`. */
@@ -172,7 +174,7 @@ export function splitSubagents(configs: readonly Schema[]): [Schema[], SkipRecor
 
 export interface SubagentToolsOptions extends SubagentNameOptions {
   /** Skip records of refused configs are appended here when given. */
-  skipped?: SkipRecord[];
+  skipped?: SkipRecord[] | undefined;
 }
 
 /** One variant per subagent config `{name, description}`, named by `subagentNames`. */
@@ -183,6 +185,7 @@ export function subagentTools(configs: readonly Schema[], options: SubagentTools
   const names = subagentNames(kept, { prefix, maxLength, separator });
   return kept.map((config, i) => {
     const name = names[i];
+    if (name === undefined) throw new Error("toolgen: subagentNames gave fewer names than configs");
     const label = configName(config) || name.slice(prefix.length);
     const text = config["description"];
     const description =

@@ -51,15 +51,16 @@ export interface NativeCatalog {
   route(providerId: unknown, modelId?: unknown): string;
 }
 
-export interface NativeToolsOptions {
+/** Options of `nativeTools`; `F` is the format's name as given (a literal selects its entry type). */
+export interface NativeToolsOptions<F extends string = string> {
   /** The format; the context's routed format when left out. */
-  format?: string | null;
+  format?: F | null | undefined;
   /** Run-time tools (subagents, MCP) from dynamicVariants. */
-  extraVariants?: readonly Variant[];
+  extraVariants?: readonly Variant[] | undefined;
   /** Marks the last tool as a prompt-cache breakpoint (anthropic only). */
-  cacheControl?: boolean;
+  cacheControl?: boolean | undefined;
   /** Run-time tools the format cannot take are appended here when given. */
-  skipped?: SkipRecord[];
+  skipped?: SkipRecord[] | undefined;
 }
 
 /** The native format the context's provider (and model) use. */
@@ -69,11 +70,11 @@ export function formatFor(catalog: NativeCatalog, context: Json): string {
 
 export interface DynamicOptions {
   /** MCP servers: `{uid, name, disabled, tools}` objects with MCP `tools/list` entries. */
-  mcpServers?: readonly Json[];
+  mcpServers?: readonly Json[] | undefined;
   /** Subagent configs `{name, description}`. */
-  subagents?: readonly Json[];
+  subagents?: readonly Json[] | undefined;
   /** The kept MCP variants themselves, read only, instead of copies (the Offer). */
-  shared?: boolean;
+  shared?: boolean | undefined;
 }
 
 /** What mcpTools made of one server list, kept read only; `copy()` hands out copies. */
@@ -262,8 +263,14 @@ export function buildTools(
   } else {
     return staticList(catalog, dialect, name, data, ctx, cacheControl);
   }
-  if (cacheControl && result.length > 0) result[result.length - 1]["cache_control"] = { type: "ephemeral" };
+  if (cacheControl) markCacheBreakpoint(result);
   return result;
+}
+
+/** Anthropic's prompt-cache breakpoint on the last tool of a list (none on an empty list). */
+function markCacheBreakpoint(tools: Schema[]): void {
+  const last = tools[tools.length - 1];
+  if (last !== undefined) last["cache_control"] = { type: "ephemeral" };
 }
 
 /** The family's static tools in `ctx`, from the cache when it has them. */
@@ -279,7 +286,7 @@ function staticList(catalog: NativeCatalog, dialect: string, name: string, data:
     }
   }
   const result = build(catalog, dialect, name, ctx, [], undefined);
-  if (cacheControl && result.length > 0) result[result.length - 1]["cache_control"] = { type: "ephemeral" };
+  if (cacheControl) markCacheBreakpoint(result);
   if (key !== null) {
     if (lists.size >= CACHE_LIMIT) lists.delete(lists.keys().next().value!);
     lists.set(key, fastCopy(result));

@@ -54,7 +54,11 @@ def load_against(against: str, specs: Path, diags: Diagnostics) -> Loaded:
     try:
         commit = _git(specs, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{against}^{{commit}}")
     except GitError:
-        diags.error(where, "E342", "is neither a folder nor a revision of this repository", _REF_HINT)
+        if _shallow(specs):  # a CI checkout of depth 1 has no older revision to name
+            message = "is not a revision this shallow clone has: its history was cut off"
+            diags.error(where, "E342", message, _SHALLOW_HINT)
+        else:
+            diags.error(where, "E342", "is neither a folder nor a revision of this repository", _REF_HINT)
         return Loaded()
     sha = commit.decode("ascii").strip()
     try:
@@ -68,8 +72,19 @@ def load_against(against: str, specs: Path, diags: Diagnostics) -> Loaded:
 
 
 _REF_HINT = "pass an existing spec folder, or a revision of the repository holding --specs (HEAD~1, main, a sha)"
+_SHALLOW_HINT = (
+    "fetch the history first (git fetch --unshallow, or fetch-depth: 0 in actions/checkout), "
+    "or pass an older spec folder"
+)
 _GIT_HINT = "install git, or pass an older spec folder instead of a revision"
 _FOLDER_HINT = "the spec folder is looked up at the same path as --specs; pass that revision's folder instead"
+
+
+def _shallow(specs: Path) -> bool:
+    try:
+        return _git(specs, "rev-parse", "--is-shallow-repository").strip() == b"true"
+    except GitError:
+        return False
 
 
 def _git(cwd: Path, *args: str, stdin: bytes | None = None) -> bytes:

@@ -19,97 +19,27 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, TypeVar
 
 from ..diagnostics import Location
-from ..load import PathKey, SourceFile
-from ..model import Catalog, Family, Handler, Parameter, Tool, ToolVariant
-from ..resolve import resolve
+from ..model import Handler, Parameter, Tool, ToolVariant
 from ..runtime.formats import FORMATS as FORMAT_RECORDS
-from .findings import TEXT_FORMAT, Collector, Finding
+from .findings import Collector, Finding
+from .projectdiff import compare_project
 from .schemadiff import diff_schema, shape
+from .side import Side
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Side:
-    """One version of the specs: its model, its files (for locations) and its families' tool lists."""
-
-    catalog: Catalog
-    sources: Mapping[str, SourceFile]
-
-    def at(self, source: str, path: PathKey = ()) -> Location:
-        """The location of ``path`` (a mapping key where there is one) in the file ``source``."""
-        src = self.sources.get(source)
-        return src.loc(path, key=True) if src is not None else Location(source)
-
-    @cached_property
-    def families(self) -> dict[str, tuple[Family, tuple[ToolVariant, ...]]]:
-        """Each prompt family with its resolved variants, in selection order."""
-        return {r.family.name: (r.family, r.variants) for r in resolve(self.catalog)}
-
-    def formats(self, family: Family) -> tuple[str, ...]:
-        """What the family sends its tools in: the text prompt, and the native formats when it uses them."""
-        return (TEXT_FORMAT, *self.catalog.project.formats) if family.use_native_tools else (TEXT_FORMAT,)
-
-    @cached_property
-    def tools(self) -> dict[str, Tool]:
-        return {tool.id: tool for tool in self.catalog.tools}
 
 
 def compare(old: Side, new: Side) -> list[Finding]:
     """Every change from ``old`` to ``new`` (without the selection grid: see selection.py)."""
     out = Collector()
-    _project(old, new, out)
+    compare_project(old, new, out)
     renamed = _renamed_tools(old, new)
     _families(old, new, renamed, out)
     _handlers(old, new, renamed, out)
     return out.findings()
-
-
-# ---- the project file -----------------------------------------------------------------------
-
-
-def _project(old: Side, new: Side, out: Collector) -> None:
-    before, after = old.catalog.project, new.catalog.project
-    for fmt in before.formats:
-        if fmt not in after.formats:
-            out.add(
-                "FORMAT_REMOVED",
-                new.at(after.source, ("formats",)),
-                f"format {fmt!r} is no longer generated",
-                formats=(fmt,),
-            )
-    if before.mcp_separator != after.mcp_separator:
-        out.add(
-            "MCP_SEPARATOR_CHANGED",
-            new.at(after.source, ("mcp", "separator")),
-            f"MCP tool names change: separator {before.mcp_separator!r} is now {after.mcp_separator!r}",
-        )
-    old_fields = {f.name: f for f in before.context}
-    new_fields = {f.name: f for f in after.context}
-    for name, was in old_fields.items():
-        if name not in new_fields:
-            out.add(
-                "CONTEXT_FIELD_REMOVED", old.at(before.source, ("context", name)), f"context field {name!r} removed"
-            )
-            continue
-        now = new_fields[name]
-        where = new.at(after.source, ("context", name))
-        if was.type != now.type or (was.nullable and not now.nullable):
-            old_type = was.type + (" or null" if was.nullable else "")
-            new_type = now.type + (" or null" if now.nullable else "")
-            out.add("CONTEXT_FIELD_TYPE_CHANGED", where, f"context field {name!r}: type {old_type} is now {new_type}")
-        elif was.nullable != now.nullable:
-            out.add("TYPE_WIDENED", where, f"context field {name!r} may now be null")
-        if was.default != now.default:
-            out.add("DEFAULT_CHANGED", where, f"context field {name!r}: default {was.default!r} is now {now.default!r}")
-    for name in new_fields:
-        if name not in old_fields:
-            out.add("CONTEXT_FIELD_ADDED", new.at(after.source, ("context", name)), f"context field {name!r} added")
 
 
 # ---- tools, per family ------------------------------------------------------------------------
@@ -138,11 +68,17 @@ def _pair(removed: list[T], added: list[T], key: Callable[[T], Any]) -> list[tup
 
 
 def _renamed_tools(old: Side, new: Side) -> dict[str, str]:
-    """Old tool id -> new tool id, for ids that changed while the tool kept its shape."""
+    """Old tool id -> new tool id: declared renames (``renamed_from:``), then ids that changed
+    while the tool kept its shape."""
     before, after = old.tools, new.tools
-    removed = [t for i, t in before.items() if i not in after]
-    added = [t for i, t in after.items() if i not in before]
-    return {a.id: b.id for a, b in _pair(removed, added, _tool_shape)}
+    declared = {
+        t.renamed_from: t.id
+        for t in after.values()
+        if t.renamed_from in before and t.renamed_from not in after and t.id not in before
+    }
+    removed = [t for i, t in before.items() if i not in after and i not in declared]
+    added = [t for i, t in after.items() if i not in before and i not in declared.values()]
+    return {**declared, **{a.id: b.id for a, b in _pair(removed, added, _tool_shape)}}
 
 
 def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> None:
@@ -215,8 +151,15 @@ def _unlisted_tools(old: Side, new: Side, renamed: dict[str, str], reported: set
 def _variant(old: ToolVariant, new: ToolVariant, family: str, formats: tuple[str, ...], out: Collector) -> None:
     """A tool as one family sends it, before and after."""
 
-    def add(rule: str, message: str, where: Location = new.location, fmts: tuple[str, ...] = formats) -> None:
-        out.add(rule, where, f"{new.name}: {message}", tool=new.tool_id, family=family, formats=fmts)
+    def add(
+        rule: str,
+        message: str,
+        where: Location = new.location,
+        fmts: tuple[str, ...] = formats,
+        parameter: str | None = None,
+    ) -> None:
+        message = f"{new.name}: {message}"
+        out.add(rule, where, message, tool=new.tool_id, family=family, formats=fmts, parameter=parameter)
 
     if old.name != new.name:
         add("TOOL_RENAMED", f"tool {old.name!r} is now sent as {new.name!r}")
@@ -263,13 +206,23 @@ def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add
     new_names = {p.name for p in after}
     removed = [p for p in before if p.name not in new_names]
     added = [p for p in after if p.name not in old_names]
-    renames = _pair(removed, added, lambda p: (p.required, shape(p.schema)))
+    by_name = {p.name: p for p in removed}
+    declared = [(by_name[p.renamed_from], p) for p in added if p.renamed_from in by_name]
+    taken = {id(x) for pair in declared for x in pair}
+    renames = declared + _pair(
+        [p for p in removed if id(p) not in taken],
+        [p for p in added if id(p) not in taken],
+        lambda p: (p.required, shape(p.schema)),
+    )
     for was, now in renames:
-        add("PARAMETER_RENAMED", f"parameter {was.name!r} renamed to {now.name!r}", where=now.location)
+        message = f"parameter {was.name!r} renamed to {now.name!r}"
+        add("PARAMETER_RENAMED", message, where=now.location, parameter=now.name)
+    for was, now in declared:  # a declared rename may change more than the name: compare the rest
+        _parameter(was, now, add)
     paired = {id(p) for pair in renames for p in pair}
     for param in removed:
         if id(param) not in paired:
-            add("PARAMETER_REMOVED", f"parameter {param.name!r} removed", where=param.location)
+            add("PARAMETER_REMOVED", f"parameter {param.name!r} removed", where=param.location, parameter=param.name)
     for param in added:
         if id(param) not in paired:
             rule = "PARAMETER_REQUIRED_ADDED" if param.required else "PARAMETER_ADDED"
@@ -277,6 +230,7 @@ def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add
                 rule,
                 f"{'required' if param.required else 'optional'} parameter {param.name!r} added",
                 where=param.location,
+                parameter=param.name,
             )
     old_by_name = {p.name: p for p in before}
     for now in after:
@@ -284,8 +238,12 @@ def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add
             _parameter(old_by_name[now.name], now, add)
 
 
-def _parameter(was: Parameter, now: Parameter, add: Add) -> None:
+def _parameter(was: Parameter, now: Parameter, add_any: Add) -> None:
     where = now.location
+
+    def add(rule: str, message: str, **extra: Any) -> None:
+        add_any(rule, message, parameter=now.name, **extra)
+
     name = f"parameter {now.name!r}"
     if now.required and not was.required:
         add("PARAMETER_MADE_REQUIRED", f"{name} is now required", where=where)
@@ -308,22 +266,35 @@ def _parameter(was: Parameter, now: Parameter, add: Add) -> None:
 
 
 def _handlers(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> None:
+    """Handler bindings per tool; a class the old specs never bound is a break for the host
+    (``Coordinator.from_namespace`` refuses a namespace without it), reported once, at the first
+    tool that brings it, unless that tool's own change (HANDLER_CHANGED) already is one."""
     after = new.tools
-    for tool_id, tool in old.tools.items():
-        now = after.get(renamed.get(tool_id, tool_id))
-        if now is None:
-            continue
-        was, binding = tool.handler, now.handler
+    known = {t.handler.class_name for t in old.tools.values() if t.handler.kind == "class"}
+    reported: set[str | None] = set(known)
+    kept = {renamed.get(tool_id, tool_id) for tool_id in old.tools}
+    before = {renamed.get(tool_id, tool_id): tool for tool_id, tool in old.tools.items()}
+    for tool_id, now in after.items():
+        binding = now.handler
         where = new.at(now.source, ("handler",))
-        if _binding(was) == _binding(binding):
+        was = before[tool_id].handler if tool_id in kept else None
+        if was is not None and _binding(was) == _binding(binding):
             continue
-        if binding.kind == "none":
+        if was is not None and was.kind != "none" and binding.kind == "none":
             out.add("HANDLER_REMOVED", where, f"tool {now.id!r} no longer has a handler ({_handler(was)})", tool=now.id)
-        elif was.kind == "none":
-            out.add("HANDLER_ADDED", where, f"tool {now.id!r} is now handled by {_handler(binding)}", tool=now.id)
-        else:
+        elif was is not None and was.kind != "none":
             message = f"tool {now.id!r}: handler {_handler(was)} is now {_handler(binding)}"
             out.add("HANDLER_CHANGED", where, message, tool=now.id)
+            reported.add(binding.class_name)
+        elif binding.kind == "class" and binding.class_name not in reported:
+            reported.add(binding.class_name)
+            message = (
+                f"tool {now.id!r} {'is now handled by' if was is not None else 'brings'} class "
+                f"{binding.class_name}, which a host's namespace must now provide"
+            )
+            out.add("HANDLER_CLASS_ADDED", where, message, tool=now.id)
+        elif was is not None and binding.kind != "none":
+            out.add("HANDLER_ADDED", where, f"tool {now.id!r} is now handled by {_handler(binding)}", tool=now.id)
 
 
 def _binding(handler: Handler) -> tuple[object, ...]:

@@ -26,10 +26,19 @@ class Finding:
     formats: tuple[str, ...] = ()
     excepted: str | None = None
     """The reason of the exception in toolgen.yaml that accepts this change, if one does."""
+    parameter: str | None = None
+    """The parameter the change is about (its top-level name), for exceptions scoped to one."""
+    level: str = ""
+    """The level the project's policy gives the finding (policy.py); "" before it is applied."""
+
+    @property
+    def severity(self) -> str:
+        """``error``, ``warning`` or ``info``: the policy's level, else the rule's default."""
+        return self.level or RULES[self.rule].level
 
     @property
     def breaking(self) -> bool:
-        return RULES[self.rule].breaking
+        return self.severity == "error"
 
 
 @dataclass
@@ -41,6 +50,7 @@ class Collector:
     """
 
     items: dict[tuple[str, str | None, Location, str], tuple[list[str], list[str]]] = field(default_factory=dict)
+    parameters: dict[tuple[str, str | None, Location, str], str] = field(default_factory=dict)
 
     def add(
         self,
@@ -51,9 +61,12 @@ class Collector:
         tool: str | None = None,
         family: str | None = None,
         formats: tuple[str, ...] = (),
+        parameter: str | None = None,
     ) -> None:
         assert rule in RULES, rule
         families, known = self.items.setdefault((rule, tool, location, message), ([], []))
+        if parameter is not None:
+            self.parameters[(rule, tool, location, message)] = parameter
         if family is not None and family not in families:
             families.append(family)
         known.extend(f for f in formats if f not in known)
@@ -62,7 +75,16 @@ class Collector:
         """Every finding, ordered by location, then rule and message (the same bytes on every run)."""
         rank = {name: i for i, name in enumerate(FORMAT_ORDER)}
         result = [
-            Finding(rule, location, message, tool, tuple(families), tuple(sorted(formats, key=rank.__getitem__)))
-            for (rule, tool, location, message), (families, formats) in self.items.items()
+            Finding(
+                rule,
+                location,
+                message,
+                tool,
+                tuple(families),
+                tuple(sorted(formats, key=rank.__getitem__)),
+                parameter=self.parameters.get(key),
+            )
+            for key, (families, formats) in self.items.items()
+            for rule, tool, location, message in (key,)
         ]
         return sorted(result, key=lambda f: (f.location, f.rule, f.message))

@@ -20,8 +20,8 @@ from typing import Any
 
 from ..lower.core import selection_data
 from ..runtime.catalog import Catalog as RuntimeCatalog
-from .compare import Side
 from .findings import Collector, Finding
+from .side import Side
 
 # Beyond this many combinations of field values, each field is varied alone (the others unset).
 MAX_FLAG_COMBINATIONS = 64

@@ -27,6 +27,7 @@ from ..render import header, render_text
 from ..resolve import ResolvedFamily
 from ..runtime import RUNTIME_VERSION
 from ..semantics import member_name
+from . import ts_package
 from .core import catalog_values, spec_sources
 
 RUNTIME_FOLDER = "_runtime"
@@ -85,9 +86,9 @@ class _Writer:
         self.out = io.StringIO(newline="")
         self.problems: list[tuple[tuple[Any, ...], str]] = []  # (path: root name, keys and indexes), what
 
-    def value(self, value: Any, where: str) -> None:
-        """Append ``value``'s literal (``where`` names it in problems)."""
-        text = json.dumps(self._prepare(value, [where]), ensure_ascii=False, indent=2)
+    def value(self, value: Any, where: str, *at: int) -> None:
+        """Append ``value``'s literal (``where`` and the indexes ``at`` name it in problems)."""
+        text = json.dumps(self._prepare(value, [where, *at]), ensure_ascii=False, indent=2)
         text = _CODE_TEXT.sub(lambda m: m.group(1), text)
         # A literal's "__proto__": sets the prototype; the computed key makes it an own key, as in Python.
         text = _PROTO_KEY.sub(r'\1["__proto__"]:', text)
@@ -134,6 +135,23 @@ class _Writer:
             )
 
 
+_SHARED_REF = re.compile(r"_PARAMS\[([0-9]+)\]")
+
+
+def _shared_name(index: int) -> str:
+    return f"_PARAMS_{index}"
+
+
+def _shared_refs(specs: Mapping[str, Any]) -> dict[str, Any]:
+    """SPECS with the shared-list references (``Code("_PARAMS[i]")``, as in Python) naming the TS constants."""
+    out = {}
+    for key, data in specs.items():
+        ref = data["parameters"]
+        match = _SHARED_REF.fullmatch(ref) if isinstance(ref, Code) else None
+        out[key] = {**data, "parameters": Code(_shared_name(int(match.group(1))))} if match else data
+    return out
+
+
 def _catalog_data(values: dict[str, Any], head: str, writer: _Writer) -> str:
     out = writer.out
     out.write(head)
@@ -144,16 +162,20 @@ def _catalog_data(values: dict[str, Any], head: str, writer: _Writer) -> str:
         f'import type {{ CatalogData, {_DATA_TYPES} }} from "./{RUNTIME_FOLDER}/data.js";\n\n'
         f'checkVersion({RUNTIME_VERSION}, "catalog_data");\n\n'
     )
-    out.write("const _PARAMS: readonly (readonly ParameterData[])[] = ")
-    writer.value(values["shared"], "_PARAMS")
-    out.write(";\n")
+    # One constant per shared parameter list (not one array of them), so that a reference is
+    # exactly typed under the host's noUncheckedIndexedAccess.
+    for index, params in enumerate(values["shared"]):
+        out.write(f"const {_shared_name(index)}: readonly ParameterData[] = ")
+        writer.value(params, "_PARAMS", index)
+        out.write(";\n")
+    specs = values["specs"]
     for name, type_, key in DATA_EXPORTS:
         if name == "SPECS":
             out.write('\n/** Every spec variant, keyed "<family>/<tool id>"; families share them by key. */')
         elif name == "FAMILY_SPECS":
             out.write("\n/** Each prompt family's resolved tool list, as SPECS keys in prompt order. */")
         out.write(f"\nexport const {name}: {type_} = ")
-        writer.value(values[key], name)
+        writer.value(_shared_refs(specs) if key == "specs" else values[key], name)
         out.write(";\n")
     out.write("\n/** All of the above as one object, the shape the runtime's catalog reads. */\n")
     out.write("export const CATALOG_DATA: CatalogData = {\n")
@@ -343,4 +365,5 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
     files["dispatch.ts"] = emit_dispatch(catalog)
     for name in ("catalog", "prompt", "providers", "offer", "index"):  # bindings without data: ts_<name>.ts.j2
         files[f"{name}.ts"] = render_text(f"ts_{name}.ts.j2", header=head, runtime=RUNTIME_FOLDER)
+    files.update(ts_package.emit(catalog))
     return dict(sorted(files.items()))

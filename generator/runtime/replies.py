@@ -430,6 +430,42 @@ def _read_call(
     )
 
 
+def _plain_call(item: Any, fields: CallFields, position: int, max_chars: int) -> Any:
+    """The call in ``item`` read the quick way, or _MISSING to read it with ``_read_call``.
+
+    Almost every element of a parsed JSON body is a dict with the call's name and id as
+    non-empty texts at the record's keys: such a call is read with plain indexing. Anything
+    else (an SDK object, a missing or odd field, a text block) takes ``_read_call``, which
+    knows every spelling and says what is wrong; both give equal ToolUses for what both read.
+    """
+    if type(item) is not dict:
+        return _MISSING
+    if fields.wrapper is not None:
+        call = item.get(fields.wrapper)
+        if type(call) is not dict:
+            return _MISSING
+    else:
+        call = item
+        marker = fields.marker
+        if marker is not None and item.get(marker[0]) != marker[1]:
+            return _MISSING
+    name = _indexed(call, fields.name)
+    call_id = _indexed(call, fields.id)
+    arguments = _indexed(call, fields.arguments)
+    if (
+        type(name) is not str
+        or not name
+        or type(call_id) is not str
+        or not call_id
+        or arguments is _MISSING
+    ):
+        return _MISSING
+    params, reason = decode_arguments(arguments, max_chars)
+    if reason is not None:
+        return tool_use(name, {}, False, call_id, _refusal(name, reason))
+    return tool_use(name, params, False, call_id, None)
+
+
 def read_calls(
     response: Any,
     format: str,
@@ -465,7 +501,9 @@ def read_calls(
     last = len(items) - 1
     for number, item in enumerate(items):
         try:
-            use = _read_call(item, fields, len(uses), max_argument_chars)
+            use = _plain_call(item, fields, len(uses), max_argument_chars)
+            if use is _MISSING:
+                use = _read_call(item, fields, len(uses), max_argument_chars)
             cut = (
                 _cut_detail(item, cut_off, stop, number == last)
                 if may_cut and use is not None

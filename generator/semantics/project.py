@@ -74,8 +74,11 @@ def build_project(scope: Scope) -> Project:
     mcp = data.get("mcp") or {}
     sub = data.get("subagents") or {}
     _check_subagent_prefix(scope, src, sub.get("name_prefix", "use_subagent_"))
+    npm = data.get("npm") or {}
     return Project(
         name=str(data.get("name", "")),
+        npm_name=npm.get("name") or npm_name(str(data.get("name", ""))),
+        npm_version=npm.get("version", DEFAULT_NPM_VERSION),
         formats=formats,
         tool_order=scope.tool_ids,
         family_enum=scope.family_enum,
@@ -94,6 +97,18 @@ def build_project(scope: Scope) -> Project:
         routing_rules=rules,
         source=src.path,
     )
+
+
+DEFAULT_NPM_VERSION = "0.0.0"
+_NOT_NPM = re.compile(r"[^a-z0-9._~-]+")
+
+
+def npm_name(name: str) -> str:
+    """The npm name a project gets when toolgen.yaml's ``npm.name`` is absent: its ``name`` lower-cased,
+    runs of characters npm does not take as one '-', no leading '.', '_', '~' or '-' (npm refuses
+    those), at most 214 characters; "toolgen-package" when nothing is left."""
+    cleaned = _NOT_NPM.sub("-", name.lower()).lstrip("._~-")[:214].rstrip("-")
+    return cleaned or "toolgen-package"
 
 
 # What a sanitized subagent name can be (runtime/subagents.py): it never starts with "_".

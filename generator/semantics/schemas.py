@@ -82,6 +82,7 @@ def parameter(scope: Scope, src: SourceFile, spec: dict[str, Any], at: PathKey) 
         requires=freeze(merged.get("requires")),
         shared=shared_name,
         location=src.loc(at),
+        renamed_from=merged.get("renamed_from"),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from ..load import SourceFile
@@ -66,7 +67,16 @@ def build_tools(scope: Scope, srcs: list[SourceFile]) -> list[Tool]:
         complete = not any(d.severity == "error" for d in diags.items[reported:])
         handler = _handler(scope, src, data, by_id)
         label = _label(scope, src, data, variants if complete else None)
-        result.append(Tool(tool_id, handler, variants, src.path, label))
+        renamed_from = data.get("renamed_from")
+        if renamed_from is not None and renamed_from in scope.tool_ids:
+            diags.error(
+                src.loc(("renamed_from",)),
+                "E317",
+                f"tool {tool_id!r} says it was renamed from {renamed_from!r}, which is still a tool id",
+                "name the id the tool had in an earlier version, or remove renamed_from",
+            )
+            renamed_from = None
+        result.append(Tool(tool_id, handler, variants, src.path, label, renamed_from))
     return result
 
 
@@ -203,6 +213,15 @@ def _variant(
                     "rename or remove one",
                 )
             seen.setdefault(p.name, i)
+        for i, p in enumerate(params):
+            if p.renamed_from is not None and p.renamed_from in seen:
+                scope.diags.error(
+                    src.loc(at + ("parameters", i)),
+                    "E317",
+                    f"parameter {p.name!r} says it was renamed from {p.renamed_from!r}, which is still a parameter",
+                    "name the parameter's name in an earlier version, or remove renamed_from",
+                )
+                params = tuple(dataclasses.replace(q, renamed_from=None) if q is p else q for q in params)
     else:
         params = base.parameters if base else ()
     name = spec.get("name", base.name if base else tool_id)

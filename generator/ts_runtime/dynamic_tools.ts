@@ -230,7 +230,7 @@ function dropNonFinite(schema: Schema): string[] {
 
 export interface McpToolsOptions {
   separator: string;
-  maxLength?: number;
+  maxLength?: number | undefined;
 }
 
 /** Spec variants for the tools of every enabled MCP server, and the tools left out. */

@@ -20,6 +20,7 @@ import {
   type Envelope,
   type FormatRecord,
 } from "./formats.js";
+import type { ResultElement, ResultMessage } from "./format_types.js";
 import type { ToolResult, ToolUse } from "./tool_types.js";
 import { PyError, pyRepr } from "./pyspell.js";
 
@@ -70,15 +71,20 @@ function resultsRecord(format: string): [FormatRecord, Envelope] {
   return [rec, rec.resultEnvelope];
 }
 
+function element(use: ToolUse, result: ToolResult, format: string): Record<string, unknown> {
+  const [, layout] = resultsRecord(format);
+  return fill(layout, slotValues(use, result));
+}
+
 /**
  * The element answering `use` with `result` in `format`: Anthropic a `tool_result` block, OpenAI
  * Chat a `role: tool` message, OpenAI Responses a `function_call_output` item, Gemini a
  * `functionResponse` part, Bedrock a `toolResult` block. A failed or denied result is flagged
  * where the format can say so.
  */
-export function resultMessage(use: ToolUse, result: ToolResult, format: string): Record<string, unknown> {
-  const [, layout] = resultsRecord(format);
-  return fill(layout, slotValues(use, result));
+export function resultMessage<F extends string>(use: ToolUse, result: ToolResult, format: F): ResultElement<F>;
+export function resultMessage(use: ToolUse, result: ToolResult, format: string): unknown {
+  return element(use, result, format);
 }
 
 /**
@@ -86,12 +92,13 @@ export function resultMessage(use: ToolUse, result: ToolResult, format: string):
  * that carry all results in one user message (Anthropic, Gemini, Bedrock) get that message; the
  * OpenAI formats get one message or item per result.
  */
-export function resultMessages(
+export function resultMessages<F extends string>(
   answers: Iterable<readonly [ToolUse, ToolResult]>,
-  format: string,
-): Record<string, unknown>[] {
+  format: F,
+): ResultMessage<F>[];
+export function resultMessages(answers: Iterable<readonly [ToolUse, ToolResult]>, format: string): unknown[] {
   const [rec] = resultsRecord(format);
-  const elements = [...answers].map(([use, result]) => resultMessage(use, result, format));
+  const elements = [...answers].map(([use, result]) => element(use, result, format));
   if (rec.resultGroup === null) return elements;
   if (elements.length === 0) return [];
   return [fill(rec.resultGroup, { [RESULTS.name]: elements })];

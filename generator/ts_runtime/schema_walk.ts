@@ -206,8 +206,8 @@ export class Walker extends RefResolver {
   finish(rootOut: Schema): Schema {
     if (this.defOrder.length === 0) return rootOut;
     const defs: Schema = {};
-    for (let i = 0; i < this.defOrder.length; i++) {
-      const target = this.defOrder[i];
+    // node() may append targets it meets on the way; the array iterator reaches them too
+    for (const target of this.defOrder) {
       put(defs, this.defName(target), this.node(this.get(target), target));
     }
     const out: Schema = { ...rootOut };

@@ -519,3 +519,53 @@ def test_tool_use_makes_the_call_the_dataclass_makes() -> None:
     ):
         assert quick == plain_result and list(vars(quick).items()) == list(vars(plain_result).items())
         assert hash(quick) == hash(plain_result) and repr(quick) == repr(plain_result)
+
+
+_ODD_VALUES = st.one_of(
+    st.none(),
+    st.just(""),
+    st.text(max_size=6),
+    st.integers(-3, 3),
+    st.booleans(),
+    st.just('{"a": 1}'),
+    st.just("{ not json"),
+    st.dictionaries(st.sampled_from(["a", "b"]), st.integers(), max_size=2),
+)
+
+
+@st.composite
+def _call_elements(draw: Any, fmt: str) -> Any:
+    """A call-list element of ``fmt`` with each field present, absent or odd."""
+    fields = formats.record(fmt).call_fields
+    assert fields is not None
+    call: dict[str, Any] = {}
+    for path, good in ((fields.name, "read_file"), (fields.id, "call_1"), (fields.arguments, '{"path": "a"}')):
+        choice = draw(st.sampled_from(["good", "odd", "absent"]))
+        if choice == "absent":
+            continue
+        node = call
+        for key in path[:-1]:
+            node = node.setdefault(str(key), {})
+        node[str(path[-1])] = good if choice == "good" else draw(_ODD_VALUES)
+    if fields.wrapper is not None:
+        return {fields.wrapper: call} if draw(st.booleans()) else call
+    if fields.marker is not None:
+        key, wanted = fields.marker
+        call[key] = wanted if draw(st.booleans()) else "text"
+    return call
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_the_quick_reader_agrees_with_the_general_one(fmt: str, data: Any) -> None:
+    """read_calls reads plain-dict elements the quick way (_plain_call); where that applies,
+    it gives what the general reader (_read_call) gives for the same element."""
+    from generator.runtime import replies
+
+    fields = formats.record(fmt).call_fields
+    assert fields is not None
+    item = data.draw(_call_elements(fmt))
+    quick = replies._plain_call(item, fields, 0, MAX_ARGUMENT_CHARS)
+    if quick is not replies._MISSING:
+        assert quick == replies._read_call(item, fields, 0, MAX_ARGUMENT_CHARS)

@@ -56,7 +56,7 @@ export function handle(input: Input): Json {
     const checks = Object.entries(input.args[kind] ?? {}).map(([key, value]) => toolUse(input.names[key] as string, value, false, "c"));
     cases[`check-toolgen/${kind}`] = () => checks.map((u) => offer.check(u));
     const messages = offer.answer(coordinator, null, body) ?? [];
-    const ran = messages.filter((m) => m["content"] === "ok").length;
+    const ran = messages.filter((m: Json) => m["content"] === "ok").length;
     behaviour[kind] = { messages: messages.length, handlers_run: ran, refused: messages.length - ran };
   }
   for (let round = 0; round < 3; round++) for (const run of Object.values(cases)) for (let i = 0; i < 100; i++) run();

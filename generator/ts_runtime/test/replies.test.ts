@@ -45,10 +45,13 @@ test("readCalls reads every call in order, each unreadable one with its error", 
 });
 
 test("readCalls enters the call path anywhere and reports unknown shapes", () => {
-  assert.equal(readCalls(CHAT.choices[0], "openai-chat").length, 4);
-  assert.equal(readCalls(CHAT.choices[0]?.message, "openai-chat").length, 4);
+  const [choice] = CHAT.choices;
+  assert.ok(choice !== undefined);
+  assert.equal(readCalls(choice, "openai-chat").length, 4);
+  assert.equal(readCalls(choice.message, "openai-chat").length, 4);
   const problems: string[] = [];
-  assert.deepEqual(readCalls({ hello: 1 }, "openai-chat", { problems }), []);
+  const untyped: string = "openai-chat"; // a format known only at run time takes any response
+  assert.deepEqual(readCalls({ hello: 1 }, untyped, { problems }), []);
   assert.deepEqual(readCalls({ choices: [] }, "openai-chat", { problems }), []);
   assert.deepEqual(problems, [
     "unknown response shape: dict without choices[0].message.tool_calls",

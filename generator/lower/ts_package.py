@@ -1,0 +1,82 @@
+"""The npm package files of the TypeScript output: package.json and the build's tsconfig.
+
+The package holds TypeScript sources (a host may vendor the folder and compile it with its own
+flags). What npm installs is compiled: ``npm pack`` (and ``npm publish``) runs the ``prepack``
+script, which compiles the sources with tsc into ``dist/`` (ES2022 JavaScript and ``.d.ts``
+declarations), the only folder the tarball holds. ``toolgen generate`` itself never needs Node.
+
+ESM only: ``"type": "module"``, and ``exports`` sends both ``import`` and ``require`` to the one
+ESM build, since Node 20.19+ and 22.12+ load ES modules with ``require()`` and TypeScript's
+``module: nodenext`` types that. One build means one copy of each class (``instanceof`` holds)
+whichever way a host loads it; docs/typescript.md gives older CommonJS hosts ``import()``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..model import Catalog
+from ..render import header
+
+#: The TypeScript that builds ``dist/`` (the version tests/ts pins, which checks the sources).
+TYPESCRIPT_VERSION = "7.0.2"
+#: The compiler flags of the build: strict, and the flags strict hosts add, as the sources are checked.
+STRICT_FLAGS = (
+    "strict",
+    "noUncheckedIndexedAccess",
+    "exactOptionalPropertyTypes",
+    "noPropertyAccessFromIndexSignature",
+    "noImplicitOverride",
+)
+BUILD_CONFIG = "tsconfig.build.json"  # not tsconfig.json: a host vendoring the folder keeps its own config
+DIST = "dist"
+
+
+def _json(value: Any) -> str:
+    """JSON as npm writes it: two-space indent, keys in the order given, a final newline."""
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def package_json(catalog: Catalog) -> str:
+    project = catalog.project
+    entry = {"types": f"./{DIST}/index.d.ts", "default": f"./{DIST}/index.js"}
+    return _json(
+        {
+            "name": project.npm_name,
+            "version": project.npm_version,
+            # the line every generated file starts with, as JSON holds no comment
+            "description": header((project.source,), "").strip(),
+            "type": "module",
+            "exports": {".": entry, "./package.json": "./package.json"},
+            "main": entry["default"],
+            "types": entry["types"],
+            "files": [DIST],
+            "scripts": {"build": f"tsc -p {BUILD_CONFIG}", "prepack": "npm run build"},
+            "devDependencies": {"typescript": TYPESCRIPT_VERSION},
+        }
+    )
+
+
+def build_config(catalog: Catalog) -> str:
+    """The build's tsconfig (tsc reads comments in it: it starts with the generated-file line)."""
+    options: dict[str, Any] = {
+        "target": "ES2022",
+        "lib": ["ES2022"],
+        "module": "NodeNext",
+        "moduleResolution": "NodeNext",
+        "types": [],
+        **dict.fromkeys(STRICT_FLAGS, True),
+        "isolatedModules": True,
+        "verbatimModuleSyntax": True,
+        "declaration": True,
+        "rootDir": ".",
+        "outDir": DIST,
+    }
+    config = {"compilerOptions": options, "include": ["**/*.ts"], "exclude": [DIST, "node_modules"]}
+    return header((catalog.project.source,), "//") + _json(config)
+
+
+def emit(catalog: Catalog) -> dict[str, str]:
+    """package.json and the build config, by file name."""
+    return {"package.json": package_json(catalog), BUILD_CONFIG: build_config(catalog)}

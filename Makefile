@@ -82,6 +82,7 @@ $(BENCH_STAMP): $(TEST_STAMP)
 bench: $(BENCH_STAMP) ts-deps
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/ts.py
+	$(BIN)/python benchmarks/ts_bundle.py
 	$(BIN)/python benchmarks/return_path.py
 	$(BIN)/python benchmarks/return_path.py --ts
 	$(BIN)/python benchmarks/patterns.py

@@ -50,9 +50,9 @@ def median_seconds(run: Callable[[], Any], repeat: int) -> float:
 
 
 def generation(specs: Path, repeat: int) -> dict[str, float]:
-    pipeline.run(specs, typescript=True)  # warm: black's skeleton cache, imports
+    pipeline.run(specs, targets={"typescript": True})  # warm: black's skeleton cache, imports
     python_only = median_seconds(lambda: pipeline.run(specs), repeat)
-    with_ts = median_seconds(lambda: pipeline.run(specs, typescript=True), repeat)
+    with_ts = median_seconds(lambda: pipeline.run(specs, targets={"typescript": True}), repeat)
     return {"python_s": python_only, "python_and_ts_s": with_ts, "ts_share": (with_ts - python_only) / with_ts}
 
 

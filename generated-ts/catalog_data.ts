@@ -7,6 +7,32 @@ import type { CatalogData, FamilyData, McpData, ParameterData, PlaceholderData, 
 
 checkVersion(7, "catalog_data");
 
+// Texts the data below holds more than once, written once.
+const _T0 = "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.";
+const _T1 = "One or more SEARCH/REPLACE blocks describing the edits, written in the exact format explained here.\nEach block is a line holding only ------- SEARCH, then the lines to find, then a line holding only =======, then the lines that should take their place, then a line holding only +++++++ REPLACE. Rules: (1) The SEARCH lines must match the current file character for character, including indentation, whitespace, comments and line endings, and they must be whole lines, never fragments of a line. (2) A block changes only the first place where its SEARCH text occurs; to change several places, send several blocks and order them as the passages appear from top to bottom in the file. (3) Keep each SEARCH part short: include the lines you are changing plus only as many neighbouring lines as are needed to make the match unique, and do not repeat long unchanged stretches. (4) Write every line of a SEARCH part out in full; a line cut off partway will not match. (5) To move code, send one block with an empty REPLACE part where the code used to be and another block that inserts it at its new place. (6) To delete code, leave the REPLACE part empty. (7) If the file was reformatted after you last saw it, for instance by an auto-formatter, build your SEARCH text from the final version that was reported back to you rather than from memory. (8) Leave the code in a complete, valid state after each block; do not rely on a later edit to repair a half-finished change, such as a call to a function that no block defines. (9) Put nothing outside the blocks: no explanations, no code fences and no line numbers, because everything you send here is parsed as part of the edit.";
+const _T2 = "\nJupyter notebooks: a .ipynb file is stored as JSON, not as plain source code. When editing one, match the raw JSON text exactly as it is on disk, including the quotes, escaped sequences such as \\n and the commas between entries. The code and markdown of each cell sit in its \"source\" array, one JSON string per line; change those strings and keep them valid JSON. Leave execution counts, outputs and metadata alone unless asked, and check that every bracket and comma is still in place so the notebook still opens.";
+const _T3 = "Set to true to include the contents of all nested subdirectories; leave it out or false for just the top level.";
+const _T4 = "The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders.";
+const _T5 = "true if you must look at more files or run more searches before the plan is final, otherwise false (this one is optional)";
+const _T6 = "- [ ] Investigate the existing code - [ ] Agree on the approach with the user - [ ] Carry out the changes - [ ] Verify the result (checklist, optional)";
+const _T7 = "Ask the user a clarifying question when you genuinely cannot proceed without their input. Try to answer it yourself with other tools first, and keep the question focused so it can be answered in a single reply.";
+const _T8 = "Use this tool to report the finished work back to the user once the task is done. Confirm first that all previous tool calls succeeded, since you must not complete on top of a failed or unconfirmed action. Any remarks the user sends back are input for a further revision of the work. Write the result as a final statement rather than a question or an offer of more help. You may include a command that lets the user see the result in action, but never one whose sole effect is console output, and never report success if the checks you ran did not pass or the work is still incomplete.";
+const _T9 = "Run a shell command on the user's machine, in the current working directory. Use it for builds, tests, package management and any other step that needs a terminal.";
+const _T10 = "Changes part of an existing file, named by its absolute path, by applying SEARCH/REPLACE blocks: each block finds an exact stretch of the current text and puts new text in its place. Use it for focused edits; lines outside the blocks stay untouched, which is cheaper and safer than rewriting the file.";
+const _T11 = "Reads a file from the workspace and returns its contents. Use it whenever you need to look at existing code, configuration, logs or documentation, for example to understand how something works before changing it or to gather the facts a question depends on. Plain text files come back as they are; PDF and DOCX documents have their text extracted automatically, while other binary formats may come back as unreadable raw data. For a large file you can ask for just a slice by passing start_line and/or end_line, which keeps the response short and saves context; omit both to get the whole file. Read a file before editing it so that your change is based on its current state, and avoid reading the same file again unless it may have changed.";
+const _T12 = "Creates a file, or overwrites an existing one, with exactly the content you supply; folders missing along the path are created automatically. Refer to the file by its absolute path. The whole file is rewritten, so use it for new files or full rewrites and prefer a targeted edit when only a few lines change.";
+const _T13 = "Searches the files under a directory for matches of a regular expression and shows each hit together with a few lines of surrounding context. Useful for finding where a symbol is used, locating patterns, or tracking down TODO notes.";
+const _T14 = "Lists the files and folders contained in a directory. By default only the immediate entries are returned; set recursive to true to walk every nested subfolder as well. Use this to explore the layout of a project or to see what a folder holds before reading anything in it. Do not call it merely to check that a file you just wrote exists, since the outcome of each write is already reported back to you.";
+const _T15 = "Lists the names of the top-level source code definitions (classes, functions, methods and similar constructs) found in the files directly inside the given directory. Use it to get a quick map of how a codebase is organised and which important symbols exist, before deciding which files deserve a closer read. Files in subfolders are not scanned.";
+const _T16 = "Drive a headless browser session to look at web pages and interact with them. Every action except close returns a screenshot of the current viewport together with any new console output, which you should use to decide on your next step. Send one action per message and wait for its result before sending the next, because each step depends on what the page showed after the previous one. A session must start with launch and end with close; a page you cannot reach by clicking from the one on screen needs a fresh session, so close and then launch with that address. Use this tool to check that a web app you built renders and behaves correctly, to reproduce a bug reported by the user, or to read documentation that is only available as a web page.\nUntil the session is closed, every other tool is off limits: wrap up the browser work and close it before reading files, running commands or editing code, and if you hit an error, close the browser first, fix the problem with other tools, then relaunch to check the result. The viewport is {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} pixels. When clicking, aim for the center of the target element as seen in the most recent screenshot; coordinates must be read from that screenshot, never guessed. Scroll the page when the element you need is not yet visible. Check the console output for errors after each step, since it often explains what went wrong on the page. Avoid repeating the same failing action; change your approach instead.";
+const _T17 = "Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares.";
+const _T18 = "Read a resource published by one of the connected MCP servers, addressed by its URI. Reach for it when a server holds data you need, be it file contents, database rows, API output or system status. Give the server name exactly as listed and the full URI of the resource you want.";
+const _T19 = "Sends your reply to the user while in PLAN MODE. Use it to answer questions, share what you learned while exploring, and lay out a concrete plan for accomplishing the task; it is the only way to talk to the user in this mode, so never put your answer in plain text outside a tool call. Write as you would to a collaborator: direct, concrete and easy to review, naming the files and steps involved.\nBefore committing to a plan you may read files and search the codebase to understand the problem, and you can use this tool to ask clarifying questions or discuss trade-offs with the user. Keep iterating with the user until the plan is agreed on; once it is, the user switches to ACT MODE so the plan can be carried out. Only use this tool while you are in PLAN MODE, which the environment details indicate.";
+const _T20 = "Send the user a short progress message while you are working in ACT MODE, without stopping the task or waiting for a reply. Use it to explain what you just learned, what you are about to do next, or why you are changing approach, so the user can follow along as the work moves forward step by step and is never left wondering what is happening or why.\n\nThis tool is only for informational updates. It does not ask anything and it does not finish the task: use ask_followup_question when you truly need input from the user, and use attempt_completion once the work is actually done and has been verified. It is also not a place to present a plan for approval while in act mode.\n\nNever call this tool twice in a row. After sending an update, your very next step must be a real action such as reading a file, running a command or making an edit. Chains of back-to-back messages waste turns, add no value for the user, and will be rejected. If you have nothing new to report, simply continue with the next concrete action.\n\nGood moments for an update: right after an investigation that changed your understanding of the problem, just before a large or risky edit, when switching strategy after a failed attempt, or when a long multi-step task reaches a meaningful milestone worth reporting. Routine steps that go as expected usually need no update at all.\n\nKeep every message brief and concrete. Mention the files, commands or findings that matter, skip filler and any restating of the task, and write in plain prose rather than long bullet lists, so that the whole message can be read and understood at a glance.";
+const _T21 = "Fetches a web page, turns it into markdown and answers your prompt about its content. Use it to read documentation or articles online; the URL must be complete and valid. Only the answer is returned.";
+const _T22 = "Searches the web and returns result titles and URLs. Use it for current or external information; narrow the results with allowed_domains or blocked_domains, then open a promising page in full with web_fetch.";
+const _T23 = "Edit files by applying a patch written in a compact, file-oriented diff format. A single patch can add new files, change existing ones and delete files, so group related edits into one call instead of making many separate calls.\n\nThe patch text must begin with the line *** Begin Patch and finish with the line *** End Patch. Between those two markers, write one section per file you want to touch, in any order, each section introduced by its own header line.\n\nTo create a file, use the header *** Add File: <path> and follow it with the complete contents of the new file, writing every line with a leading + sign. There is no existing content to match, so no context lines are needed.\n\nTo remove a file, use the header *** Delete File: <path> with nothing after it. To modify a file, use *** Update File: <path>; if the file should also be renamed, put a line *** Move to: <new path> directly after that header.\n\nThe body of an update is made of hunks. Each hunk lists the changed lines together with nearby unchanged lines: a leading space marks context that stays as is, a leading - marks a line to remove, and a leading + marks a line to add.\n\nShow about three lines of unchanged context above and below each change so the location is unambiguous. When two changes are close together, do not repeat the context lines between them; merge them into one hunk with shared context.\n\nWhen three lines of context are not enough to pin down the location, for example in repetitive code, add a line starting with @@ followed by the class or function header that encloses the change, such as @@ class Parser or @@ def load().\n\nYou may stack several @@ lines to narrow the location further, one per enclosing scope, from outermost to innermost. Each @@ line is only a hint for finding the hunk, not a line of the file, so the patch never changes it.\n\nPaths in file headers must be relative to the workspace root, never absolute. Context lines and removed lines must match the current file exactly, including indentation, whitespace and punctuation, or the patch will be rejected.\n\nRead the relevant parts of a file before patching it so that your context lines are accurate. If a patch fails to apply, re-read the file to see its present contents and send a corrected patch instead of guessing again.\n\nKeep every patch focused on the task at hand. Do not reformat untouched code, reorder imports or rewrite unrelated sections, since extra changes make the patch harder to review and more likely to conflict with the file.\n\nA minimal example that updates one function: *** Begin Patch, then *** Update File: src/app.py, then @@ def greet():, then the line -    return \"hi\", then the line +    return \"hello\", and finally *** End Patch, each written on its own line.";
+
 const _PARAMS_0: readonly ParameterData[] = [
   {
     "name": "question",
@@ -40,7 +66,7 @@ const _PARAMS_0: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -86,7 +112,7 @@ const _PARAMS_1: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -319,9 +345,9 @@ const _PARAMS_7: readonly ParameterData[] = [
     "name": "diff",
     "required": true,
     "instruction": [
-      "One or more SEARCH/REPLACE blocks describing the edits, written in the exact format explained here.\nEach block is a line holding only ------- SEARCH, then the lines to find, then a line holding only =======, then the lines that should take their place, then a line holding only +++++++ REPLACE. Rules: (1) The SEARCH lines must match the current file character for character, including indentation, whitespace, comments and line endings, and they must be whole lines, never fragments of a line. (2) A block changes only the first place where its SEARCH text occurs; to change several places, send several blocks and order them as the passages appear from top to bottom in the file. (3) Keep each SEARCH part short: include the lines you are changing plus only as many neighbouring lines as are needed to make the match unique, and do not repeat long unchanged stretches. (4) Write every line of a SEARCH part out in full; a line cut off partway will not match. (5) To move code, send one block with an empty REPLACE part where the code used to be and another block that inserts it at its new place. (6) To delete code, leave the REPLACE part empty. (7) If the file was reformatted after you last saw it, for instance by an auto-formatter, build your SEARCH text from the final version that was reported back to you rather than from memory. (8) Leave the code in a complete, valid state after each block; do not rely on a later edit to repair a half-finished change, such as a call to a function that no block defines. (9) Put nothing outside the blocks: no explanations, no code fences and no line numbers, because everything you send here is parsed as part of the edit.",
+      _T1,
       [
-        "\nJupyter notebooks: a .ipynb file is stored as JSON, not as plain source code. When editing one, match the raw JSON text exactly as it is on disk, including the quotes, escaped sequences such as \\n and the commas between entries. The code and markdown of each cell sit in its \"source\" array, one JSON string per line; change those strings and keep them valid JSON. Leave execution counts, outputs and metadata alone unless asked, and check that every bracket and comma is still in place so the notebook still opens.",
+        _T2,
         {
           "field": "editor_tabs",
           "ends_with": ".ipynb"
@@ -340,7 +366,7 @@ const _PARAMS_7: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -372,9 +398,9 @@ const _PARAMS_8: readonly ParameterData[] = [
     "name": "diff",
     "required": true,
     "instruction": [
-      "One or more SEARCH/REPLACE blocks describing the edits, written in the exact format explained here.\nEach block is a line holding only ------- SEARCH, then the lines to find, then a line holding only =======, then the lines that should take their place, then a line holding only +++++++ REPLACE. Rules: (1) The SEARCH lines must match the current file character for character, including indentation, whitespace, comments and line endings, and they must be whole lines, never fragments of a line. (2) A block changes only the first place where its SEARCH text occurs; to change several places, send several blocks and order them as the passages appear from top to bottom in the file. (3) Keep each SEARCH part short: include the lines you are changing plus only as many neighbouring lines as are needed to make the match unique, and do not repeat long unchanged stretches. (4) Write every line of a SEARCH part out in full; a line cut off partway will not match. (5) To move code, send one block with an empty REPLACE part where the code used to be and another block that inserts it at its new place. (6) To delete code, leave the REPLACE part empty. (7) If the file was reformatted after you last saw it, for instance by an auto-formatter, build your SEARCH text from the final version that was reported back to you rather than from memory. (8) Leave the code in a complete, valid state after each block; do not rely on a later edit to repair a half-finished change, such as a call to a function that no block defines. (9) Put nothing outside the blocks: no explanations, no code fences and no line numbers, because everything you send here is parsed as part of the edit.",
+      _T1,
       [
-        "\nJupyter notebooks: a .ipynb file is stored as JSON, not as plain source code. When editing one, match the raw JSON text exactly as it is on disk, including the quotes, escaped sequences such as \\n and the commas between entries. The code and markdown of each cell sit in its \"source\" array, one JSON string per line; change those strings and keep them valid JSON. Leave execution counts, outputs and metadata alone unless asked, and check that every bracket and comma is still in place so the notebook still opens.",
+        _T2,
         {
           "field": "editor_tabs",
           "ends_with": ".ipynb"
@@ -393,7 +419,7 @@ const _PARAMS_8: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -453,7 +479,7 @@ const _PARAMS_9: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -499,7 +525,7 @@ const _PARAMS_10: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -545,7 +571,7 @@ const _PARAMS_11: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -605,7 +631,7 @@ const _PARAMS_12: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -637,7 +663,7 @@ const _PARAMS_13: readonly ParameterData[] = [
     "name": "recursive",
     "required": false,
     "instruction": [
-      "Set to true to include the contents of all nested subdirectories; leave it out or false for just the top level."
+      _T3
     ],
     "description": [],
     "usage": "true to recurse, or false",
@@ -651,7 +677,7 @@ const _PARAMS_13: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -683,7 +709,7 @@ const _PARAMS_14: readonly ParameterData[] = [
     "name": "recursive",
     "required": false,
     "instruction": [
-      "Set to true to include the contents of all nested subdirectories; leave it out or false for just the top level."
+      _T3
     ],
     "description": [],
     "usage": null,
@@ -697,7 +723,7 @@ const _PARAMS_14: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -715,7 +741,7 @@ const _PARAMS_15: readonly ParameterData[] = [
     "name": "path",
     "required": true,
     "instruction": [
-      "The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders."
+      _T4
     ],
     "description": [],
     "usage": "Path of a directory",
@@ -729,7 +755,7 @@ const _PARAMS_15: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -747,7 +773,7 @@ const _PARAMS_16: readonly ParameterData[] = [
     "name": "path",
     "required": true,
     "instruction": [
-      "The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders."
+      _T4
     ],
     "description": [],
     "usage": null,
@@ -761,7 +787,7 @@ const _PARAMS_16: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -937,7 +963,7 @@ const _PARAMS_19: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -983,7 +1009,7 @@ const _PARAMS_20: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -1034,7 +1060,7 @@ const _PARAMS_22: readonly ParameterData[] = [
       "Set to true when you realise, while drafting this reply, that you still need to inspect more files or run more searches before you can give a complete plan. The response is then treated as a progress note and you continue exploring. Leave it false or omit it when the plan or answer is ready."
     ],
     "description": [],
-    "usage": "true if you must look at more files or run more searches before the plan is final, otherwise false (this one is optional)",
+    "usage": _T5,
     "schema": {
       "type": "boolean"
     },
@@ -1048,7 +1074,7 @@ const _PARAMS_22: readonly ParameterData[] = [
       "A checklist of the steps planned for the task, written as markdown lines such as - [ ] step. Update it as the plan changes."
     ],
     "description": [],
-    "usage": "- [ ] Investigate the existing code - [ ] Agree on the approach with the user - [ ] Carry out the changes - [ ] Verify the result (checklist, optional)",
+    "usage": _T6,
     "schema": {
       "type": "string"
     },
@@ -1110,7 +1136,7 @@ const _PARAMS_24: readonly ParameterData[] = [
       "Set this to true when you still need to read more files or run more searches before a full plan can be given; your reply is then handled as an interim update and you keep exploring. Use false or leave it out once the plan or answer is complete. Do not set it just to put off answering: explore with a clear purpose."
     ],
     "description": [],
-    "usage": "true if you must look at more files or run more searches before the plan is final, otherwise false (this one is optional)",
+    "usage": _T5,
     "schema": {
       "type": "boolean"
     },
@@ -1124,7 +1150,7 @@ const _PARAMS_24: readonly ParameterData[] = [
       "A markdown checklist of the task's steps, one per line as - [ ] for pending and - [x] for done. In PLAN MODE list the steps your plan intends to carry out, so the user can review them, and revise the list whenever the plan changes. Send the complete list each time rather than only the changes, and keep each item short and concrete."
     ],
     "description": [],
-    "usage": "- [ ] Investigate the existing code - [ ] Agree on the approach with the user - [ ] Carry out the changes - [ ] Verify the result (checklist, optional)",
+    "usage": _T6,
     "schema": {
       "type": "string"
     },
@@ -1197,7 +1223,7 @@ const _PARAMS_26: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -1243,7 +1269,7 @@ const _PARAMS_27: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -1303,7 +1329,7 @@ const _PARAMS_28: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -1363,7 +1389,7 @@ const _PARAMS_29: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -1395,7 +1421,7 @@ const _PARAMS_30: readonly ParameterData[] = [
     "name": "task_progress",
     "required": false,
     "instruction": [
-      "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."
+      _T0
     ],
     "description": [],
     "usage": "Task checklist (markdown)",
@@ -2724,7 +2750,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "ask_followup_question",
     "description": [
-      "Ask the user a clarifying question when you genuinely cannot proceed without their input. Try to answer it yourself with other tools first, and keep the question focused so it can be answered in a single reply."
+      _T7
     ],
     "requires": {
       "field": "yolo_mode",
@@ -2738,7 +2764,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "ask_followup_question",
     "description": [
-      "Ask the user a clarifying question when you genuinely cannot proceed without their input. Try to answer it yourself with other tools first, and keep the question focused so it can be answered in a single reply."
+      _T7
     ],
     "requires": {
       "field": "yolo_mode",
@@ -2774,7 +2800,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "attempt_completion",
     "description": [
-      "Use this tool to report the finished work back to the user once the task is done. Confirm first that all previous tool calls succeeded, since you must not complete on top of a failed or unconfirmed action. Any remarks the user sends back are input for a further revision of the work. Write the result as a final statement rather than a question or an offer of more help. You may include a command that lets the user see the result in action, but never one whose sole effect is console output, and never report success if the checks you ran did not pass or the work is still incomplete."
+      _T8
     ],
     "requires": null,
     "strict": false,
@@ -2785,7 +2811,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "attempt_completion",
     "description": [
-      "Use this tool to report the finished work back to the user once the task is done. Confirm first that all previous tool calls succeeded, since you must not complete on top of a failed or unconfirmed action. Any remarks the user sends back are input for a further revision of the work. Write the result as a final statement rather than a question or an offer of more help. You may include a command that lets the user see the result in action, but never one whose sole effect is console output, and never report success if the checks you ran did not pass or the work is still incomplete."
+      _T8
     ],
     "requires": null,
     "strict": false,
@@ -2807,7 +2833,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "execute_command",
     "description": [
-      "Run a shell command on the user's machine, in the current working directory. Use it for builds, tests, package management and any other step that needs a terminal."
+      _T9
     ],
     "requires": null,
     "strict": false,
@@ -2818,7 +2844,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "execute_command",
     "description": [
-      "Run a shell command on the user's machine, in the current working directory. Use it for builds, tests, package management and any other step that needs a terminal."
+      _T9
     ],
     "requires": null,
     "strict": false,
@@ -2851,7 +2877,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "replace_in_file",
     "description": [
-      "Changes part of an existing file, named by its absolute path, by applying SEARCH/REPLACE blocks: each block finds an exact stretch of the current text and puts new text in its place. Use it for focused edits; lines outside the blocks stay untouched, which is cheaper and safer than rewriting the file."
+      _T10
     ],
     "requires": null,
     "strict": false,
@@ -2862,7 +2888,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "replace_in_file",
     "description": [
-      "Changes part of an existing file, named by its absolute path, by applying SEARCH/REPLACE blocks: each block finds an exact stretch of the current text and puts new text in its place. Use it for focused edits; lines outside the blocks stay untouched, which is cheaper and safer than rewriting the file."
+      _T10
     ],
     "requires": null,
     "strict": false,
@@ -2873,7 +2899,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "generic",
     "name": "read_file",
     "description": [
-      "Reads a file from the workspace and returns its contents. Use it whenever you need to look at existing code, configuration, logs or documentation, for example to understand how something works before changing it or to gather the facts a question depends on. Plain text files come back as they are; PDF and DOCX documents have their text extracted automatically, while other binary formats may come back as unreadable raw data. For a large file you can ask for just a slice by passing start_line and/or end_line, which keeps the response short and saves context; omit both to get the whole file. Read a file before editing it so that your change is based on its current state, and avoid reading the same file again unless it may have changed."
+      _T11
     ],
     "requires": null,
     "strict": false,
@@ -2884,7 +2910,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "read_file",
     "description": [
-      "Reads a file from the workspace and returns its contents. Use it whenever you need to look at existing code, configuration, logs or documentation, for example to understand how something works before changing it or to gather the facts a question depends on. Plain text files come back as they are; PDF and DOCX documents have their text extracted automatically, while other binary formats may come back as unreadable raw data. For a large file you can ask for just a slice by passing start_line and/or end_line, which keeps the response short and saves context; omit both to get the whole file. Read a file before editing it so that your change is based on its current state, and avoid reading the same file again unless it may have changed."
+      _T11
     ],
     "requires": null,
     "strict": false,
@@ -2895,7 +2921,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "read_file",
     "description": [
-      "Reads a file from the workspace and returns its contents. Use it whenever you need to look at existing code, configuration, logs or documentation, for example to understand how something works before changing it or to gather the facts a question depends on. Plain text files come back as they are; PDF and DOCX documents have their text extracted automatically, while other binary formats may come back as unreadable raw data. For a large file you can ask for just a slice by passing start_line and/or end_line, which keeps the response short and saves context; omit both to get the whole file. Read a file before editing it so that your change is based on its current state, and avoid reading the same file again unless it may have changed."
+      _T11
     ],
     "requires": null,
     "strict": false,
@@ -2917,7 +2943,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "write_to_file",
     "description": [
-      "Creates a file, or overwrites an existing one, with exactly the content you supply; folders missing along the path are created automatically. Refer to the file by its absolute path. The whole file is rewritten, so use it for new files or full rewrites and prefer a targeted edit when only a few lines change."
+      _T12
     ],
     "requires": null,
     "strict": false,
@@ -2928,7 +2954,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "write_to_file",
     "description": [
-      "Creates a file, or overwrites an existing one, with exactly the content you supply; folders missing along the path are created automatically. Refer to the file by its absolute path. The whole file is rewritten, so use it for new files or full rewrites and prefer a targeted edit when only a few lines change."
+      _T12
     ],
     "requires": null,
     "strict": false,
@@ -2939,7 +2965,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "generic",
     "name": "search_files",
     "description": [
-      "Searches the files under a directory for matches of a regular expression and shows each hit together with a few lines of surrounding context. Useful for finding where a symbol is used, locating patterns, or tracking down TODO notes."
+      _T13
     ],
     "requires": null,
     "strict": false,
@@ -2950,7 +2976,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "search_files",
     "description": [
-      "Searches the files under a directory for matches of a regular expression and shows each hit together with a few lines of surrounding context. Useful for finding where a symbol is used, locating patterns, or tracking down TODO notes."
+      _T13
     ],
     "requires": null,
     "strict": false,
@@ -2961,7 +2987,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "search_files",
     "description": [
-      "Searches the files under a directory for matches of a regular expression and shows each hit together with a few lines of surrounding context. Useful for finding where a symbol is used, locating patterns, or tracking down TODO notes."
+      _T13
     ],
     "requires": null,
     "strict": false,
@@ -2972,7 +2998,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "generic",
     "name": "list_files",
     "description": [
-      "Lists the files and folders contained in a directory. By default only the immediate entries are returned; set recursive to true to walk every nested subfolder as well. Use this to explore the layout of a project or to see what a folder holds before reading anything in it. Do not call it merely to check that a file you just wrote exists, since the outcome of each write is already reported back to you."
+      _T14
     ],
     "requires": null,
     "strict": false,
@@ -2983,7 +3009,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "list_files",
     "description": [
-      "Lists the files and folders contained in a directory. By default only the immediate entries are returned; set recursive to true to walk every nested subfolder as well. Use this to explore the layout of a project or to see what a folder holds before reading anything in it. Do not call it merely to check that a file you just wrote exists, since the outcome of each write is already reported back to you."
+      _T14
     ],
     "requires": null,
     "strict": false,
@@ -2994,7 +3020,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "list_files",
     "description": [
-      "Lists the files and folders contained in a directory. By default only the immediate entries are returned; set recursive to true to walk every nested subfolder as well. Use this to explore the layout of a project or to see what a folder holds before reading anything in it. Do not call it merely to check that a file you just wrote exists, since the outcome of each write is already reported back to you."
+      _T14
     ],
     "requires": null,
     "strict": false,
@@ -3005,7 +3031,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "generic",
     "name": "list_code_definition_names",
     "description": [
-      "Lists the names of the top-level source code definitions (classes, functions, methods and similar constructs) found in the files directly inside the given directory. Use it to get a quick map of how a codebase is organised and which important symbols exist, before deciding which files deserve a closer read. Files in subfolders are not scanned."
+      _T15
     ],
     "requires": null,
     "strict": false,
@@ -3016,7 +3042,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "list_code_definition_names",
     "description": [
-      "Lists the names of the top-level source code definitions (classes, functions, methods and similar constructs) found in the files directly inside the given directory. Use it to get a quick map of how a codebase is organised and which important symbols exist, before deciding which files deserve a closer read. Files in subfolders are not scanned."
+      _T15
     ],
     "requires": null,
     "strict": false,
@@ -3027,7 +3053,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "list_code_definition_names",
     "description": [
-      "Lists the names of the top-level source code definitions (classes, functions, methods and similar constructs) found in the files directly inside the given directory. Use it to get a quick map of how a codebase is organised and which important symbols exist, before deciding which files deserve a closer read. Files in subfolders are not scanned."
+      _T15
     ],
     "requires": null,
     "strict": false,
@@ -3038,7 +3064,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "generic",
     "name": "browser_action",
     "description": [
-      "Drive a headless browser session to look at web pages and interact with them. Every action except close returns a screenshot of the current viewport together with any new console output, which you should use to decide on your next step. Send one action per message and wait for its result before sending the next, because each step depends on what the page showed after the previous one. A session must start with launch and end with close; a page you cannot reach by clicking from the one on screen needs a fresh session, so close and then launch with that address. Use this tool to check that a web app you built renders and behaves correctly, to reproduce a bug reported by the user, or to read documentation that is only available as a web page.\nUntil the session is closed, every other tool is off limits: wrap up the browser work and close it before reading files, running commands or editing code, and if you hit an error, close the browser first, fix the problem with other tools, then relaunch to check the result. The viewport is {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} pixels. When clicking, aim for the center of the target element as seen in the most recent screenshot; coordinates must be read from that screenshot, never guessed. Scroll the page when the element you need is not yet visible. Check the console output for errors after each step, since it often explains what went wrong on the page. Avoid repeating the same failing action; change your approach instead."
+      _T16
     ],
     "requires": {
       "field": "supports_browser_use",
@@ -3052,7 +3078,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "browser_action",
     "description": [
-      "Drive a headless browser session to look at web pages and interact with them. Every action except close returns a screenshot of the current viewport together with any new console output, which you should use to decide on your next step. Send one action per message and wait for its result before sending the next, because each step depends on what the page showed after the previous one. A session must start with launch and end with close; a page you cannot reach by clicking from the one on screen needs a fresh session, so close and then launch with that address. Use this tool to check that a web app you built renders and behaves correctly, to reproduce a bug reported by the user, or to read documentation that is only available as a web page.\nUntil the session is closed, every other tool is off limits: wrap up the browser work and close it before reading files, running commands or editing code, and if you hit an error, close the browser first, fix the problem with other tools, then relaunch to check the result. The viewport is {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} pixels. When clicking, aim for the center of the target element as seen in the most recent screenshot; coordinates must be read from that screenshot, never guessed. Scroll the page when the element you need is not yet visible. Check the console output for errors after each step, since it often explains what went wrong on the page. Avoid repeating the same failing action; change your approach instead."
+      _T16
     ],
     "requires": {
       "field": "supports_browser_use",
@@ -3080,7 +3106,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "generic",
     "name": "access_mcp_resource",
     "description": [
-      "Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares."
+      _T17
     ],
     "requires": {
       "field": "has_mcp_hub",
@@ -3094,7 +3120,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "next-gen",
     "name": "access_mcp_resource",
     "description": [
-      "Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares."
+      _T17
     ],
     "requires": {
       "field": "has_mcp_hub",
@@ -3108,7 +3134,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt",
     "name": "access_mcp_resource",
     "description": [
-      "Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares."
+      _T17
     ],
     "requires": {
       "field": "has_mcp_hub",
@@ -3122,7 +3148,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "access_mcp_resource",
     "description": [
-      "Read a resource published by one of the connected MCP servers, addressed by its URI. Reach for it when a server holds data you need, be it file contents, database rows, API output or system status. Give the server name exactly as listed and the full URI of the resource you want."
+      _T18
     ],
     "requires": {
       "field": "has_mcp_hub",
@@ -3136,7 +3162,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "access_mcp_resource",
     "description": [
-      "Read a resource published by one of the connected MCP servers, addressed by its URI. Reach for it when a server holds data you need, be it file contents, database rows, API output or system status. Give the server name exactly as listed and the full URI of the resource you want."
+      _T18
     ],
     "requires": {
       "field": "has_mcp_hub",
@@ -3178,7 +3204,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "generic",
     "name": "plan_mode_respond",
     "description": [
-      "Sends your reply to the user while in PLAN MODE. Use it to answer questions, share what you learned while exploring, and lay out a concrete plan for accomplishing the task; it is the only way to talk to the user in this mode, so never put your answer in plain text outside a tool call. Write as you would to a collaborator: direct, concrete and easy to review, naming the files and steps involved.\nBefore committing to a plan you may read files and search the codebase to understand the problem, and you can use this tool to ask clarifying questions or discuss trade-offs with the user. Keep iterating with the user until the plan is agreed on; once it is, the user switches to ACT MODE so the plan can be carried out. Only use this tool while you are in PLAN MODE, which the environment details indicate."
+      _T19
     ],
     "requires": null,
     "strict": false,
@@ -3189,7 +3215,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "plan_mode_respond",
     "description": [
-      "Sends your reply to the user while in PLAN MODE. Use it to answer questions, share what you learned while exploring, and lay out a concrete plan for accomplishing the task; it is the only way to talk to the user in this mode, so never put your answer in plain text outside a tool call. Write as you would to a collaborator: direct, concrete and easy to review, naming the files and steps involved.\nBefore committing to a plan you may read files and search the codebase to understand the problem, and you can use this tool to ask clarifying questions or discuss trade-offs with the user. Keep iterating with the user until the plan is agreed on; once it is, the user switches to ACT MODE so the plan can be carried out. Only use this tool while you are in PLAN MODE, which the environment details indicate."
+      _T19
     ],
     "requires": null,
     "strict": false,
@@ -3200,7 +3226,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "plan_mode_respond",
     "description": [
-      "Sends your reply to the user while in PLAN MODE. Use it to answer questions, share what you learned while exploring, and lay out a concrete plan for accomplishing the task; it is the only way to talk to the user in this mode, so never put your answer in plain text outside a tool call. Write as you would to a collaborator: direct, concrete and easy to review, naming the files and steps involved.\nBefore committing to a plan you may read files and search the codebase to understand the problem, and you can use this tool to ask clarifying questions or discuss trade-offs with the user. Keep iterating with the user until the plan is agreed on; once it is, the user switches to ACT MODE so the plan can be carried out. Only use this tool while you are in PLAN MODE, which the environment details indicate."
+      _T19
     ],
     "requires": null,
     "strict": false,
@@ -3222,7 +3248,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "act_mode_respond",
     "description": [
-      "Send the user a short progress message while you are working in ACT MODE, without stopping the task or waiting for a reply. Use it to explain what you just learned, what you are about to do next, or why you are changing approach, so the user can follow along as the work moves forward step by step and is never left wondering what is happening or why.\n\nThis tool is only for informational updates. It does not ask anything and it does not finish the task: use ask_followup_question when you truly need input from the user, and use attempt_completion once the work is actually done and has been verified. It is also not a place to present a plan for approval while in act mode.\n\nNever call this tool twice in a row. After sending an update, your very next step must be a real action such as reading a file, running a command or making an edit. Chains of back-to-back messages waste turns, add no value for the user, and will be rejected. If you have nothing new to report, simply continue with the next concrete action.\n\nGood moments for an update: right after an investigation that changed your understanding of the problem, just before a large or risky edit, when switching strategy after a failed attempt, or when a long multi-step task reaches a meaningful milestone worth reporting. Routine steps that go as expected usually need no update at all.\n\nKeep every message brief and concrete. Mention the files, commands or findings that matter, skip filler and any restating of the task, and write in plain prose rather than long bullet lists, so that the whole message can be read and understood at a glance."
+      _T20
     ],
     "requires": null,
     "strict": false,
@@ -3233,7 +3259,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "act_mode_respond",
     "description": [
-      "Send the user a short progress message while you are working in ACT MODE, without stopping the task or waiting for a reply. Use it to explain what you just learned, what you are about to do next, or why you are changing approach, so the user can follow along as the work moves forward step by step and is never left wondering what is happening or why.\n\nThis tool is only for informational updates. It does not ask anything and it does not finish the task: use ask_followup_question when you truly need input from the user, and use attempt_completion once the work is actually done and has been verified. It is also not a place to present a plan for approval while in act mode.\n\nNever call this tool twice in a row. After sending an update, your very next step must be a real action such as reading a file, running a command or making an edit. Chains of back-to-back messages waste turns, add no value for the user, and will be rejected. If you have nothing new to report, simply continue with the next concrete action.\n\nGood moments for an update: right after an investigation that changed your understanding of the problem, just before a large or risky edit, when switching strategy after a failed attempt, or when a long multi-step task reaches a meaningful milestone worth reporting. Routine steps that go as expected usually need no update at all.\n\nKeep every message brief and concrete. Mention the files, commands or findings that matter, skip filler and any restating of the task, and write in plain prose rather than long bullet lists, so that the whole message can be read and understood at a glance."
+      _T20
     ],
     "requires": null,
     "strict": false,
@@ -3244,7 +3270,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gemini3",
     "name": "act_mode_respond",
     "description": [
-      "Send the user a short progress message while you are working in ACT MODE, without stopping the task or waiting for a reply. Use it to explain what you just learned, what you are about to do next, or why you are changing approach, so the user can follow along as the work moves forward step by step and is never left wondering what is happening or why.\n\nThis tool is only for informational updates. It does not ask anything and it does not finish the task: use ask_followup_question when you truly need input from the user, and use attempt_completion once the work is actually done and has been verified. It is also not a place to present a plan for approval while in act mode.\n\nNever call this tool twice in a row. After sending an update, your very next step must be a real action such as reading a file, running a command or making an edit. Chains of back-to-back messages waste turns, add no value for the user, and will be rejected. If you have nothing new to report, simply continue with the next concrete action.\n\nGood moments for an update: right after an investigation that changed your understanding of the problem, just before a large or risky edit, when switching strategy after a failed attempt, or when a long multi-step task reaches a meaningful milestone worth reporting. Routine steps that go as expected usually need no update at all.\n\nKeep every message brief and concrete. Mention the files, commands or findings that matter, skip filler and any restating of the task, and write in plain prose rather than long bullet lists, so that the whole message can be read and understood at a glance."
+      _T20
     ],
     "requires": null,
     "strict": false,
@@ -3291,7 +3317,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "web_fetch",
     "description": [
-      "Fetches a web page, turns it into markdown and answers your prompt about its content. Use it to read documentation or articles online; the URL must be complete and valid. Only the answer is returned."
+      _T21
     ],
     "requires": {
       "all": [
@@ -3313,7 +3339,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "web_fetch",
     "description": [
-      "Fetches a web page, turns it into markdown and answers your prompt about its content. Use it to read documentation or articles online; the URL must be complete and valid. Only the answer is returned."
+      _T21
     ],
     "requires": {
       "all": [
@@ -3357,7 +3383,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "web_search",
     "description": [
-      "Searches the web and returns result titles and URLs. Use it for current or external information; narrow the results with allowed_domains or blocked_domains, then open a promising page in full with web_fetch."
+      _T22
     ],
     "requires": {
       "all": [
@@ -3379,7 +3405,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "native-next-gen",
     "name": "web_search",
     "description": [
-      "Searches the web and returns result titles and URLs. Use it for current or external information; narrow the results with allowed_domains or blocked_domains, then open a promising page in full with web_fetch."
+      _T22
     ],
     "requires": {
       "all": [
@@ -3401,7 +3427,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5-native",
     "name": "apply_patch",
     "description": [
-      "Edit files by applying a patch written in a compact, file-oriented diff format. A single patch can add new files, change existing ones and delete files, so group related edits into one call instead of making many separate calls.\n\nThe patch text must begin with the line *** Begin Patch and finish with the line *** End Patch. Between those two markers, write one section per file you want to touch, in any order, each section introduced by its own header line.\n\nTo create a file, use the header *** Add File: <path> and follow it with the complete contents of the new file, writing every line with a leading + sign. There is no existing content to match, so no context lines are needed.\n\nTo remove a file, use the header *** Delete File: <path> with nothing after it. To modify a file, use *** Update File: <path>; if the file should also be renamed, put a line *** Move to: <new path> directly after that header.\n\nThe body of an update is made of hunks. Each hunk lists the changed lines together with nearby unchanged lines: a leading space marks context that stays as is, a leading - marks a line to remove, and a leading + marks a line to add.\n\nShow about three lines of unchanged context above and below each change so the location is unambiguous. When two changes are close together, do not repeat the context lines between them; merge them into one hunk with shared context.\n\nWhen three lines of context are not enough to pin down the location, for example in repetitive code, add a line starting with @@ followed by the class or function header that encloses the change, such as @@ class Parser or @@ def load().\n\nYou may stack several @@ lines to narrow the location further, one per enclosing scope, from outermost to innermost. Each @@ line is only a hint for finding the hunk, not a line of the file, so the patch never changes it.\n\nPaths in file headers must be relative to the workspace root, never absolute. Context lines and removed lines must match the current file exactly, including indentation, whitespace and punctuation, or the patch will be rejected.\n\nRead the relevant parts of a file before patching it so that your context lines are accurate. If a patch fails to apply, re-read the file to see its present contents and send a corrected patch instead of guessing again.\n\nKeep every patch focused on the task at hand. Do not reformat untouched code, reorder imports or rewrite unrelated sections, since extra changes make the patch harder to review and more likely to conflict with the file.\n\nA minimal example that updates one function: *** Begin Patch, then *** Update File: src/app.py, then @@ def greet():, then the line -    return \"hi\", then the line +    return \"hello\", and finally *** End Patch, each written on its own line."
+      _T23
     ],
     "requires": {
       "any": [
@@ -3421,7 +3447,7 @@ export const SPECS: { readonly [key: string]: SpecData } = {
     "spec": "gpt-5",
     "name": "apply_patch",
     "description": [
-      "Edit files by applying a patch written in a compact, file-oriented diff format. A single patch can add new files, change existing ones and delete files, so group related edits into one call instead of making many separate calls.\n\nThe patch text must begin with the line *** Begin Patch and finish with the line *** End Patch. Between those two markers, write one section per file you want to touch, in any order, each section introduced by its own header line.\n\nTo create a file, use the header *** Add File: <path> and follow it with the complete contents of the new file, writing every line with a leading + sign. There is no existing content to match, so no context lines are needed.\n\nTo remove a file, use the header *** Delete File: <path> with nothing after it. To modify a file, use *** Update File: <path>; if the file should also be renamed, put a line *** Move to: <new path> directly after that header.\n\nThe body of an update is made of hunks. Each hunk lists the changed lines together with nearby unchanged lines: a leading space marks context that stays as is, a leading - marks a line to remove, and a leading + marks a line to add.\n\nShow about three lines of unchanged context above and below each change so the location is unambiguous. When two changes are close together, do not repeat the context lines between them; merge them into one hunk with shared context.\n\nWhen three lines of context are not enough to pin down the location, for example in repetitive code, add a line starting with @@ followed by the class or function header that encloses the change, such as @@ class Parser or @@ def load().\n\nYou may stack several @@ lines to narrow the location further, one per enclosing scope, from outermost to innermost. Each @@ line is only a hint for finding the hunk, not a line of the file, so the patch never changes it.\n\nPaths in file headers must be relative to the workspace root, never absolute. Context lines and removed lines must match the current file exactly, including indentation, whitespace and punctuation, or the patch will be rejected.\n\nRead the relevant parts of a file before patching it so that your context lines are accurate. If a patch fails to apply, re-read the file to see its present contents and send a corrected patch instead of guessing again.\n\nKeep every patch focused on the task at hand. Do not reformat untouched code, reorder imports or rewrite unrelated sections, since extra changes make the patch harder to review and more likely to conflict with the file.\n\nA minimal example that updates one function: *** Begin Patch, then *** Update File: src/app.py, then @@ def greet():, then the line -    return \"hi\", then the line +    return \"hello\", and finally *** End Patch, each written on its own line."
+      _T23
     ],
     "requires": {
       "any": [

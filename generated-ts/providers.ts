@@ -8,7 +8,9 @@ import { loadServersJson } from "./_runtime/dynamic_tools.js";
 import { FORMATS as RECORDS } from "./_runtime/formats.js";
 import { NativeToolsUnavailable } from "./_runtime/native.js";
 import * as lists from "./_runtime/tool_lists.js";
-import type { DynamicOptions, NativeToolsOptions } from "./_runtime/tool_lists.js";
+import * as runTime from "./_runtime/dynamic_variants.js";
+import type { DynamicOptions } from "./_runtime/dynamic_variants.js";
+import type { NativeToolsOptions } from "./_runtime/tool_lists.js";
 import type { FormatName, ToolEntry } from "./_runtime/format_types.js";
 import type { SkipRecord, Variant } from "./_runtime/variants.js";
 import { CATALOG } from "./catalog.js";
@@ -55,5 +57,5 @@ export function dynamicVariants(
   context: Context | object | null,
   options: DynamicOptions = {},
 ): [Variant[], SkipRecord[]] {
-  return lists.dynamicVariants(CATALOG, family, context, options);
+  return runTime.dynamicVariants(CATALOG, family, context, options);
 }

@@ -145,7 +145,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
     early = Diagnostics()
     config = project.read_config(args.specs)  # toolgen.yaml's outputs, read once for both below
-    extra = targets(args.specs, args, config.block())  # the extra targets (TypeScript); each handled like --out
+    extra = targets(args.specs, args, config.block())  # the extra targets (outputs.OUTPUTTERS); each handled like --out
     outputs = project.resolve(args.specs, project.Overrides(args.out, args.docs, args.no_docs), early, extra, config)
     out = outputs.python
     args.extra = {t.key: t.out for t in extra}  # name -> folder
@@ -214,8 +214,7 @@ def _render(
     its own); print its diagnostics together with ``early`` ones (the outputs' checks)."""
     from . import pipeline
 
-    ts_sink = extra.get("typescript")
-    result = pipeline.run(args.specs, staging) if ts_sink is None else pipeline.run(args.specs, staging, ts_sink)
+    result = pipeline.run(args.specs, staging, extra)
     result.diagnostics.extend(early.items)
     if not _drift_joins_diagnostics(args) or result.diagnostics.has_errors:
         _print_diagnostics(result.diagnostics, args.error_format)

@@ -81,6 +81,8 @@ class Parameter:
     location: Location = field(default=Location(""), compare=False)
     renamed_from: str | None = field(default=None, compare=False)
     """The name it had before (``renamed_from:``): a declared rename for ``toolgen breaking``."""
+    overrides: tuple[str, ...] = field(default=(), compare=False)
+    """For a shared parameter: the keys its ``use:`` entry sets over the definition (sorted)."""
 
     @property
     def type(self) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 from .diagnostics import Diagnostics, Location, shown
 from .load import SourceFile, load_bytes, load_file
 from .model import Catalog
+from .outputs import OUTPUTTERS
 from .resolve import resolve
 from .semantics import build_catalog
 from .specfiles import display_path, is_hidden, not_a_folder, spec_diagnostics, spec_files, spec_folder_name
@@ -25,7 +26,8 @@ class Result:
     catalog: Catalog | None = None
     files: dict[str, bytes] = field(default_factory=dict)  # relative to --out (empty when streamed to a sink)
     docs: dict[str, bytes] = field(default_factory=dict)  # relative to the project root
-    ts_files: dict[str, bytes] = field(default_factory=dict)  # the TypeScript package, relative to its folder
+    # per extra target (outputs.OUTPUTTERS key): its files, relative to its folder
+    targets: dict[str, dict[str, bytes]] = field(default_factory=dict)
 
 
 def load_catalog(specs: Path, diags: Diagnostics) -> Catalog | None:
@@ -223,20 +225,30 @@ def _large_blocks_by_mmap() -> None:
     mallopt(M_MMAP_THRESHOLD, 1 << 20)
 
 
+#: What ``run`` does with an extra target's files: True keeps them in ``Result.targets``, a sink receives them.
+TargetSink = Callable[[str, bytes], None] | bool
+
+
 def run(
     specs: Path,
     sink: Callable[[str, bytes], None] | None = None,
-    typescript: Callable[[str, bytes], None] | bool = False,
+    targets: Mapping[str, TargetSink] | None = None,
 ) -> Result:
     """The whole pure part of a run: every output file, or diagnostics explaining why not.
 
     With a ``sink`` (``write.Staging``), each generated file is handed to it as soon as it is
     rendered and ``Result.files`` stays empty: the CLI never holds the whole output in memory.
     Files may have reached the sink before a lowering error is reported, so the caller throws
-    them away when the diagnostics have errors. ``typescript`` asks for the TypeScript package too:
-    True keeps it in ``Result.ts_files``, a sink receives it file by file.
+    them away when the diagnostics have errors. ``targets`` asks for extra targets too, by their
+    ``outputs.OUTPUTTERS`` key ("typescript"), in the table's order: True keeps a target's files in
+    ``Result.targets``, a sink receives them file by file.
     """
-    from .lower import emit_all, emit_typescript  # imported late: lowering pulls in jinja
+    from .lower import emit_all, emit_target  # imported late: lowering pulls in jinja
+
+    asked = dict(targets or {})
+    unknown = sorted(set(asked) - {outputter.key for outputter in OUTPUTTERS})
+    if unknown:
+        raise ValueError(f"unknown targets {unknown}; known: {[outputter.key for outputter in OUTPUTTERS]}")
 
     _large_blocks_by_mmap()
 
@@ -256,12 +268,15 @@ def run(
         if collecting:
             gc.enable()
         files, docs = emit_all(catalog, families, diags, sink)
-        ts_files: dict[str, bytes] = {}
-        if typescript:
-            ts_files = emit_typescript(catalog, families, diags, None if typescript is True else typescript)
+        extra: dict[str, dict[str, bytes]] = {}
+        for outputter in OUTPUTTERS:
+            wanted = asked.get(outputter.key, False)
+            if wanted is not False:
+                sent = None if wanted is True else wanted
+                extra[outputter.key] = emit_target(outputter.emit, catalog, families, diags, sent)
         if diags.has_errors:
             return result
-        result.files, result.docs, result.ts_files = files, docs, ts_files
+        result.files, result.docs, result.targets = files, docs, extra
         return result
     finally:
         gc.unfreeze()

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from .diagnostics import Diagnostic, Location, argument_location, emit, file_location, one_error
 from .runtime.context import closest_name
+from .runtime.formats import FORMATS
 from .runtime.schema_common import MAX_NESTING, json_text_depth
 
 #: What ``show schema`` declares its plain schemas to be.
@@ -30,6 +31,11 @@ class Refused(Exception):
         super().__init__(message)
         self.diagnostic = Diagnostic(location, code, message, hint)
 
+
+
+def _one_of(names: list[str]) -> str:
+    """``a, b or c``: the --format help, from the format records (a new record is listed here too)."""
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 
 def _fail(location: Location, code: str, message: str, hint: str) -> NoReturn:
     raise Refused(location, code, message, hint)
@@ -59,7 +65,7 @@ def add_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     tools.add_argument("--family", required=True)
     target = tools.add_mutually_exclusive_group(required=True)
     target.add_argument("--provider", help="route by provider id (with --model)")
-    target.add_argument("--format", help="anthropic, openai-chat, openai-responses, gemini or bedrock-converse")
+    target.add_argument("--format", help=_one_of(list(FORMATS)))
     tools.add_argument("--model", help="model id, used by routing (e.g. vertex + gemini)")
     tools.add_argument("--context", type=Path)
     _dynamic_args(tools)

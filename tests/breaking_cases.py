@@ -77,7 +77,7 @@ def new_edit(rel: str, old: str, new_text: str) -> Mutate:
 
 # rule -> (mutation, the finding's location, the exit code)
 CASES: dict[str, tuple[Mutate, str, int]] = {
-    "TOOL_REMOVED": (drop_tool_todo, "old/specs/tools/todo.yaml:2:1", 1),
+    "TOOL_REMOVED": (drop_tool_todo, "specs/toolgen.yaml:4:1", 1),
     "TOOL_RENAMED": (
         tool_edit("ask", "  generic:\n", "  generic:\n    name: ask_user\n"),
         "specs/tools/ask.yaml:5:3",
@@ -90,12 +90,12 @@ CASES: dict[str, tuple[Mutate, str, int]] = {
     ),
     "TOOL_ADDED": (
         new_edit("variants/compact.yaml", "- ask\n", "- ask\n- write_file\n"),
-        "specs/tools/write_file.yaml:6:3",
+        "specs/variants/compact.yaml:10:3",
         0,
     ),
     "FAMILY_REMOVED": (
         lambda _, new: (new / "variants" / "compact.yaml").unlink(),
-        "old/specs/variants/compact.yaml:2:1",
+        "specs/toolgen.yaml:9:1",
         1,
     ),
     "FAMILY_ADDED": (add_family_extra, "specs/variants/extra.yaml:2:1", 1),  # it takes contexts from others
@@ -122,7 +122,7 @@ CASES: dict[str, tuple[Mutate, str, int]] = {
             '        instruction: First line to read.\n        usage: "1"\n',
             "",
         ),
-        "old/specs/tools/read_file.yaml:14:9",
+        "specs/tools/read_file.yaml:10:9",
         1,
     ),
     "PARAMETER_RENAMED": (read_file_edit("name: start_line", "name: first_line"), "specs/tools/read_file.yaml:14:9", 1),
@@ -259,7 +259,7 @@ CASES: dict[str, tuple[Mutate, str, int]] = {
         "specs/toolgen.yaml:60:7",
         1,
     ),
-    "CONTEXT_FIELD_REMOVED": (lambda old, _: add_context_field(old), "old/specs/toolgen.yaml:58:3", 1),
+    "CONTEXT_FIELD_REMOVED": (lambda old, _: add_context_field(old), "specs/toolgen.yaml:13:1", 1),
     "CONTEXT_FIELD_TYPE_CHANGED": (
         lambda old, new: (add_context_field(old), add_context_field(new, "number")),
         "specs/toolgen.yaml:58:3",

@@ -197,3 +197,32 @@ def test_renamed_from_an_id_that_still_exists_is_e317(
         "specs/tools/todo.yaml:3:15: error[E317]: tool 'todo' says it was renamed from 'ask', which is still a tool id"
     )
     assert expected in err
+
+
+def test_a_shared_parameter_edit_is_one_finding_in_parameters_yaml(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was one finding per use: line in every tool file, and none in the file that changed."""
+    _, new = breaking_trees
+    edit(new / "parameters.yaml", "dependencies: [todo]\n", "dependencies: [todo, ask]\n")
+    _, report, _ = breaking(capsys)
+    (finding,) = report["findings"]
+    assert (finding["rule"], finding["path"], finding["line"], finding["tool"]) == (
+        "REQUIREMENT_ADDED",
+        "specs/parameters.yaml",
+        3,
+        None,
+    )
+    assert finding["message"].startswith("shared parameter 'task_progress' (used by read_file, ask, write_file)")
+
+
+def test_a_shared_parameter_overridden_at_its_use_stays_at_the_tool(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, new = breaking_trees
+    use = "      - use: task_progress\n"
+    edit(new / "tools" / "ask.yaml", use, use + "        required: true\n")
+    _, report, _ = breaking(capsys)
+    assert [(f["rule"], f["path"], f["tool"]) for f in report["findings"]] == [
+        ("PARAMETER_MADE_REQUIRED", "specs/tools/ask.yaml", "ask")
+    ]

@@ -52,8 +52,8 @@ def test_a_spec_saved_during_the_run_is_not_paired_with_old_output(
     out = specs.parent / "generated"
     real_run = pipeline.run
 
-    def run_then_edit(path: Path, sink=None):  # the editor saves while the pipeline is running
-        result = real_run(path, sink)
+    def run_then_edit(path: Path, sink=None, targets=None):  # the editor saves while the pipeline is running
+        result = real_run(path, sink, targets)
         edit(specs / "tools/ask.yaml", "Ask the user a question.", "Ask something else.")
         return result
 
@@ -86,7 +86,7 @@ def test_disabled_cache_always_runs(capsys, specs: Path, monkeypatch) -> None:
     _gen(capsys, specs)
     calls = []
     real_run = pipeline.run
-    monkeypatch.setattr(pipeline, "run", lambda p, sink=None: calls.append(p) or real_run(p, sink))
+    monkeypatch.setattr(pipeline, "run", lambda p, *rest: calls.append(p) or real_run(p, *rest))
     _gen(capsys, specs)
     assert len(calls) == 1
 

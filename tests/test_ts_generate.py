@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import BUNDLED_SPECS, edit, read_tree, run_cli
 from generator import pipeline
-from generator.lower import ts
+from generator.lower import ts, ts_values
 
 
 def configure(specs: Path, value: str = "../generated-ts") -> None:
@@ -74,29 +74,29 @@ def test_unsafe_integer_is_refused_with_e800(capsys, specs: Path, tmp_path: Path
 
 
 def test_array_index_keys_out_of_order_are_refused() -> None:
-    writer = ts._Writer()
+    writer = ts_values.JsWriter()
     writer.value({"b": 1, "10": 2, "2": 3}, "X")
     assert len(writer.problems) == 1 and "'10', '2'" in writer.problems[0][1]
-    fine = ts._Writer()
+    fine = ts_values.JsWriter()
     fine.value({"1": 1, "2": 2, "x": 3}, "X")
     assert fine.problems == []
 
 
 def test_strings_stay_valid_utf8_and_exact() -> None:
-    assert ts.string('a\u2028b\ud800"\n') == '"a\\u2028b\\ud800\\"\\n"'
-    assert ts.string("é✓") == '"é✓"'
+    assert ts_values.string('a\u2028b\ud800"\n') == '"a\\u2028b\\ud800\\"\\n"'
+    assert ts_values.string("é✓") == '"é✓"'
 
 
 def test_typescript_output_is_byte_stable() -> None:
-    first = pipeline.run(BUNDLED_SPECS, typescript=True).ts_files
-    second = pipeline.run(BUNDLED_SPECS, typescript=True).ts_files
+    first = pipeline.run(BUNDLED_SPECS, targets={"typescript": True}).targets["typescript"]
+    second = pipeline.run(BUNDLED_SPECS, targets={"typescript": True}).targets["typescript"]
     assert first == second and first
 
 
 def test_committed_ts_package_is_current() -> None:
     committed = read_tree(BUNDLED_SPECS.parent / "generated-ts")
     committed.pop("toolgen-manifest.json")
-    assert committed == pipeline.run(BUNDLED_SPECS, typescript=True).ts_files
+    assert committed == pipeline.run(BUNDLED_SPECS, targets={"typescript": True}).targets["typescript"]
 
 
 def test_validate_reports_e800_without_writing(capsys, specs: Path, tmp_path: Path) -> None:
@@ -139,3 +139,25 @@ def test_unportable_regex_syntax() -> None:
     assert ts._unportable_regex(r"[\s]") is not None  # escapes count inside classes
     assert ts._unportable_regex(r"[(?P<]") is None  # literal characters in a class
     assert ts._unportable_regex(r"\\s") is None  # an escaped backslash, then 's'
+
+
+def test_repeated_long_texts_are_written_once() -> None:
+    long, other = "x" * ts_values.SHARED_TEXT_LENGTH, "y" * 80
+    marked = "\x00toolgen-code:" + "z" * 80
+    data = [{long: long, "a": [long, other, "short", "short"]}, (other, long, marked, marked)]
+    texts, out = ts_values.shared_texts(data)
+    assert texts == [long, other]  # in the order they first occur; once-only and short texts stay
+    assert out == [{long: "_T0", "a": ["_T0", "_T1", "short", "short"]}, ["_T1", "_T0", marked, marked]]
+    assert all(isinstance(v, ts_values.Code) for v in (out[0][long], out[1][0]))
+    writer = ts_values.JsWriter()
+    writer.value(out, "X")
+    assert '"_T0"' not in writer.out.getvalue() and "_T0" in writer.out.getvalue()
+
+
+def test_catalog_data_holds_each_shared_text_once() -> None:
+    text = pipeline.run(BUNDLED_SPECS, targets={"typescript": True}).targets["typescript"]["catalog_data.ts"].decode()
+    shared = [line for line in text.splitlines() if line.startswith("const _T")]
+    assert shared  # the bundled specs repeat tool descriptions across families
+    for line in shared:
+        literal = line.split(" = ", 1)[1].rstrip(";")
+        assert text.count(literal) == 1, literal[:60]

@@ -152,7 +152,7 @@ def test_a_type_named_like_an_args_ts_type_is_refused(tmp_path: Path) -> None:
     (specs / "tools" / "tool.yaml").write_text(text, "utf-8")
     todo.unlink()
     assert not pipeline.run(specs).diagnostics.has_errors  # the Python package alone is fine
-    result = pipeline.run(specs, typescript=True)
+    result = pipeline.run(specs, targets={"typescript": True})
     found = [d for d in result.diagnostics.items if d.code == "E820"]
     assert len(found) == 1 and found[0].severity == "error"
     assert "'ToolName'" in found[0].message

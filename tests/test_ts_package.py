@@ -45,11 +45,15 @@ def test_name_and_version_come_from_toolgen_yaml() -> None:
     meta = _package_json(files)
     assert (meta["name"], meta["version"]) == ("cline-tools", "0.1.0")
     assert meta["type"] == "module"
+    modules = ["anthropic", "openai_chat", "openai_responses", "gemini", "bedrock"]  # the one-format entries
     assert meta["exports"] == {
         ".": {"types": "./dist/index.d.ts", "default": "./dist/index.js"},
+        **{f"./{m}": {"types": f"./dist/{m}.d.ts", "default": f"./dist/{m}.js"} for m in modules},
         "./package.json": "./package.json",
     }
-    assert list(meta["exports"]["."]) == ["types", "default"]  # "types" must come first to be seen
+    entries = [conditions for key, conditions in meta["exports"].items() if key != "./package.json"]
+    assert all(list(conditions) == ["types", "default"] for conditions in entries)
+    assert meta["sideEffects"] is False and all(f"{m}.ts" in files for m in modules)
     assert meta["files"] == ["dist"] and meta["scripts"]["prepack"] == "npm run build"
     assert files["package.json"].endswith(b"}\n") and files == ts_bridge.render_package()
 
@@ -93,10 +97,10 @@ def test_a_bad_npm_block_is_a_located_error(tmp_path: Path, block: str, message:
     text, count = re.subn(r"(?m)^npm:\n(?:  .*\n)+", block + "\n", project.read_text("utf-8"))
     assert count == 1
     project.write_text(text, "utf-8")
-    result = pipeline.run(specs, typescript=True)
+    result = pipeline.run(specs, targets={"typescript": True})
     rendered = result.diagnostics.render("text")
     assert result.diagnostics.has_errors and message in rendered and "toolgen.yaml:" in rendered, rendered
-    assert not result.ts_files
+    assert not result.targets
 
 
 def test_the_build_uses_the_checked_compiler_and_flags() -> None:
@@ -207,6 +211,7 @@ def test_a_host_installs_compiles_and_runs_the_tarball(tarball: Path, kind: str,
     result = {"type": "tool_result", "tool_use_id": "c1", "content": "read", "is_error": False}
     assert got["results"] == [{"role": "user", "content": [result]}]
     assert got["refused"] is True
+    assert got["oneFormat"] == ["anthropic", True, 1]  # "cline-tools/anthropic" resolves, and agrees
 
 
 @pytest.mark.parametrize("kind", ["module", "commonjs"])

@@ -112,9 +112,9 @@ def render_package(specs: Path = ROOT / "specs") -> dict[str, bytes]:
     """The TypeScript package generated from ``specs`` (in memory)."""
     from generator import pipeline
 
-    result = pipeline.run(specs, typescript=True)
+    result = pipeline.run(specs, targets={"typescript": True})
     assert not result.diagnostics.has_errors, result.diagnostics.render("text")
-    return result.ts_files
+    return result.targets["typescript"]
 
 
 @cache

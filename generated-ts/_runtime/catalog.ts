@@ -6,7 +6,7 @@
  * catalog_data.ts, or hand-made data of the same shape) and the package's context coercion.
  * `selectFamily` picks a family for a provider and model, `enabledTools` lists the tools a family
  * offers in a context, and `resolveText` turns spec text into what the model sees.
- * Run-time MCP and subagent tools (dynamicVariants) live with dynamic_tools.ts and subagents.ts.
+ * Run-time MCP and subagent tools (dynamicVariants) live in dynamic_variants.ts.
  */
 
 import type { CatalogData, FamilyData, ParameterData, PlaceholderData, Predicate, Text } from "./data.js";

@@ -23,7 +23,7 @@ import { codePointCompare, has, isDict, PyError, pyJsonDumps, pyLen, pyRepr, pyS
 export { MCP_TOOL_ID, SUBAGENTS_TOOL_ID, mergeTools, skipRecord } from "./variants.js";
 export { splitSubagents, subagentName, subagentNames, subagentTools, subagentsActive } from "./subagents.js";
 
-const NAME_SAFE = new RegExp(`^[${NAME_SAFE_CHARS}]+$`);
+const NAME_SAFE = /* @__PURE__ */ new RegExp(`^[${NAME_SAFE_CHARS}]+$`);
 /** Starts every rewritten MCP tool name; a tool name that itself starts so is rewritten too. */
 export const ESCAPE_MARK = "_x_";
 /** Stands in for a subtree `loadServersJson` cut off past MAX_NESTING. */

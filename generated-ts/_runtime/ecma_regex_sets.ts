@@ -76,16 +76,16 @@ const LINE_TERMINATORS: Ranges = [
 ];
 
 /** What `.` matches without the `s` flag: any code point but a line terminator. */
-export const DOT: Ranges = complement(LINE_TERMINATORS);
+export const DOT: Ranges = /* @__PURE__ */ complement(LINE_TERMINATORS);
 
 /** `\d \D \w \W \s \S` as ECMA-262 defines them with the `u` flag and without `i`. */
 export const CLASS_ESCAPES: ReadonlyMap<string, Ranges> = new Map([
   ["d", DIGIT],
-  ["D", complement(DIGIT)],
+  ["D", /* @__PURE__ */ complement(DIGIT)],
   ["w", WORD],
-  ["W", complement(WORD)],
+  ["W", /* @__PURE__ */ complement(WORD)],
   ["s", SPACE],
-  ["S", complement(SPACE)],
+  ["S", /* @__PURE__ */ complement(SPACE)],
 ]);
 
 // ---- \p{..} ----------------------------------------------------------------------------------

@@ -11,8 +11,7 @@
  * would start or has started one.
  */
 
-import type { ToolHandler } from "./dispatch.js";
-import type { ToolResult, ToolUse } from "./tool_types.js";
+import type { ToolHandler, ToolResult, ToolUse } from "./tool_types.js";
 
 /** Async handlers where only sync execution is possible: a developer error, never a result.
  * `handlers` lists each async method found, as `Class.method (tool)`. */

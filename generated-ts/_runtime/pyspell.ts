@@ -12,7 +12,11 @@
  * written as an integer. There is no Python module of this name; json.loads is in pyjson.ts.
  */
 
-import type { Json, Schema } from "./schema_common.js";
+/** Any JSON value, as the runtime reads it (a parsed reply, a schema, catalog data). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+/** A JSON object: Python's dict. */
+export type Schema = Record<string, Json>;
 
 // ---- Python's dict and errors ------------------------------------------------------------
 

@@ -67,3 +67,10 @@ export class ToolResult {
     return new ToolResult(message, false, true);
   }
 }
+
+/** What the coordinator needs from a handler; `handlePartialBlock` is optional. */
+export interface ToolHandler<Config = unknown, Use extends ToolUse = ToolUse> {
+  readonly name?: string;
+  execute(config: Config, block: Use): ToolResult | Promise<ToolResult>;
+  handlePartialBlock?(config: Config, block: Use): unknown;
+}

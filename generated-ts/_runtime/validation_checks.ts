@@ -10,7 +10,7 @@ import { pyLen } from "./pyspell.js";
 import { FORMATS } from "./validation_keywords.js";
 import { accept, coerceText, gotText, matches, nonJsonNumber, unmatched, type Run, type Scope } from "./validation_scope.js";
 
-const FORMAT_STATUS = new Map(FORMATS.map(([name, status, kind]) => [name, [status, kind] as const]));
+let formatStatus: ReadonlyMap<string, readonly [string, string]> | null = null;
 const GEMINI_TYPES: Readonly<Record<string, string>> = {
   STRING: "string",
   NUMBER: "number",
@@ -203,7 +203,8 @@ export function formats(scope: Scope): Run | null {
     scope.refuse("format", "must be a format name (a string)");
     return null;
   }
-  const [status, kind] = FORMAT_STATUS.get(name) ?? ["annotation", ""];
+  formatStatus ??= new Map(FORMATS.map(([format, status, kind]) => [format, [status, kind] as const]));
+  const [status, kind] = formatStatus.get(name) ?? ["annotation", ""];
   if (name === "enum") {
     if (scope.dialect === "gemini" && !scope.has("enum")) {
       scope.refuse("format", "format enum needs the enum values beside it");

@@ -16,12 +16,19 @@ import { KEYWORDS } from "./validation_keywords.js";
 
 export const DIALECTS: readonly string[] = ["2020-12", "2019-09", "draft7", "gemini"];
 
-const TABLE = new Map(
-  DIALECTS.map((dialect) => [
-    dialect,
-    new Map(KEYWORDS.filter((row) => row[2].includes(dialect)).map(([name, status, , note]) => [name, [status, note] as const])),
-  ]),
-);
+type KeywordTable = ReadonlyMap<string, ReadonlyMap<string, readonly [string, string]>>;
+let keywords: KeywordTable | null = null;
+
+/** Each dialect's keywords: [status, note] by name (made on first use: importing stays cheap, and a
+ * bundle that never validates leaves the tables out). */
+function keywordTable(): KeywordTable {
+  return (keywords ??= new Map(
+    DIALECTS.map((dialect) => [
+      dialect,
+      new Map(KEYWORDS.filter((row) => row[2].includes(dialect)).map(([name, status, , note]) => [name, [status, note] as const])),
+    ]),
+  ));
+}
 
 /** Reads the schema of another document a `$ref` names (or throws). */
 export type Retrieve = (uri: string) => unknown;
@@ -156,7 +163,7 @@ class Compiler {
   private build(node: Node): void {
     const place = node.place;
     let schema: Record<string, unknown> = place.schema;
-    const table = TABLE.get(place.dialect)!;
+    const table = keywordTable().get(place.dialect)!;
     if (place.dialect === "draft7" && Object.prototype.hasOwnProperty.call(schema, "$ref")) {
       schema = { $ref: schema["$ref"] }; // draft 7: $ref overrides its siblings
     }

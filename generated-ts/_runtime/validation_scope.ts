@@ -80,9 +80,9 @@ export function gotText(value: unknown, coerce: boolean): string {
 // ---- text-path coercion ----------------------------------------------------------------------
 
 const DIGIT = "\\p{Nd}";
-const INTEGER_TEXT = new RegExp(`^[-+]?${DIGIT}+$`, "u");
-const NUMBER_TEXT = new RegExp(`^[-+]?(?:${DIGIT}+\\.?${DIGIT}*|\\.${DIGIT}+)(?:[eE][-+]?${DIGIT}+)?$`, "u");
-const ANY_DIGIT = new RegExp(DIGIT, "u");
+const INTEGER_TEXT = /* @__PURE__ */ new RegExp(`^[-+]?${DIGIT}+$`, "u");
+const NUMBER_TEXT = /* @__PURE__ */ new RegExp(`^[-+]?(?:${DIGIT}+\\.?${DIGIT}*|\\.${DIGIT}+)(?:[eE][-+]?${DIGIT}+)?$`, "u");
+const ANY_DIGIT = /* @__PURE__ */ new RegExp(DIGIT, "u");
 const COERCE_ORDER = ["integer", "number", "boolean", "array", "object"] as const;
 
 /** Unicode decimal digits as ASCII, as Python's int() and float() read them. */

@@ -8,7 +8,9 @@ limits (``schema_dialects``/``schema_limits``), the run-time tool lists (``nativ
 return path (``replies``: calls read from a response, the tool-result messages) and the
 generator's native emitter (``generator/lower/native.py``).
 
-Adding a format is one :class:`FormatRecord` in :data:`FORMATS` plus its tests; the record says
+Adding a format is one :class:`FormatRecord` in :data:`FORMATS` plus its tests, then
+``tools/make_format_tables.py``, which writes the same records for the TypeScript runtime
+(ts_runtime/formats.ts) and the format names of project.schema.json. The record says
 how a tool entry is laid out, where the calls are in a response and how a result goes back,
 what names and limits the API enforces, and per JSON-Schema keyword
 whether the format keeps, renames, describes (moves into the description text), refuses it or

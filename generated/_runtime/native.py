@@ -36,6 +36,8 @@ __all__ = [
     "parameters_schema",
     "placeholder_paths",
     "runtime_entry",
+    "spec_entry",
+    "spec_meta",
 ]
 
 # Where each dialect keeps the tool description and the parameter properties (from the records).
@@ -124,6 +126,74 @@ def _has_braces(value: Any) -> bool:
     if isinstance(value, Mapping):
         return any(_has_braces(v) for v in value.values())
     return False
+
+
+def _plain(pieces: Sequence[Any]) -> str:
+    """The unconditional part of spec text held as data (plain strings and (text, when) pairs)."""
+    return "".join(p for p in pieces if isinstance(p, str))
+
+
+def _conditional(pieces: Sequence[Any]) -> bool:
+    return any(not isinstance(p, str) for p in pieces)
+
+
+def spec_entry(dialect: str, spec: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A spec variant's entry in ``dialect``, placeholders unresolved; None without a description.
+
+    ``spec`` is the variant as catalog data holds it (``catalog_data.SPECS``). The rules of the
+    static entries live here alone: the generator bakes their results into
+    generated/<format>.py (``TOOLS``), and the TypeScript runtime applies the same rules to its
+    catalog data at first use.
+    """
+    description = _plain(spec["description"])
+    if not description and not _conditional(spec["description"]):
+        return None
+    schema = parameters_schema(
+        [
+            {
+                "name": p["name"],
+                "required": p["required"],
+                "instruction": _plain(p["instruction"]),
+                "schema": fast_copy(p["schema"]),
+            }
+            for p in spec["parameters"]
+        ]
+    )
+    # Formats without a strict mode take the same tool without it.
+    strict = bool(spec["strict"]) and FORMATS[dialect].strict is not None
+    return tool_entry(dialect, spec["name"], description, schema, strict=strict)
+
+
+def spec_meta(
+    spec: Mapping[str, Any], built: Mapping[str, Any] | None
+) -> dict[str, Any] | None:
+    """What of ``spec``'s entry ``built`` depends on the context (None: nothing): ``META``.
+
+    Parameter gates, the conditional texts (parameter name or None for the tool, the
+    unconditional text, every piece) and, where a text holds a placeholder, the paths of the
+    values to fill (``placeholder_paths``).
+    """
+    params = spec["parameters"]
+    gates = tuple(
+        (p["name"], p["requires"]) for p in params if p["requires"] is not None
+    )
+    texts: list[tuple[Any, ...]] = []
+    if _conditional(spec["description"]):
+        texts.append((None, _plain(spec["description"]), tuple(spec["description"])))
+    for p in params:
+        if _conditional(p["instruction"]):
+            texts.append((p["name"], _plain(p["instruction"]), tuple(p["instruction"])))
+    pieces = [*spec["description"], *(x for p in params for x in p["instruction"])]
+    braces = any("{{" in (x if isinstance(x, str) else x[0]) for x in pieces)
+    if not gates and not texts and not braces:
+        return None
+    paths = placeholder_paths(built) if braces and built is not None else ()
+    return {
+        "gates": gates,
+        "texts": tuple(texts),
+        "placeholders": braces,
+        "paths": paths,
+    }
 
 
 def materialize(

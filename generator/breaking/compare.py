@@ -87,7 +87,9 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
     reported: set[str] = set()  # old ids reported as removed or renamed in some family
     for name, (family, variants) in old_families.items():
         if name not in new_families:
-            out.add("FAMILY_REMOVED", old.at(family.source, ("family",)), f"family {name!r} removed", family=name)
+            # placed where it was removed from, in the file that is still there
+            where = new.at(new.catalog.project.source, ("families",))
+            out.add("FAMILY_REMOVED", where, f"family {name!r} removed", family=name)
             continue
         now, new_variants = new_families[name]
         formats = new.formats(now)
@@ -101,14 +103,14 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
         for variant in variants:
             tool_id = renamed.get(variant.tool_id, variant.tool_id)
             if tool_id in by_id:
-                _variant(variant, by_id.pop(tool_id), name, formats, out)
+                _variant(variant, by_id.pop(tool_id), name, formats, out, new)
                 reported.add(variant.tool_id)
             elif tool_id in new_tools:
                 where = new.at(now.source, ("tools",))
                 message = f"family {name!r} no longer offers tool {variant.name!r}"
                 out.add("TOOL_REMOVED_FROM_FAMILY", where, message, tool=variant.tool_id, family=name, formats=formats)
             else:
-                where = old.at(old.tools[variant.tool_id].source, ("id",))
+                where = new.at(new.catalog.project.source, ("tools",))
                 out.add(
                     "TOOL_REMOVED",
                     where,
@@ -124,7 +126,10 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
                 if variant.tool_id not in old.tools
                 else f"family {name!r} now offers tool {variant.name!r}"
             )
-            out.add("TOOL_ADDED", variant.location, message, tool=variant.tool_id, family=name, formats=formats)
+            where = variant.location
+            if variant.tool_id in old.tools and variant.tool_id in now.tools:  # the family's list changed
+                where = new.at(now.source, ("tools", now.tools.index(variant.tool_id)))
+            out.add("TOOL_ADDED", where, message, tool=variant.tool_id, family=name, formats=formats)
     for name, (family, _) in new_families.items():
         if name not in old_families:
             out.add("FAMILY_ADDED", new.at(family.source, ("family",)), f"family {name!r} added", family=name)
@@ -134,22 +139,25 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
 def _unlisted_tools(old: Side, new: Side, renamed: dict[str, str], reported: set[str], out: Collector) -> None:
     """Tool ids removed, renamed or added that no family offers (the ToolId enum still changes)."""
     before, after = old.tools, new.tools
-    for tool_id, tool in before.items():
+    for tool_id in before:
         if tool_id in reported or tool_id in after:
             continue
         if tool_id in renamed:
             where = new.at(after[renamed[tool_id]].source, ("id",))
             out.add("TOOL_RENAMED", where, f"tool id {tool_id!r} is now {renamed[tool_id]!r}", tool=renamed[tool_id])
         else:
-            out.add("TOOL_REMOVED", old.at(tool.source, ("id",)), f"tool {tool_id!r} removed", tool=tool_id)
+            where = new.at(new.catalog.project.source, ("tools",))
+            out.add("TOOL_REMOVED", where, f"tool {tool_id!r} removed", tool=tool_id)
     offered = {v.tool_id for _, variants in new.families.values() for v in variants}
     for tool_id, tool in after.items():
         if tool_id not in before and tool_id not in offered and tool_id not in renamed.values():
             out.add("TOOL_ADDED", new.at(tool.source, ("id",)), f"tool {tool_id!r} added", tool=tool_id)
 
 
-def _variant(old: ToolVariant, new: ToolVariant, family: str, formats: tuple[str, ...], out: Collector) -> None:
-    """A tool as one family sends it, before and after."""
+def _variant(
+    old: ToolVariant, new: ToolVariant, family: str, formats: tuple[str, ...], out: Collector, side: Side
+) -> None:
+    """A tool as one family sends it, before and after (``side``: the new specs)."""
 
     def add(
         rule: str,
@@ -157,7 +165,11 @@ def _variant(old: ToolVariant, new: ToolVariant, family: str, formats: tuple[str
         where: Location = new.location,
         fmts: tuple[str, ...] = formats,
         parameter: str | None = None,
+        shared: bool = False,
     ) -> None:
+        if shared:  # a change of parameters.yaml: one finding there for every tool using it
+            out.add(rule, where, message, family=family, formats=fmts, parameter=parameter)
+            return
         message = f"{new.name}: {message}"
         out.add(rule, where, message, tool=new.tool_id, family=family, formats=fmts, parameter=parameter)
 
@@ -172,7 +184,7 @@ def _variant(old: ToolVariant, new: ToolVariant, family: str, formats: tuple[str
         strict_formats = tuple(f for f in formats if f in FORMAT_RECORDS and FORMAT_RECORDS[f].strict is not None)
         if strict_formats:
             add("STRICT_CHANGED", f"strict mode turned {'on' if new.strict else 'off'}", fmts=strict_formats)
-    _parameters(old.parameters, new.parameters, add)
+    _parameters(old.parameters, new.parameters, add, side)
 
 
 Add = Callable[..., None]
@@ -201,7 +213,7 @@ def _predicate(pred: Any) -> str:
     return json.dumps(pred, ensure_ascii=False)
 
 
-def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add: Add) -> None:
+def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add: Add, side: Side) -> None:
     old_names = {p.name for p in before}
     new_names = {p.name for p in after}
     removed = [p for p in before if p.name not in new_names]
@@ -218,11 +230,18 @@ def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add
         message = f"parameter {was.name!r} renamed to {now.name!r}"
         add("PARAMETER_RENAMED", message, where=now.location, parameter=now.name)
     for was, now in declared:  # a declared rename may change more than the name: compare the rest
-        _parameter(was, now, add)
+        _parameter(was, now, add, side)
     paired = {id(p) for pair in renames for p in pair}
+    new_by_name = {p.name: p for p in after}
     for param in removed:
         if id(param) not in paired:
-            add("PARAMETER_REMOVED", f"parameter {param.name!r} removed", where=param.location, parameter=param.name)
+            # where it was removed from, in the new file: beside the parameter that preceded it
+            # (else followed it) there; the variant when none is left
+            index = before.index(param)
+            neighbours = [*reversed(before[:index]), *before[index + 1 :]]
+            kept = next((new_by_name[p.name] for p in neighbours if p.name in new_by_name), None)
+            extra = {"where": kept.location} if kept is not None else {}
+            add("PARAMETER_REMOVED", f"parameter {param.name!r} removed", parameter=param.name, **extra)
     for param in added:
         if id(param) not in paired:
             rule = "PARAMETER_REQUIRED_ADDED" if param.required else "PARAMETER_ADDED"
@@ -235,13 +254,24 @@ def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add
     old_by_name = {p.name: p for p in before}
     for now in after:
         if now.name in old_by_name:
-            _parameter(old_by_name[now.name], now, add)
+            _parameter(old_by_name[now.name], now, add, side)
 
 
-def _parameter(was: Parameter, now: Parameter, add_any: Add) -> None:
+def _parameter(was: Parameter, now: Parameter, add_any: Add, side: Side) -> None:
     where = now.location
+    # Both sides a plain `use:` of the same shared parameter: what changed is its definition, so
+    # the change is reported once, in parameters.yaml, naming the tools that use it.
+    at_definition = (
+        side.shared_at(now.shared)
+        if now.shared is not None and was.shared == now.shared and not now.overrides and not was.overrides
+        else None
+    )
 
     def add(rule: str, message: str, **extra: Any) -> None:
+        if at_definition is not None and now.shared is not None:
+            users = ", ".join(side.users.get(now.shared, ()))
+            message = message.replace(f"parameter {now.name!r}", f"shared parameter {now.name!r} (used by {users})", 1)
+            extra.update(where=at_definition, shared=True)
         add_any(rule, message, parameter=now.name, **extra)
 
     name = f"parameter {now.name!r}"

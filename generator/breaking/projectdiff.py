@@ -39,7 +39,7 @@ def compare_project(old: Side, new: Side, out: Collector) -> None:
     for name, was in old_fields.items():
         if name not in new_fields:
             out.add(
-                "CONTEXT_FIELD_REMOVED", old.at(before.source, ("context", name)), f"context field {name!r} removed"
+                "CONTEXT_FIELD_REMOVED", new.at(after.source, ("context",)), f"context field {name!r} removed"
             )
             continue
         now = new_fields[name]

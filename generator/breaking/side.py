@@ -34,6 +34,23 @@ class Side:
         """What the family sends its tools in: the text prompt, and the native formats when it uses them."""
         return (TEXT_FORMAT, *self.catalog.project.formats) if family.use_native_tools else (TEXT_FORMAT,)
 
+    def shared_at(self, name: str) -> Location | None:
+        """Where parameters.yaml defines the shared parameter ``name`` (None without the file)."""
+        folder = self.catalog.project.source.rpartition("/")[0]
+        source = self.sources.get(f"{folder}/parameters.yaml" if folder else "parameters.yaml")
+        return source.loc(("parameters", name), key=True) if source is not None else None
+
+    @cached_property
+    def users(self) -> dict[str, tuple[str, ...]]:
+        """Each shared parameter's users: the wire names of the tools using it, in declared order."""
+        found: dict[str, dict[str, None]] = {}
+        for _, variants in self.families.values():
+            for variant in variants:
+                for param in variant.parameters:
+                    if param.shared is not None:
+                        found.setdefault(param.shared, {})[variant.name] = None
+        return {name: tuple(names) for name, names in found.items()}
+
     @cached_property
     def tools(self) -> dict[str, Tool]:
         return {tool.id: tool for tool in self.catalog.tools}

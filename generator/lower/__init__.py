@@ -9,7 +9,7 @@ from ..diagnostics import Diagnostics
 from ..model import Catalog
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
-from . import args, catalog_doc, core, dispatch, native, prompts, sent_checks, ts
+from . import args, catalog_doc, core, dispatch, native, prompts, sent_checks
 
 # The runtime package (generator/runtime/) ships unchanged as the subpackage RUNTIME_PACKAGE of
 # every generated package; the generated modules hold data and import their code from it.
@@ -77,15 +77,17 @@ def emit_all(
     return dict(sorted(files.items())), docs
 
 
-def emit_typescript(
+def emit_target(
+    emit: Callable[[Catalog, tuple[ResolvedFamily, ...], Diagnostics], dict[str, str]],
     catalog: Catalog,
     families: tuple[ResolvedFamily, ...],
     diags: Diagnostics,
     sink: Callable[[str, bytes], None] | None = None,
 ) -> dict[str, bytes]:
-    """All files of the TypeScript package (relative to its folder), streamed to ``sink`` when given."""
+    """All files of an extra target (``outputs.OUTPUTTERS``: its ``emit``), relative to its folder,
+    streamed to ``sink`` when given."""
     files: dict[str, bytes] = {}
-    _adder(files, sink)(ts.emit(catalog, families, diags))
+    _adder(files, sink)(emit(catalog, families, diags))
     return files
 
 

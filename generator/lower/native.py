@@ -1,8 +1,9 @@
 """Lowering for the native formats: one converted entry per spec variant, deduplicated.
 
 One emitter per format record (runtime/formats.py), in declared order: a new format needs no
-module here. The conversion itself is the runtime converter (generator/runtime/schema_dialects.py),
-so run time and build time agree.
+module here. The entries and what of them depends on the context are the runtime's
+(``runtime.native.spec_entry``/``spec_meta``, over the variant as catalog data holds it), so
+run time and build time agree, and the TypeScript runtime applies the same rules to its data.
 """
 
 from __future__ import annotations
@@ -12,55 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Diagnostics, Location
-from ..model import Catalog, Text, ToolVariant, plain
+from ..model import Catalog, ToolVariant
 from ..pyfmt import Code
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
 from ..runtime.formats import FORMATS, FormatRecord
-from ..runtime.native import fast_copy, parameters_schema, placeholder_paths
-from ..runtime.schema_dialects import DialectError, check_limits, tool_entry
-from .core import text_data
-
-
-def _has_condition(text: Text) -> bool:
-    return any(piece.when is not None for piece in text)
-
-
-def _meta(variant: ToolVariant, built: dict[str, Any] | None) -> dict[str, Any] | None:
-    """What of this variant's entry depends on the context (None: nothing).
-
-    ``paths`` lists where the converted entry ``built`` holds placeholders, so that run time
-    fills only those values.
-    """
-    gates = tuple((p.name, p.requires) for p in variant.parameters if p.requires is not None)
-    texts: list[tuple[Any, ...]] = []
-    if _has_condition(variant.description):
-        texts.append((None, plain(variant.description), text_data(variant.description)))
-    for p in variant.parameters:
-        if _has_condition(p.instruction):
-            texts.append((p.name, plain(p.instruction), text_data(p.instruction)))
-    all_text = [variant.description, *(p.instruction for p in variant.parameters)]
-    has_placeholder = any("{{" in piece.text for t in all_text for piece in t)
-    if not gates and not texts and not has_placeholder:
-        return None
-    paths = placeholder_paths(built) if has_placeholder and built is not None else ()
-    return {"gates": gates, "texts": tuple(texts), "placeholders": has_placeholder, "paths": paths}
-
-
-def entry(dialect: str, variant: ToolVariant) -> dict[str, Any] | None:
-    """The converted entry (placeholders unresolved); None for a tool with no description."""
-    description = plain(variant.description)
-    if not description and not _has_condition(variant.description):
-        return None
-    schema = parameters_schema(
-        [
-            {"name": p.name, "required": p.required, "instruction": plain(p.instruction), "schema": fast_copy(p.schema)}
-            for p in variant.parameters
-        ]
-    )
-    # Formats without a strict mode take the same tool without it.
-    strict = variant.strict and FORMATS[dialect].strict is not None
-    return tool_entry(dialect, variant.name, description, schema, strict=strict)
+from ..runtime.native import spec_entry, spec_meta
+from ..runtime.schema_dialects import DialectError, check_limits
+from .core import variant_data
 
 
 def emit(
@@ -78,8 +38,9 @@ def emit(
     entries: dict[str, dict[str, Any] | None] = {}
     for tool in catalog.tools:
         for variant in tool.variants:
+            spec = variant_data(variant)
             try:
-                built = entry(dialect, variant)
+                built = spec_entry(dialect, spec)
             except DialectError as exc:
                 diags.error(
                     variant.location,
@@ -90,7 +51,7 @@ def emit(
                 )
                 built = None
             entries[variant.key] = built
-            metas[variant.key] = _meta(variant, built)
+            metas[variant.key] = spec_meta(spec, built)
             if built is None:
                 tools[variant.key] = None
                 continue

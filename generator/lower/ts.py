@@ -12,12 +12,9 @@ indexes ("0", "12") in an order other than ascending (JS iterates those first, i
 
 from __future__ import annotations
 
-import io
-import json
 import re
 from collections.abc import Mapping
 from importlib import resources
-from json.encoder import encode_basestring
 from typing import Any
 
 from ..diagnostics import Diagnostics, Location
@@ -26,15 +23,14 @@ from ..pyfmt import Code
 from ..render import header, render_text
 from ..resolve import ResolvedFamily
 from ..runtime import RUNTIME_VERSION
+from ..runtime.formats import FORMATS
 from ..semantics import member_name
 from . import ts_package
 from .core import catalog_values, spec_sources
+from .ts_dispatch import emit_args, emit_dispatch
+from .ts_values import RUNTIME_FOLDER, JsWriter, shared_texts, string
 
-RUNTIME_FOLDER = "_runtime"
-MAX_SAFE_INTEGER = 2**53 - 1
 _INDENT = "  "
-_UNSAFE_TEXT = re.compile("[\u2028\u2029\ud800-\udfff]")
-_ARRAY_INDEX = re.compile(r"0|[1-9][0-9]{0,9}")
 
 # catalog_data.ts: export name, its type (from _runtime/data.ts), the template variable holding it
 DATA_EXPORTS = (
@@ -66,75 +62,6 @@ def runtime_files() -> dict[str, str]:
     }
 
 
-def string(text: str) -> str:
-    """A JS string literal: JSON's, with line separators and lone surrogates escaped (valid UTF-8 out)."""
-    return _UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", encode_basestring(text))
-
-
-_CODE_MARK = "\x00toolgen-code:"  # stands in for a Code value while json.dumps writes the literal
-_CODE_TEXT = re.compile(r'"\\u0000toolgen-code:([^"\\]*)"')
-#: A key "__proto__" in a literal json.dumps wrote with indent=2 (every key starts a line).
-_PROTO_KEY = re.compile(r'(?m)^( *)"__proto__":')
-
-
-class _Writer:
-    """Writes values as JSON literals (json.dumps, two-space indent) and records what JavaScript
-    could not hold as Python does. ``Code`` values (references such as ``_PARAMS[3]``) are written
-    as they are."""
-
-    def __init__(self) -> None:
-        self.out = io.StringIO(newline="")
-        self.problems: list[tuple[tuple[Any, ...], str]] = []  # (path: root name, keys and indexes), what
-
-    def value(self, value: Any, where: str, *at: int) -> None:
-        """Append ``value``'s literal (``where`` and the indexes ``at`` name it in problems)."""
-        text = json.dumps(self._prepare(value, [where, *at]), ensure_ascii=False, indent=2)
-        text = _CODE_TEXT.sub(lambda m: m.group(1), text)
-        # A literal's "__proto__": sets the prototype; the computed key makes it an own key, as in Python.
-        text = _PROTO_KEY.sub(r'\1["__proto__"]:', text)
-        self.out.write(_UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
-
-    def _prepare(self, value: Any, path: list[Any]) -> Any:
-        """``value`` with Code values replaced by marked strings; problems recorded on the way."""
-        if isinstance(value, Code):
-            return _CODE_MARK + str(value)
-        if isinstance(value, str):
-            if _CODE_MARK in value:
-                self.problems.append((tuple(path), "the text holds a NUL character followed by 'toolgen-code:'"))
-            return value
-        if isinstance(value, bool) or value is None or isinstance(value, float):
-            return value  # the loader refuses NaN and infinities
-        if isinstance(value, int):
-            if abs(value) > MAX_SAFE_INTEGER:
-                self.problems.append((tuple(path), f"the integer {value} is beyond JavaScript's safe range"))
-            return value
-        if isinstance(value, Mapping):
-            self._check_keys(value, path)
-            out = {}
-            for key, item in value.items():
-                path.append(key)
-                out[key] = self._prepare(item, path)
-                path.pop()
-            return out
-        items = []
-        for index, item in enumerate(value):
-            path.append(index)
-            items.append(self._prepare(item, path))
-            path.pop()
-        return items
-
-    def _check_keys(self, data: Mapping[Any, Any], path: list[Any]) -> None:
-        indexes = [key for key in data if isinstance(key, str) and _ARRAY_INDEX.fullmatch(key) and int(key) < 2**32 - 1]
-        if indexes and (indexes != sorted(indexes, key=int) or list(data)[: len(indexes)] != indexes):
-            self.problems.append(
-                (
-                    tuple(path),
-                    f"the keys {', '.join(map(repr, indexes))} read as array indexes, which JavaScript "
-                    "iterates first and in ascending order, not in the declared order",
-                )
-            )
-
-
 _SHARED_REF = re.compile(r"_PARAMS\[([0-9]+)\]")
 
 
@@ -152,7 +79,7 @@ def _shared_refs(specs: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _catalog_data(values: dict[str, Any], head: str, writer: _Writer) -> str:
+def _catalog_data(values: dict[str, Any], head: str, writer: JsWriter) -> str:
     out = writer.out
     out.write(head)
     out.write(
@@ -162,20 +89,27 @@ def _catalog_data(values: dict[str, Any], head: str, writer: _Writer) -> str:
         f'import type {{ CatalogData, {_DATA_TYPES} }} from "./{RUNTIME_FOLDER}/data.js";\n\n'
         f'checkVersion({RUNTIME_VERSION}, "catalog_data");\n\n'
     )
+    texts, (shared, *exported) = shared_texts([values["shared"], *(values[key] for _, _, key in DATA_EXPORTS)])
+    if texts:
+        out.write("// Texts the data below holds more than once, written once.\n")
+    for index, text in enumerate(texts):
+        out.write(f"const _T{index} = ")
+        writer.value(text, f"_T{index}")
+        out.write(";\n")
     # One constant per shared parameter list (not one array of them), so that a reference is
     # exactly typed under the host's noUncheckedIndexedAccess.
-    for index, params in enumerate(values["shared"]):
+    out.write("\n")
+    for index, params in enumerate(shared):
         out.write(f"const {_shared_name(index)}: readonly ParameterData[] = ")
         writer.value(params, "_PARAMS", index)
         out.write(";\n")
-    specs = values["specs"]
-    for name, type_, key in DATA_EXPORTS:
+    for (name, type_, _key), value in zip(DATA_EXPORTS, exported, strict=True):
         if name == "SPECS":
             out.write('\n/** Every spec variant, keyed "<family>/<tool id>"; families share them by key. */')
         elif name == "FAMILY_SPECS":
             out.write("\n/** Each prompt family's resolved tool list, as SPECS keys in prompt order. */")
         out.write(f"\nexport const {name}: {type_} = ")
-        writer.value(_shared_refs(specs) if key == "specs" else values[key], name)
+        writer.value(_shared_refs(value) if name == "SPECS" else value, name)
         out.write(";\n")
     out.write("\n/** All of the above as one object, the shape the runtime's catalog reads. */\n")
     out.write("export const CATALOG_DATA: CatalogData = {\n")
@@ -224,7 +158,7 @@ def _ids(catalog: Catalog) -> str:
     return "".join(parts)
 
 
-def _context(catalog: Catalog, writer: _Writer) -> str:
+def _context(catalog: Catalog, writer: JsWriter) -> str:
     project = catalog.project
     out = writer.out
     out.write(header((project.source,), "//"))
@@ -352,18 +286,26 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
     """Every file of the TypeScript package, relative to its output folder."""
     head = header(spec_sources(catalog), "//")
     files = runtime_files()
-    data_writer, context_writer = _Writer(), _Writer()
+    data_writer, context_writer = JsWriter(), JsWriter()
     values = catalog_values(catalog, families)
     files["catalog_data.ts"] = _catalog_data(values, head, data_writer)
     files["context.ts"] = _context(catalog, context_writer)
     _report(catalog, values, data_writer.problems + context_writer.problems, diags)
     _check_regexes(catalog, diags)
     files["ids.ts"] = _ids(catalog)
-    from .ts_dispatch import emit_args, emit_dispatch  # it imports this module's helpers
-
     files["args.ts"] = emit_args(catalog, diags)
     files["dispatch.ts"] = emit_dispatch(catalog)
     for name in ("catalog", "prompt", "providers", "offer", "index"):  # bindings without data: ts_<name>.ts.j2
         files[f"{name}.ts"] = render_text(f"ts_{name}.ts.j2", header=head, runtime=RUNTIME_FOLDER)
     files.update(ts_package.emit(catalog))
+    for rec in FORMATS.values():  # one entry module per format generated, as generated/<module>.py
+        if rec.name in catalog.project.formats:
+            files[f"{rec.module}.ts"] = render_text(
+                "ts_format.ts.j2",
+                header=head,
+                runtime=RUNTIME_FOLDER,
+                dialect=rec.name,
+                dialect_literal=string(rec.name),
+                module=rec.module,
+            )
     return dict(sorted(files.items()))

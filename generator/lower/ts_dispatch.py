@@ -20,7 +20,7 @@ from ..render import header
 from ..runtime import RUNTIME_VERSION
 from .args import Ann, ArgsPlan, TypedDictDef, plan
 from .dispatch import binding_data, bindings_values
-from .ts import RUNTIME_FOLDER, _Writer, string
+from .ts_values import RUNTIME_FOLDER, JsWriter, string
 
 _INDENT = "  "
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
@@ -182,7 +182,7 @@ def emit_args(catalog: Catalog, diags: Diagnostics) -> str:
 
 def _literal(value: Any) -> str:
     """A JSON-like TS literal, written as catalog_data.ts writes its values."""
-    writer = _Writer()
+    writer = JsWriter()
     writer.value(value, "dispatch")
     return writer.out.getvalue()
 

@@ -5,10 +5,13 @@ flags). What npm installs is compiled: ``npm pack`` (and ``npm publish``) runs t
 script, which compiles the sources with tsc into ``dist/`` (ES2022 JavaScript and ``.d.ts``
 declarations), the only folder the tarball holds. ``toolgen generate`` itself never needs Node.
 
-ESM only: ``"type": "module"``, and ``exports`` sends both ``import`` and ``require`` to the one
-ESM build, since Node 20.19+ and 22.12+ load ES modules with ``require()`` and TypeScript's
-``module: nodenext`` types that. One build means one copy of each class (``instanceof`` holds)
+ESM only: ``"type": "module"``, and ``exports`` (the index, and each format's entry module:
+``<name>/anthropic`` ...) sends both ``import`` and ``require`` to the one ESM build, since Node
+20.19+ and 22.12+ load ES modules with ``require()`` and TypeScript's ``module: nodenext`` types
+that. One build means one copy of each class (``instanceof`` holds)
 whichever way a host loads it; docs/typescript.md gives older CommonJS hosts ``import()``.
+``"sideEffects": false``: importing a module does nothing but define names (and check the runtime
+version), so a bundler may leave out every module a program does not use.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 from ..model import Catalog
 from ..render import header
+from ..runtime.formats import FORMATS
 
 #: The TypeScript that builds ``dist/`` (the version tests/ts pins, which checks the sources).
 TYPESCRIPT_VERSION = "7.0.2"
@@ -38,9 +42,16 @@ def _json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
+def _entry(module: str) -> dict[str, str]:
+    """An export's conditions: "types" first (TypeScript reads the first that matches)."""
+    return {"types": f"./{DIST}/{module}.d.ts", "default": f"./{DIST}/{module}.js"}
+
+
 def package_json(catalog: Catalog) -> str:
     project = catalog.project
-    entry = {"types": f"./{DIST}/index.d.ts", "default": f"./{DIST}/index.js"}
+    entry = _entry("index")
+    # One export per format's entry module (lower/ts.py writes <module>.ts for the formats generated).
+    formats = {f"./{rec.module}": _entry(rec.module) for rec in FORMATS.values() if rec.name in project.formats}
     return _json(
         {
             "name": project.npm_name,
@@ -48,10 +59,11 @@ def package_json(catalog: Catalog) -> str:
             # the line every generated file starts with, as JSON holds no comment
             "description": header((project.source,), "").strip(),
             "type": "module",
-            "exports": {".": entry, "./package.json": "./package.json"},
+            "exports": {".": entry, **formats, "./package.json": "./package.json"},
             "main": entry["default"],
             "types": entry["types"],
             "files": [DIST],
+            "sideEffects": False,
             "scripts": {"build": f"tsc -p {BUILD_CONFIG}", "prepack": "npm run build"},
             "devDependencies": {"typescript": TYPESCRIPT_VERSION},
         }

@@ -57,6 +57,7 @@ def parameter(scope: Scope, src: SourceFile, spec: dict[str, Any], at: PathKey) 
                 # A plain 'use:' adds nothing to check: the definition was checked where it lives.
                 built = parameter(scope.silent(), src, merged, at)
                 return dataclasses.replace(built, shared=shared_name)
+    overridden = tuple(sorted(k for k in spec if k != "use")) if shared_name is not None else ()
     name = merged.get("name", shared_name or "?")
     for i, dep in enumerate(merged.get("dependencies") or []):
         if dep not in scope.tool_ids:
@@ -83,6 +84,7 @@ def parameter(scope: Scope, src: SourceFile, spec: dict[str, Any], at: PathKey) 
         shared=shared_name,
         location=src.loc(at),
         renamed_from=merged.get("renamed_from"),
+        overrides=overridden,
     )
 
 

@@ -37,20 +37,15 @@ import {
   USE_ASYNC,
   within,
 } from "./handler_calls.js";
-import { ToolResult, type ToolUse } from "./tool_types.js";
+import { ToolResult, type ToolHandler, type ToolUse } from "./tool_types.js";
 
 export { AsyncHandlerError, SharedToolHandler };
+export type { ToolHandler };
 import { errorName, errorText, isDict, own, pyGeneral, pyLen } from "./pyspell.js";
 
 /** How many subagent tool names a Coordinator keeps a handler for (least recently used go). */
 export const MAX_DYNAMIC_HANDLERS = 256;
 
-/** What the coordinator needs from a handler; `handlePartialBlock` is optional. */
-export interface ToolHandler<Config = unknown, Use extends ToolUse = ToolUse> {
-  readonly name?: string;
-  execute(config: Config, block: Use): ToolResult | Promise<ToolResult>;
-  handlePartialBlock?(config: Config, block: Use): unknown;
-}
 
 /** One entry of the static table: the handler class and how to build it. */
 export interface Binding {

@@ -9,22 +9,22 @@ const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 const TIME = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))$/;
 const DUR_TIME = "T(?:[0-9]+H(?:[0-9]+M(?:[0-9]+S)?)?|[0-9]+M(?:[0-9]+S)?|[0-9]+S)";
 const DUR_DATE = "(?:[0-9]+D|[0-9]+M(?:[0-9]+D)?|[0-9]+Y(?:[0-9]+M(?:[0-9]+D)?)?)";
-const DURATION = new RegExp(`^P(?:${DUR_DATE}(?:${DUR_TIME})?|${DUR_TIME}|[0-9]+W)$`);
+const DURATION = /* @__PURE__ */ new RegExp(`^P(?:${DUR_DATE}(?:${DUR_TIME})?|${DUR_TIME}|[0-9]+W)$`);
 const OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
-const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
+const IPV4 = /* @__PURE__ */ new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 const HEX_GROUP = /^[0-9A-Fa-f]{1,4}$/;
 const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
-const LOCAL = new RegExp(`^(?:${ATOM}(?:\\.${ATOM})*|"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x20-\\x7e])*")$`);
+const LOCAL = /* @__PURE__ */ new RegExp(`^(?:${ATOM}(?:\\.${ATOM})*|"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x20-\\x7e])*")$`);
 const UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
 const POINTER = "(?:/(?:[^~/]|~[01])*)*";
-const JSON_POINTER = new RegExp(`^${POINTER}$`);
-const RELATIVE_POINTER = new RegExp(`^(?:0|[1-9][0-9]*)(?:#|${POINTER})$`);
+const JSON_POINTER = /* @__PURE__ */ new RegExp(`^${POINTER}$`);
+const RELATIVE_POINTER = /* @__PURE__ */ new RegExp(`^(?:0|[1-9][0-9]*)(?:#|${POINTER})$`);
 const URI = /^(?:([^:/?#]+):)?(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#([\s\S]*))?$/;
 const PCHAR = "[A-Za-z0-9\\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2}";
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/;
-const PATH = new RegExp(`^(?:${PCHAR}|/)*$`);
-const QUERY = new RegExp(`^(?:${PCHAR}|[/?])*$`);
+const PATH = /* @__PURE__ */ new RegExp(`^(?:${PCHAR}|/)*$`);
+const QUERY = /* @__PURE__ */ new RegExp(`^(?:${PCHAR}|[/?])*$`);
 const USERINFO = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:]|%[0-9A-Fa-f]{2})*$/;
 const REG_NAME = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 const IP_FUTURE = /^[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/;
@@ -174,8 +174,8 @@ export const CHECKS: Readonly<Record<string, (value: any) => boolean>> = {
   "json-pointer": (text: string) => JSON_POINTER.test(text),
   "relative-json-pointer": (text: string) => RELATIVE_POINTER.test(text),
   regex,
-  int32: integerWithin(32),
-  int64: integerWithin(64),
+  int32: /* @__PURE__ */ integerWithin(32),
+  int64: /* @__PURE__ */ integerWithin(64),
   float: (value: number | bigint) => value >= -FLOAT_MAX && value <= FLOAT_MAX,
   double: (value: number | bigint) => value >= -Number.MAX_VALUE && value <= Number.MAX_VALUE,
 };

@@ -136,6 +136,48 @@ export function placeholderPaths(entry: Schema): string[][] {
   return found.sort(comparePaths);
 }
 
+const isConditional = (piece: Json): boolean => typeof piece !== "string";
+const plainText = (pieces: readonly Json[]): string => pieces.filter((p) => typeof p === "string").join("");
+const pieceText = (piece: Json): string => (typeof piece === "string" ? piece : piece[0]);
+
+/**
+ * A spec variant's entry in `dialect`, placeholders unresolved; null without a description.
+ *
+ * `spec` is the variant as catalog data holds it (SPECS). The same rules as runtime/native.py's
+ * spec_entry, whose results the Python package holds baked in generated/<format>.py.
+ */
+export function specEntry(dialect: string, spec: Json): Schema | null {
+  const description = plainText(spec.description);
+  if (!description && !spec.description.some(isConditional)) return null;
+  const schema = parametersSchema(
+    spec.parameters.map((p: Json) => ({
+      name: p.name,
+      required: p.required,
+      instruction: plainText(p.instruction),
+      schema: p.schema,
+    })),
+  );
+  // Formats without a strict mode take the same tool without it.
+  const strict = Boolean(spec.strict) && FORMATS.get(dialect)!.strict !== null;
+  return toolEntry(dialect, spec.name, description, schema, { strict });
+}
+
+/** What of `spec`'s entry `built` depends on the context (null: nothing), as spec_meta. */
+export function specMeta(spec: Json, built: Schema | null): EntryMeta | null {
+  const gates: [string, Json][] = [];
+  for (const p of spec.parameters) if (p.requires !== null) gates.push([p.name, p.requires]);
+  const texts: [string | null, string, readonly Json[]][] = [];
+  if (spec.description.some(isConditional)) texts.push([null, plainText(spec.description), spec.description]);
+  for (const p of spec.parameters) {
+    if (p.instruction.some(isConditional)) texts.push([p.name, plainText(p.instruction), p.instruction]);
+  }
+  const allText: Json[][] = [spec.description, ...spec.parameters.map((p: Json) => p.instruction)];
+  const braces = allText.some((t) => t.some((piece) => pieceText(piece).includes("{{")));
+  if (gates.length === 0 && texts.length === 0 && !braces) return null;
+  const paths = braces && built !== null ? placeholderPaths(built) : [];
+  return { gates, texts, placeholders: braces, paths };
+}
+
 export type Holds = (requirement: Json) => boolean;
 export type TextOf = (pieces: readonly Json[]) => string;
 export type Fill = (text: string) => string;

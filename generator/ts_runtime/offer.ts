@@ -24,7 +24,7 @@
 import type { Catalog } from "./catalog.js";
 import { parseMcpName } from "./dynamic_tools.js";
 import { parametersSchema } from "./native.js";
-import { keptPlan, type OfferPlan } from "./offer_plan.js";
+import { keptPlan, type OfferOptions, type OfferPlan } from "./offer_plan.js";
 import type { ResponseOf, ResultMessage, ToolEntry } from "./format_types.js";
 import type { TextPath } from "./prompt.js";
 import { type Json } from "./schema_common.js";
@@ -34,6 +34,8 @@ import { ToolResult, toolUse, type ToolUse } from "./tool_types.js";
 import { argumentsChecker, type ArgumentsChecker } from "./validation.js";
 import type { SkipRecord, Variant } from "./variants.js";
 import { errorText, has, isDict, put, PyError, pyRepr, pyStr } from "./pyspell.js";
+
+export type { OfferOptions };
 
 /** At most this many offered names are listed in a refusal. */
 const LISTED = 40;
@@ -59,16 +61,6 @@ function textTurn<Config>(coordinator: Dispatcher<Config>, uses: readonly ToolUs
   return uses
     .map((u, k) => textResult(u, results[k] as ToolResult, coordinator.label === undefined ? null : coordinator.label(u)))
     .join("\n\n");
-}
-
-/** The request's format and run-time tools; `F` is the format as given (a literal types the Offer's values). */
-export interface OfferOptions<F extends string | null = string | null> {
-  /** A native format name; null or left out: the text path. */
-  format?: F | null | undefined;
-  /** MCP servers `{uid, name, disabled, tools}`. */
-  mcpServers?: readonly Json[] | undefined;
-  /** Subagent configs `{name, description}`. */
-  subagents?: readonly Json[] | undefined;
 }
 
 /** The `tools` entry of an Offer for format `F` (none on the text path). */

@@ -11,13 +11,23 @@ import { fingerprint, keptValue } from "./cache.js";
 import type { Catalog } from "./catalog.js";
 import { fastCopy } from "./copies.js";
 import { FORMATS, NAME, pathTo } from "./formats.js";
-import type { OfferOptions } from "./offer.js";
 import type { TextPath } from "./prompt.js";
 import { type Json } from "./schema_common.js";
-import { dynamicVariants, nativeTools } from "./tool_lists.js";
+import { dynamicVariants } from "./dynamic_variants.js";
+import { nativeTools } from "./tool_lists.js";
 import type { ArgumentsChecker } from "./validation.js";
 import type { SkipRecord, Variant } from "./variants.js";
 import { has, isDict, PyError, pyRepr } from "./pyspell.js";
+
+/** The request's format and run-time tools; `F` is the format as given (a literal types the Offer's values). */
+export interface OfferOptions<F extends string | null = string | null> {
+  /** A native format name; null or left out: the text path. */
+  format?: F | null | undefined;
+  /** MCP servers `{uid, name, disabled, tools}`. */
+  mcpServers?: readonly Json[] | undefined;
+  /** Subagent configs `{name, description}`. */
+  subagents?: readonly Json[] | undefined;
+}
 
 /** The name a tool entry of `format` sends (null when it has none). */
 export function entryName(format: string, entry: Json): string | null {

@@ -4,13 +4,11 @@
  * Python spellings these texts are made of (`json.dumps`, `repr`, `==`, ...) are in pyspell.ts.
  */
 
-import { has, isDict, own, put, pyIter, pyJsonDumps, pyRstrip, pyStr, pyTruthy, pyTypeName } from "./pyspell.js";
+import { has, isDict, own, put, pyIter, pyJsonDumps, pyRstrip, pyStr, pyTruthy, pyTypeName, type Json, type Schema } from "./pyspell.js";
 
 /** Keys and indices into a schema or a tool list. */
 export type Path = readonly (string | number)[];
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Json = any;
-export type Schema = Record<string, Json>;
+export type { Json, Schema } from "./pyspell.js";
 /** Per key of a merged node: the input path it came from. */
 export type Origins = Map<string, Path>;
 

@@ -3,30 +3,21 @@
  * providers.py (`native_tools`, `format_for`).
  *
  * The Python package converts every spec variant at generation time (generated/<format>.py:
- * TOOLS and META) and adapts the entries per context. The TypeScript package computes the same
- * entries and META from the catalog data on first use, per format and variant, with the same
- * converter and the same rules as generator/lower/native.py, then adapts them exactly as the
- * Python runtime does. A small per-context cache keeps repeated calls cheap.
+ * TOOLS and META, made by runtime/native.py's spec_entry and spec_meta) and adapts the entries
+ * per context. The TypeScript package applies the same rules (native.ts: specEntry, specMeta)
+ * to its catalog data on first use, per format and variant, then adapts the entries exactly as
+ * the Python runtime does: baking them would put every format's converted text into the
+ * package beside the catalog data. A small per-context cache keeps repeated calls cheap.
  */
 
-import { fingerprint, keptValue } from "./cache.js";
+import { fingerprint } from "./cache.js";
 import { copier, fastCopy } from "./copies.js";
 import { FORMATS } from "./formats.js";
-import {
-  NativeToolsUnavailable,
-  adapt,
-  parametersSchema,
-  placeholderPaths,
-  runtimeEntry,
-  type EntryMeta,
-} from "./native.js";
+import { NativeToolsUnavailable, adapt, runtimeEntry, specEntry, specMeta, type EntryMeta } from "./native.js";
 import { fieldValue, truthy } from "./predicates.js";
 import { type Json, type Schema } from "./schema_common.js";
-import { toolEntry } from "./schema_dialects.js";
-import { mcpTools } from "./dynamic_tools.js";
-import { subagentTools, subagentsActive } from "./subagents.js";
 import { skipRecord, type SkipRecord, type Variant } from "./variants.js";
-import { has, isDict, keyError, PyError, pyRepr, pyStr } from "./pyspell.js";
+import { has, keyError, PyError, pyRepr, pyStr } from "./pyspell.js";
 
 /** What nativeTools needs of the catalog: the runtime's Catalog (catalog.ts) has this shape. */
 export interface NativeCatalog {
@@ -54,7 +45,7 @@ export interface NativeCatalog {
 export interface NativeToolsOptions<F extends string = string> {
   /** The format; the context's routed format when left out. */
   format?: F | null | undefined;
-  /** Run-time tools (subagents, MCP) from dynamicVariants. */
+  /** Run-time tools (subagents, MCP) from dynamicVariants (dynamic_variants.ts). */
   extraVariants?: readonly Variant[] | undefined;
   /** Marks the last tool as a prompt-cache breakpoint (anthropic only). */
   cacheControl?: boolean | undefined;
@@ -67,123 +58,12 @@ export function formatFor(catalog: NativeCatalog, context: Json): string {
   return catalog.route(fieldValue(context, "provider_id"), fieldValue(context, "model_id"));
 }
 
-export interface DynamicOptions {
-  /** MCP servers: `{uid, name, disabled, tools}` objects with MCP `tools/list` entries. */
-  mcpServers?: readonly Json[] | undefined;
-  /** Subagent configs `{name, description}`. */
-  subagents?: readonly Json[] | undefined;
-  /** The kept MCP variants themselves, read only, instead of copies (the Offer). */
-  shared?: boolean | undefined;
-}
-
-/** What mcpTools made of one server list, kept read only; `copy()` hands out copies. */
-interface RuntimeTools {
-  readonly variants: readonly Variant[];
-  readonly skipped: readonly SkipRecord[];
-  readonly copy: () => [Variant[], SkipRecord[]];
-}
-
-const RUNTIME_TOOLS = new WeakMap<object, Map<string, RuntimeTools>>();
-
-/** mcpTools of `servers`, kept per server list (its fingerprint) for the catalog. */
-function keptMcpTools(catalog: NativeCatalog, servers: readonly Json[]): RuntimeTools {
-  const make = (): RuntimeTools => {
-    const [variants, skipped] = mcpTools(servers, {
-      separator: catalog.data.mcp.separator,
-      maxLength: catalog.data.mcp.name_max_length,
-    });
-    return { variants, skipped, copy: copier([variants, skipped]) as () => [Variant[], SkipRecord[]] };
-  };
-  return keptValue(RUNTIME_TOOLS, catalog, fingerprint(servers), make, CACHE_LIMIT).value;
-}
-
-/**
- * Run-time tools for a request: [subagent tools + MCP tools, tools left out with reasons]
- * (the Python Catalog.dynamic_variants). Subagent tools exist only when subagents are active
- * for this family and context.
- */
-export function dynamicVariants(
-  catalog: NativeCatalog,
-  family: Json,
-  context: Json,
-  options: DynamicOptions = {},
-): [Variant[], SkipRecord[]] {
-  const ctx = catalog.asContext(context);
-  const extra: Variant[] = [];
-  const skipped: SkipRecord[] = [];
-  const name = pyStr(family);
-  if (!has(catalog.families, name)) {
-    throw keyError(`unknown family ${pyRepr(name)}; known: ${Object.keys(catalog.families).join(", ")}`);
-  }
-  const tools = catalog.families[name].tools;
-  const subagents = options.subagents ?? [];
-  if (subagents.length > 0 && subagentsActive(ctx, tools)) {
-    const configs = subagents.filter((c) => isDict(c));
-    for (const c of subagents) {
-      if (!isDict(c)) skipped.push(skipRecord({}, "subagents", "config is not an object"));
-    }
-    extra.push(
-      ...subagentTools(configs, {
-        prefix: catalog.data.subagents.name_prefix,
-        maxLength: catalog.data.subagents.max_length,
-        separator: catalog.data.mcp.separator,
-        skipped,
-      }),
-    );
-  }
-  const servers = options.mcpServers ?? [];
-  if (servers.length > 0) {
-    const kept = keptMcpTools(catalog, servers);
-    const [found, leftOut] = options.shared ? [kept.variants, kept.skipped] : kept.copy();
-    extra.push(...found);
-    skipped.push(...leftOut.map((record) => ({ ...record })));
-  }
-  return [extra, skipped];
-}
-
 // ---- the entries of the static tools (what generated/<format>.py holds in Python) ----------
 
 interface StaticEntry {
   readonly entry: Schema | null;
   readonly meta: EntryMeta | null;
   readonly copy: (() => Schema) | null;
-}
-
-const isConditional = (piece: Json): boolean => typeof piece !== "string";
-const plain = (pieces: readonly Json[]): string => pieces.filter((p) => typeof p === "string").join("");
-const pieceText = (piece: Json): string => (typeof piece === "string" ? piece : piece[0]);
-
-/** The converted entry (placeholders unresolved); null for a tool with no description. */
-function buildEntry(dialect: string, variant: Json): Schema | null {
-  const description = plain(variant.description);
-  if (!description && !variant.description.some(isConditional)) return null;
-  const schema = parametersSchema(
-    variant.parameters.map((p: Json) => ({
-      name: p.name,
-      required: p.required,
-      instruction: plain(p.instruction),
-      schema: p.schema,
-    })),
-  );
-  // Formats without a strict mode take the same tool without it.
-  const strict = Boolean(variant.strict) && FORMATS.get(dialect)!.strict !== null;
-  return toolEntry(dialect, variant.name, description, schema, { strict });
-}
-
-/** What of this variant's entry depends on the context (null: nothing). */
-function buildMeta(variant: Json, built: Schema | null): EntryMeta | null {
-  const gates: [string, Json][] = [];
-  for (const p of variant.parameters) if (p.requires !== null) gates.push([p.name, p.requires]);
-  const texts: [string | null, string, readonly Json[]][] = [];
-  if (variant.description.some(isConditional)) texts.push([null, plain(variant.description), variant.description]);
-  for (const p of variant.parameters) {
-    if (p.instruction.some(isConditional)) texts.push([p.name, plain(p.instruction), p.instruction]);
-  }
-  const allText: Json[][] = [variant.description, ...variant.parameters.map((p: Json) => p.instruction)];
-  const hasPlaceholder = allText.some((t) => t.some((piece) => pieceText(piece).includes("{{")));
-  if (gates.length === 0 && texts.length === 0 && !hasPlaceholder) return null;
-  const paths = hasPlaceholder && built !== null ? placeholderPaths(built) : [];
-  return { gates, texts, placeholders: hasPlaceholder, paths };
 }
 
 let ENTRIES = new WeakMap<object, Map<string, StaticEntry>>();
@@ -193,8 +73,8 @@ function staticEntry(dialect: string, variant: Json): StaticEntry {
   if (perFormat === undefined) ENTRIES.set(variant, (perFormat = new Map()));
   let found = perFormat.get(dialect);
   if (found === undefined) {
-    const entry = buildEntry(dialect, variant);
-    const meta = buildMeta(variant, entry);
+    const entry = specEntry(dialect, variant);
+    const meta = specMeta(variant, entry);
     found = { entry, meta, copy: entry === null ? null : copier(entry) };
     perFormat.set(dialect, found);
   }
@@ -359,10 +239,9 @@ export const CACHE_LIMIT = 256;
 const LISTS = new WeakMap<object, Map<string, Schema[]>>();
 
 /** Forget the cached lists of `catalog` and, with `entries`, the converted static entries too
- * (benchmarks measure a first call and a cache miss with it). */
+ * (benchmarks measure a first call and a cache miss with it; dynamic_variants.ts keeps its own). */
 export function clearNativeCaches(catalog: NativeCatalog, entries: boolean = false): void {
   LISTS.delete(catalog);
-  RUNTIME_TOOLS.delete(catalog);
   if (entries) {
     ENTRIES = new WeakMap();
     CONVERTED.clear();

@@ -385,3 +385,15 @@ def build(out: Cases) -> None:
     for strict in (False, True):
         case = {"schema": schema, "strict": strict}
         out.add("native", "convert", case, _convert_python)
+    # The entries the TS runtime makes at first use, per format, against the ones Python bakes.
+    from generated import catalog_data
+    from generated._runtime.formats import FORMATS as RECORDS
+
+    def baked(given: dict[str, Any]) -> Any:
+        import importlib
+
+        module = importlib.import_module(f"generated.{RECORDS[given['static']].module}")
+        return {key: {"entry": module.TOOLS[key], "meta": module.META[key]} for key in catalog_data.SPECS}
+
+    for name in RECORDS:
+        out.add("native", "static", {"static": name}, baked)

@@ -31,9 +31,9 @@ function uses(blocks: readonly ToolUse[]): unknown[] {
   return blocks.map((b) => ({ name: b.name, params: { ...b.params }, partial: b.partial, id: b.id, error: b.error }));
 }
 
-/** The run-time tools' module (ts-native's tool_lists.ts), or null where this branch lacks it. */
+/** The run-time tools' module (dynamic_variants.ts), or null where this branch lacks it. */
 async function toolLists(): Promise<{ dynamicVariants: (...args: unknown[]) => [unknown[], unknown[]] } | null> {
-  const specifier = "../pkg/_runtime/" + "tool_lists.js"; // computed: compiles without the module
+  const specifier = "../pkg/_runtime/" + "dynamic_variants.js"; // computed: compiles without the module
   try {
     return (await import(specifier)) as { dynamicVariants: (...args: unknown[]) => [unknown[], unknown[]] };
   } catch {

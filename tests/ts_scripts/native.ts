@@ -2,9 +2,17 @@
 
 import { CATALOG, Context, FORMATS, dynamicVariants, loadServersJson, nativeTools } from "../pkg/index.js";
 import type { PromptFamily, SkipRecord } from "../pkg/index.js";
-import { runtimeEntry } from "../pkg/_runtime/native.js";
+import { runtimeEntry, specEntry, specMeta } from "../pkg/_runtime/native.js";
+import { SPECS } from "../pkg/catalog_data.js";
 import { checkLimits, convert, convertParameters } from "../pkg/_runtime/schema_dialects.js";
-import { clearNativeCaches } from "../pkg/_runtime/tool_lists.js";
+import { clearRuntimeTools } from "../pkg/_runtime/dynamic_variants.js";
+import { clearNativeCaches as clearLists } from "../pkg/_runtime/tool_lists.js";
+
+/** Every native cache of `catalog`: lists, MCP tools and, with `entries`, converted entries. */
+function clearNativeCaches(catalog: typeof CATALOG, entries = false): void {
+  clearLists(catalog, entries);
+  clearRuntimeTools(catalog);
+}
 import type { Variant } from "../pkg/_runtime/variants.js";
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -20,6 +28,7 @@ interface NativeCase {
 /** One case as JSON text (the driver's own JSON.stringify would lose nothing, but text is cheaper). */
 export function handle(input: Json): Json {
   if (input.convert !== undefined) return { text: JSON.stringify(converted(input.convert)) };
+  if (input.static !== undefined) return { text: JSON.stringify(staticEntries(input.static)) };
   if (input.bench !== undefined) return { text: JSON.stringify(bench(input.bench)) };
   return { text: JSON.stringify(native(input as NativeCase)) };
 }
@@ -120,4 +129,14 @@ function bench(b: { families: string[]; context: Json; repeats: number; budget: 
     }
   }
   return rows;
+}
+
+/** Every spec variant's entry and META in `format`, as specEntry and specMeta make them. */
+function staticEntries(format: string): Json {
+  const out: Json = {};
+  for (const [key, spec] of Object.entries(SPECS)) {
+    const entry = specEntry(format, spec);
+    out[key] = { entry, meta: specMeta(spec, entry) };
+  }
+  return out;
 }

@@ -6,6 +6,7 @@
  */
 
 import { Context, Offer, ToolResult, nativeTools, readCalls, resultMessages, type AnthropicTool } from "cline-tools";
+import * as anthropic from "cline-tools/anthropic";
 
 declare const console: { log(text: string): void };
 
@@ -20,6 +21,9 @@ const reply = { content: [{ type: "tool_use", id: "c1", name: "read_file", input
 const calls = readCalls(reply, "anthropic");
 const first = calls[0];
 const messages = first === undefined ? [] : resultMessages([[first, ToolResult.ok("read")]], "anthropic");
+// The one-format entry module (package.json exports "./anthropic"): the same values, typed for its format.
+const oneFormat: AnthropicTool[] = anthropic.tools("gpt-5-native", context);
+const oneFormatCalls = anthropic.readCalls(reply);
 console.log(
   JSON.stringify({
     tools: tools.map((tool) => tool.name),
@@ -27,5 +31,6 @@ console.log(
     calls: calls.map((use) => [use.name, use.params]),
     results: messages,
     refused: offer.refusal("no_such_tool") !== null,
+    oneFormat: [anthropic.DIALECT, JSON.stringify(oneFormat) === JSON.stringify(tools), oneFormatCalls.length],
   }),
 );

@@ -86,6 +86,7 @@ bench: $(BENCH_STAMP) ts-deps
 	$(BIN)/python benchmarks/return_path.py
 	$(BIN)/python benchmarks/return_path.py --ts
 	$(BIN)/python benchmarks/patterns.py
+	$(BIN)/python benchmarks/breaking.py
 
 clean:
 	rm -rf $(VENV) .toolgen-cache build dist *.egg-info $(TS_DIR)/node_modules

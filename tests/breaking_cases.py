@@ -113,7 +113,7 @@ CASES: dict[str, tuple[Mutate, str, int]] = {
         new_edit(
             "toolgen.yaml", "{providers: [anthropic], format: anthropic}", "{providers: [anthropic], format: gemini}"
         ),
-        "specs/toolgen.yaml:69:1",
+        "specs/toolgen.yaml:72:7",
         1,
     ),
     "PARAMETER_REMOVED": (

@@ -226,3 +226,42 @@ def test_a_shared_parameter_overridden_at_its_use_stays_at_the_tool(
     assert [(f["rule"], f["path"], f["tool"]) for f in report["findings"]] == [
         ("PARAMETER_MADE_REQUIRED", "specs/tools/ask.yaml", "ask")
     ]
+
+
+def test_a_selection_edit_in_toolgen_yaml_is_placed_there(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was placed at each family's rule:, several files away from the line that changed."""
+    _, new = breaking_trees
+    edit(new / "toolgen.yaml", "native_models: [big-model-1, big-model-2]", "native_models: [big-model-1]")
+    _, report, _ = breaking(capsys)
+    places = {(f["rule"], f["path"], f["line"]) for f in report["findings"]}
+    assert places == {("FAMILY_SELECTION_CHANGED", "specs/toolgen.yaml", 66)}
+
+
+@pytest.mark.parametrize(
+    ("old_text", "new_text"),
+    [
+        ("native_models: [big-model-1, big-model-2]", "native_models: [big-model-1, other-model]"),
+        ("local_providers: [ollama, lmstudio]", "local_providers: [ollama]"),
+        ("native_family: {in_set: native_models}", "native_family: {any_contains: [big]}"),
+        ("fallback: generic", "fallback: compact"),  # not a set: every context is run
+    ],
+)
+def test_the_grid_skips_only_contexts_that_cannot_change(
+    breaking_trees: tuple[Path, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    old_text: str,
+    new_text: str,
+) -> None:
+    """Skipping ids whose set and predicate answers are unchanged finds what the whole grid finds."""
+    from generator.breaking import selection
+
+    _, new = breaking_trees
+    edit(new / "toolgen.yaml", old_text, new_text)
+    _, quick, _ = breaking(capsys)
+    monkeypatch.setattr(selection, "_unchanged_ids", lambda before, after: lambda context: False)
+    _, whole, _ = breaking(capsys)
+    assert quick["findings"] == whole["findings"]
+    assert any(f["rule"] in ("FAMILY_SELECTION_CHANGED", "ROUTING_CHANGED") for f in whole["findings"])

@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from ..diagnostics import Location
 from ..lower.core import selection_data
 from ..runtime.catalog import Catalog as RuntimeCatalog
+from ..runtime.predicates import MatcherError, SelectionData, normalize
 from .findings import Collector, Finding
 from .side import Side
 
@@ -32,11 +35,17 @@ _SELF_FIELDS = ("provider_id", "model_id")
 def selection_changes(old: Side, new: Side) -> list[Finding]:
     """FAMILY_SELECTION_CHANGED and ROUTING_CHANGED findings over the grid of contexts."""
     out = Collector()
+    before_data, after_data = selection_data(old.catalog), selection_data(new.catalog)
+    if _same_json(before_data, after_data):
+        return []  # the same rules, orders, sets and routes pick the same everywhere: no grid to run
+    unchanged = _unchanged_ids(before_data, after_data)
     families: dict[tuple[str, str], list[dict[str, Any]]] = {}
     formats: dict[tuple[str, str], list[dict[str, Any]]] = {}
     before_side, after_side = _runtime(old), _runtime(new)
     routed: set[tuple[Any, Any]] = set()
     for context in grid(old, new):
+        if unchanged(context):
+            continue  # every test this context meets answers as before: so do selection and routing
         before, after = before_side.select_family(context), after_side.select_family(context)
         if before != after:
             families.setdefault((before, after), []).append(context)
@@ -46,21 +55,115 @@ def selection_changes(old: Side, new: Side) -> list[Finding]:
             before, after = before_side.route(*pair), after_side.route(*pair)
             if before != after:
                 formats.setdefault((before, after), []).append({"provider_id": pair[0], "model_id": pair[1]})
-    new_families = {f.name: f for f in new.catalog.families}
-    old_families = {f.name: f for f in old.catalog.families}
     for (before, after), contexts in families.items():
-        family = new_families.get(before) or old_families[before]
-        side = new if before in new_families else old
-        where = side.at(family.source, ("selection", "rule"))
         message = (
             f"{_tested(contexts)} that selected family {before!r} now select {after!r} (e.g. {_show(contexts[0])})"
         )
-        out.add("FAMILY_SELECTION_CHANGED", where, message, family=before)
-    where = new.at(new.catalog.project.source, ("routing",))
+        out.add("FAMILY_SELECTION_CHANGED", _selection_edit(old, new, before, after), message, family=before)
+    where = _routing_edit(old, new)
     for (before, after), contexts in formats.items():
         message = f"{_tested(contexts)} that sent format {before!r} now send {after!r} (e.g. {_show(contexts[0])})"
         out.add("ROUTING_CHANGED", where, message, formats=(before, after))
     return out.findings()
+
+
+def _unchanged_ids(before: Mapping[str, Any], after: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], bool]:
+    """Which contexts cannot have changed, when only named sets or model predicates did.
+
+    Rules, orders, the precondition, the fallback and the routes being equal, a context's answer
+    can change only through a set or a model predicate it meets: a model id whose membership of
+    every model set and answer to every model predicate is the same on both sides (and likewise a
+    provider id and the provider sets) gets the same family and format. Anything else changed:
+    every context is run.
+    """
+    keys = ("rules", "precondition", "fallback", "routing")
+    if any(not _same_json(before[key], after[key]) for key in keys):
+        return lambda context: False
+    old_sets, new_sets = before["selection"], after["selection"]
+    old_data = SelectionData(old_sets["provider_sets"], old_sets["model_sets"], old_sets["model_predicates"])
+    new_data = SelectionData(new_sets["provider_sets"], new_sets["model_sets"], new_sets["model_predicates"])
+
+    def model_answers(data: SelectionData, model: str) -> tuple[Any, ...]:
+        mid = normalize(model)
+        names = sorted({*old_data.model_sets, *new_data.model_sets})
+        answers: list[Any] = [data.model_sets[n].__contains__(mid) if n in data.model_sets else None for n in names]
+        for name in sorted({*old_data.model_predicates, *new_data.model_predicates}):
+            try:
+                answers.append(data.model_matches(name, mid) if name in data.model_predicates else None)
+            except (MatcherError, KeyError, re.error):
+                answers.append("error")
+        return tuple(answers)
+
+    def provider_answers(data: SelectionData, provider: str) -> tuple[Any, ...]:
+        names = sorted({*old_data.provider_sets, *new_data.provider_sets})
+        pid = normalize(provider)
+        return tuple(pid in data.provider_sets[n] if n in data.provider_sets else None for n in names)
+
+    known: dict[tuple[str, Any], bool] = {}
+
+    def same(kind: str, value: Any) -> bool:
+        if not isinstance(value, str):
+            return True  # no id: the set and predicate tests raise alike on both sides
+        key = (kind, value)
+        if key not in known:
+            answers = model_answers if kind == "model" else provider_answers
+            known[key] = answers(old_data, value) == answers(new_data, value)
+        return known[key]
+
+    return lambda context: same("model", context.get("model_id")) and same("provider", context.get("provider_id"))
+
+
+def _selection_edit(old: Side, new: Side, before: str, after: str) -> Location:
+    """Where the edit that moved contexts from family ``before`` to ``after`` is: the rule (or
+    order) of one of the two families when it changed, else the first changed key of toolgen.yaml's
+    selection block, else the rule of ``before``."""
+    old_families = {f.name: f for f in old.catalog.families}
+    new_families = {f.name: f for f in new.catalog.families}
+    for name in (after, before):
+        was, now = old_families.get(name), new_families.get(name)
+        if was is not None and now is not None:
+            for key, a, b in (("rule", was.rule, now.rule), ("order", was.order, now.order)):
+                if not _same_json(a, b):
+                    return new.at(now.source, ("selection", key))
+    changed = _project_edit(old, new, _SELECTION_KEYS)
+    if changed is not None:
+        return changed
+    family = new_families.get(before) or old_families[before]
+    return (new if before in new_families else old).at(family.source, ("selection", "rule"))
+
+
+def _routing_edit(old: Side, new: Side) -> Location:
+    """Where the routing edit is: the default, the first rule that differs, else a provider set."""
+    before, after = old.catalog.project, new.catalog.project
+    if before.routing_default != after.routing_default:
+        return new.at(after.source, ("routing", "default"))
+    for i, (was, now) in enumerate(itertools.zip_longest(before.routing_rules, after.routing_rules)):
+        if was != now:
+            return new.at(after.source, ("routing", "rules", min(i, max(len(after.routing_rules) - 1, 0))))
+    changed = _project_edit(old, new, ("provider_sets", "model_sets", "model_predicates"))
+    return changed if changed is not None else new.at(after.source, ("routing",))
+
+
+_SELECTION_KEYS = ("precondition", "fallback", "provider_sets", "model_sets", "model_predicates")
+
+
+def _project_edit(old: Side, new: Side, keys: tuple[str, ...]) -> Location | None:
+    """The first of ``keys`` of toolgen.yaml's selection block (or one of its named entries)
+    whose value changed, in the new file; None when none did."""
+    before, after = old.catalog.project, new.catalog.project
+    for key in keys:
+        a, b = getattr(before, key), getattr(after, key)
+        if isinstance(a, Mapping) and isinstance(b, Mapping):
+            for name in [*b, *(n for n in a if n not in b)]:
+                if not _same_json(a.get(name), b.get(name)):
+                    return new.at(after.source, ("selection", key, name))
+        elif not _same_json(a, b):
+            return new.at(after.source, ("selection", key))
+    return None
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    return json.dumps(a, sort_keys=True, default=repr) == json.dumps(b, sort_keys=True, default=repr)
 
 
 def _tested(contexts: list[dict[str, Any]]) -> str:

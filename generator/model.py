@@ -62,6 +62,20 @@ class TextPiece:
 Text = tuple[TextPiece, ...]
 
 
+@dataclass(frozen=True)
+class Deprecation:
+    """A ``deprecated:`` marker: what to use instead, and the date (YYYY-MM-DD) from which the
+    thing may be removed without ``toolgen breaking`` calling it a break (None: any time)."""
+
+    note: str | None = None
+    removal: str | None = None
+
+    def text(self, what: str) -> str:
+        """The sentence the model and the types read about it."""
+        after = f" It may be removed after {self.removal}." if self.removal else ""
+        return f"Deprecated: {self.note or f'avoid this {what}; it will be removed.'}{after}"
+
+
 def plain(text: Text) -> str:
     """The unconditional part of a text (what a context-free view shows)."""
     return "".join(p.text for p in text if p.when is None)
@@ -83,6 +97,9 @@ class Parameter:
     """The name it had before (``renamed_from:``): a declared rename for ``toolgen breaking``."""
     overrides: tuple[str, ...] = field(default=(), compare=False)
     """For a shared parameter: the keys its ``use:`` entry sets over the definition (sorted)."""
+    deprecated: Deprecation | None = field(default=None, compare=False)
+    deprecated_values: tuple[tuple[Any, Deprecation], ...] = field(default=(), compare=False)
+    """Deprecated members of its enum, each with its marker, in declared order."""
 
     @property
     def type(self) -> str:
@@ -127,6 +144,7 @@ class Tool:
     """The ``label:`` template (checked against the declared parameters), or None."""
     renamed_from: str | None = None
     """The id it had before (``renamed_from:``): a declared rename for ``toolgen breaking``."""
+    deprecated: Deprecation | None = None
 
     def variant(self, family: str) -> ToolVariant | None:
         for variant in self.variants:

@@ -244,6 +244,11 @@ CASES: dict[str, tuple[Mutate, str, int]] = {
         "specs/toolgen.yaml:59:3",
         0,
     ),
+    "DEPRECATED": (
+        tool_edit("ask", "id: ask\n", "id: ask\ndeprecated: {note: Ask in the chat instead., removal: 2027-06-30}\n"),
+        "specs/tools/ask.yaml:3:1",
+        0,
+    ),
     "FAMILY_VERSION_NOT_BUMPED": (
         lambda _, new: (keep_versions(new), edit(new / "tools" / "read_file.yaml", "minimum: 1", "minimum: 2")),
         "specs/variants/compact.yaml:4:1",

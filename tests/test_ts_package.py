@@ -104,8 +104,9 @@ def test_a_bad_npm_block_is_a_located_error(tmp_path: Path, block: str, message:
 
 
 def test_the_build_uses_the_checked_compiler_and_flags() -> None:
-    pinned = json.loads((ts_bridge.TOOLCHAIN / "package.json").read_text("utf-8"))["devDependencies"]["typescript"]
-    assert pinned == ts_package.TYPESCRIPT_VERSION
+    pinned = json.loads((ts_bridge.TOOLCHAIN / "package.json").read_text("utf-8"))["devDependencies"]
+    assert pinned["typescript"] == ts_package.TYPESCRIPT_VERSION
+    assert pinned["esbuild"] == ts_package.ESBUILD_VERSION
     assert ts_package.STRICT_FLAGS == STRICT_HOST_FLAGS
     text = ts_bridge.render_package()[ts_package.BUILD_CONFIG].decode("utf-8")
     config = json.loads(text.split("\n", 1)[1])  # after the generated-file line
@@ -148,16 +149,20 @@ def tarball() -> Iterator[Path]:
         yield packed
 
 
-def test_the_tarball_holds_the_compiled_package(tarball: Path) -> None:
+def test_the_tarball_holds_the_built_package(tarball: Path) -> None:
+    """Declarations for every module; JavaScript bundled per entry, shared code in a few chunks."""
     with tarfile.open(tarball) as archive:
         names = sorted(name.removeprefix("package/") for name in archive.getnames())
-    assert "dist/index.js" in names and "dist/index.d.ts" in names and "dist/_runtime/offer.js" in names
+    assert "dist/index.js" in names and "dist/index.d.ts" in names and "dist/_runtime/offer.d.ts" in names
     assert [n for n in names if not n.startswith("dist/")] == ["package.json"]
     sources = [n for n in names if n.endswith(".ts") and not n.endswith(".d.ts")]
     assert sources == []
-    assert {n.removesuffix(".d.ts") for n in names if n.endswith(".d.ts")} == {
-        n.removesuffix(".js") for n in names if n.endswith(".js")
-    }
+    entries = json.loads(ts_bridge.render_package()["package.json"].decode("utf-8"))["exports"]
+    built = {e["default"].removeprefix("./") for e in entries.values() if isinstance(e, dict)}
+    scripts = [n for n in names if n.endswith(".js")]
+    assert built <= set(scripts) and all(f"{n.removesuffix('.js')}.d.ts" in names for n in built)
+    chunks = [n for n in scripts if n not in built]
+    assert all(n.startswith("dist/chunks/") for n in chunks) and len(chunks) <= 12, chunks
 
 
 def _host(tarball: Path, root: Path, kind: str) -> Path:

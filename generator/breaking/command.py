@@ -37,11 +37,32 @@ def add_command(sub: Any) -> None:
         "(errors go to stderr as text for the last two)",
     )
     parser.add_argument(
+        "--today",
+        type=_date,
+        default=None,
+        metavar="YYYY-MM-DD",
+        help="the date removal dates of deprecated things are compared with (default: today's)",
+    )
+    parser.add_argument(
         "--fail-on",
         choices=("error", "warning", "info"),
         default="error",
         help="the lowest level that makes the run exit 1 (default: error; levels in toolgen.yaml, docs/breaking.md)",
     )
+
+
+def _date(text: str) -> str:
+    """An argparse type: a calendar date written YYYY-MM-DD (argparse reports anything else)."""
+    import datetime
+
+    try:
+        return datetime.date.fromisoformat(text).isoformat() if len(text) == 10 else _bad_date(text)
+    except ValueError:
+        return _bad_date(text)
+
+
+def _bad_date(text: str) -> str:
+    raise argparse.ArgumentTypeError(f"{text!r} is not a date written YYYY-MM-DD")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         families = [f for side in sides for f in side.catalog.project.family_enum]
         formats = [f for side in sides for f in side.catalog.project.formats]
         project = new.sources[sides[1].catalog.project.source]
-        policy = read_policy(project, diags)
+        policy = read_policy(project, diags, args.today or "")
         accepted = read_exceptions(project, tool_ids, diags, families, formats)
     invalid = len(sides) != 2 or diags.has_errors
     if args.error_format == "json":  # one report object either way; it carries the diagnostics itself

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from ..diagnostics import Location
-from ..model import Handler, Parameter, Tool, ToolVariant
+from ..model import Deprecation, Handler, Parameter, Tool, ToolVariant
 from ..runtime.formats import FORMATS as FORMAT_RECORDS
 from .findings import Collector, Finding
 from .projectdiff import compare_project
@@ -39,7 +39,18 @@ def compare(old: Side, new: Side) -> list[Finding]:
     renamed = _renamed_tools(old, new)
     _families(old, new, renamed, out)
     _handlers(old, new, renamed, out)
+    _deprecated_tools(old, new, renamed, out)
     return out.findings()
+
+
+def _deprecated_tools(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> None:
+    """DEPRECATED for each tool that has become deprecated (at its ``deprecated:`` key)."""
+    before = {renamed.get(tool_id, tool_id): tool for tool_id, tool in old.tools.items()}
+    for tool_id, tool in new.tools.items():
+        was = before.get(tool_id)
+        if tool.deprecated is not None and was is not None and was.deprecated is None:
+            message = f"tool {tool_id!r} is now deprecated{_announced(tool.deprecated)}"
+            out.add("DEPRECATED", new.at(tool.source, ("deprecated",)), message, tool=tool_id)
 
 
 # ---- tools, per family ------------------------------------------------------------------------
@@ -118,6 +129,7 @@ def _families(old: Side, new: Side, renamed: dict[str, str], out: Collector) -> 
                     tool=variant.tool_id,
                     family=name,
                     formats=formats,
+                    deprecation=old.tools[variant.tool_id].deprecated,
                 )
                 reported.add(variant.tool_id)
         for variant in by_id.values():
@@ -147,7 +159,8 @@ def _unlisted_tools(old: Side, new: Side, renamed: dict[str, str], reported: set
             out.add("TOOL_RENAMED", where, f"tool id {tool_id!r} is now {renamed[tool_id]!r}", tool=renamed[tool_id])
         else:
             where = new.at(new.catalog.project.source, ("tools",))
-            out.add("TOOL_REMOVED", where, f"tool {tool_id!r} removed", tool=tool_id)
+            marker = before[tool_id].deprecated
+            out.add("TOOL_REMOVED", where, f"tool {tool_id!r} removed", tool=tool_id, deprecation=marker)
     offered = {v.tool_id for _, variants in new.families.values() for v in variants}
     for tool_id, tool in after.items():
         if tool_id not in before and tool_id not in offered and tool_id not in renamed.values():
@@ -166,12 +179,14 @@ def _variant(
         fmts: tuple[str, ...] = formats,
         parameter: str | None = None,
         shared: bool = False,
+        deprecation: Deprecation | None = None,
     ) -> None:
-        if shared:  # a change of parameters.yaml: one finding there for every tool using it
-            out.add(rule, where, message, family=family, formats=fmts, parameter=parameter)
-            return
-        message = f"{new.name}: {message}"
-        out.add(rule, where, message, tool=new.tool_id, family=family, formats=fmts, parameter=parameter)
+        tool: str | None = None
+        if not shared:  # shared: a change of parameters.yaml, one finding there for every tool using it
+            message, tool = f"{new.name}: {message}", new.tool_id
+        out.add(
+            rule, where, message, tool=tool, family=family, formats=fmts, parameter=parameter, deprecation=deprecation
+        )
 
     if old.name != new.name:
         add("TOOL_RENAMED", f"tool {old.name!r} is now sent as {new.name!r}")
@@ -241,7 +256,8 @@ def _parameters(before: tuple[Parameter, ...], after: tuple[Parameter, ...], add
             neighbours = [*reversed(before[:index]), *before[index + 1 :]]
             kept = next((new_by_name[p.name] for p in neighbours if p.name in new_by_name), None)
             extra = {"where": kept.location} if kept is not None else {}
-            add("PARAMETER_REMOVED", f"parameter {param.name!r} removed", parameter=param.name, **extra)
+            message = f"parameter {param.name!r} removed"
+            add("PARAMETER_REMOVED", message, parameter=param.name, deprecation=param.deprecated, **extra)
     for param in added:
         if id(param) not in paired:
             rule = "PARAMETER_REQUIRED_ADDED" if param.required else "PARAMETER_ADDED"
@@ -289,7 +305,38 @@ def _parameter(was: Parameter, now: Parameter, add_any: Add, side: Side) -> None
         if dep not in now.dependencies:
             add("REQUIREMENT_REMOVED", f"{name} no longer depends on tool {dep!r}", where=where)
     for rule, message in diff_schema(was.schema, now.schema, now.name):
-        add(rule, message, where=where)
+        deprecation = _values_marker(was, now) if rule == "ENUM_VALUE_REMOVED" and _own(message, now) else None
+        add(rule, message, where=where, deprecation=deprecation)
+    if now.deprecated is not None and was.deprecated is None:
+        add("DEPRECATED", f"{name} is now deprecated{_announced(now.deprecated)}", where=where)
+    newly = [value for value, _ in now.deprecated_values if value not in {v for v, _ in was.deprecated_values}]
+    if newly:
+        shown = ", ".join(json.dumps(v, ensure_ascii=False) for v in newly)
+        add("DEPRECATED", f"{name}: value(s) {shown} deprecated", where=where)
+
+
+def _announced(marker: Deprecation) -> str:
+    """What a DEPRECATED finding says after "is now deprecated": the note and the removal date."""
+    note = f": {marker.note}" if marker.note else ""
+    return note + (f" (removal allowed from {marker.removal})" if marker.removal else "")
+
+
+def _own(message: str, param: Parameter) -> bool:
+    """Is a schemadiff message about the parameter itself (not one of its members or items)?"""
+    return message.startswith(f"parameter {param.name!r}:")
+
+
+def _values_marker(was: Parameter, now: Parameter) -> Deprecation | None:
+    """The deprecation that covers the enum values ``now`` dropped: None unless every one was
+    deprecated; then the latest of their removal dates (None when one has none)."""
+    before = {json.dumps(v, sort_keys=True): v for v in was.schema.get("enum", ())}
+    after = {json.dumps(v, sort_keys=True) for v in now.schema.get("enum", ())}
+    marks = {json.dumps(v, sort_keys=True): m for v, m in was.deprecated_values}
+    gone = [key for key in before if key not in after]
+    if not gone or any(key not in marks for key in gone):
+        return None
+    dates = [marks[key].removal for key in gone]
+    return Deprecation(None, None if None in dates else max(d for d in dates if d is not None))
 
 
 # ---- handlers -------------------------------------------------------------------------------

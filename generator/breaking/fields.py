@@ -200,6 +200,11 @@ DECISIONS: dict[str, Decision] = {
     ),
     "tools/<tool>.yaml:handler.validator": Decision(("HANDLER_CHANGED",), "the handler's own check changes"),
     "tools/<tool>.yaml:handler.shares": Decision(("HANDLER_CHANGED",), "another tool's handler runs the calls"),
+    "tools/<tool>.yaml:deprecated": Decision(
+        ("DEPRECATED", "TOOL_REMOVED"), "announced: its removal is information from the removal date on"
+    ),
+    "<deprecation>.note": Decision(("DEPRECATED", "DESCRIPTION_CHANGED"), "the sentence the model reads"),
+    "<deprecation>.removal": Decision(_NONE, "when removing it stops being a break"),
     "tools/<tool>.yaml:renamed_from": Decision(
         ("TOOL_RENAMED",), "declares a rename: the old and new ids are paired even when the shape changed"
     ),
@@ -225,6 +230,15 @@ DECISIONS: dict[str, Decision] = {
         "an object member, compared like a parameter (name.member)",
     ),
     "<parameter>.name": Decision(("PARAMETER_RENAMED", "PARAMETER_REMOVED"), "the argument name"),
+    "<parameter>.deprecated": Decision(
+        ("DEPRECATED", "PARAMETER_REMOVED"), "announced: its removal is information from the removal date on"
+    ),
+    "<parameter>.deprecated_values": Decision(
+        ("DEPRECATED", "ENUM_VALUE_REMOVED"), "announced: their removal is information from the removal date on"
+    ),
+    "<parameterFields>.deprecated_values[].value": Decision(("DEPRECATED",), "the enum value announced"),
+    "<parameterFields>.deprecated_values[].note": Decision(("DEPRECATED", "DESCRIPTION_CHANGED"), "the model reads it"),
+    "<parameterFields>.deprecated_values[].removal": Decision(_NONE, "when removing it stops being a break"),
     "<parameter>.renamed_from": Decision(
         ("PARAMETER_RENAMED",), "declares a rename: the pair is compared, type changes included"
     ),

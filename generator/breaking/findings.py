@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..diagnostics import Location
-from ..model import FORMATS
+from ..model import FORMATS, Deprecation
 from .rules import RULES
 
 #: The text path's "format": the XML tools section of the system prompt, sent by every family.
@@ -30,6 +30,8 @@ class Finding:
     """The parameter the change is about (its top-level name), for exceptions scoped to one."""
     level: str = ""
     """The level the project's policy gives the finding (policy.py); "" before it is applied."""
+    deprecation: Deprecation | None = None
+    """For a removal: the ``deprecated:`` marker the removed thing had (policy.py reads it)."""
 
     @property
     def severity(self) -> str:
@@ -51,6 +53,7 @@ class Collector:
 
     items: dict[tuple[str, str | None, Location, str], tuple[list[str], list[str]]] = field(default_factory=dict)
     parameters: dict[tuple[str, str | None, Location, str], str] = field(default_factory=dict)
+    deprecations: dict[tuple[str, str | None, Location, str], Deprecation] = field(default_factory=dict)
 
     def add(
         self,
@@ -62,11 +65,14 @@ class Collector:
         family: str | None = None,
         formats: tuple[str, ...] = (),
         parameter: str | None = None,
+        deprecation: Deprecation | None = None,
     ) -> None:
         assert rule in RULES, rule
         families, known = self.items.setdefault((rule, tool, location, message), ([], []))
         if parameter is not None:
             self.parameters[(rule, tool, location, message)] = parameter
+        if deprecation is not None:
+            self.deprecations[(rule, tool, location, message)] = deprecation
         if family is not None and family not in families:
             families.append(family)
         known.extend(f for f in formats if f not in known)
@@ -83,6 +89,7 @@ class Collector:
                 tuple(families),
                 tuple(sorted(formats, key=rank.__getitem__)),
                 parameter=self.parameters.get(key),
+                deprecation=self.deprecations.get(key),
             )
             for key, (families, formats) in self.items.items()
             for rule, tool, location, message in (key,)

@@ -16,6 +16,7 @@ the run (default ``error``); exceptions accept findings at ``error`` and ``warni
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -36,10 +37,16 @@ PRESETS = {
 """The audiences (rules.py) each ``protect`` value keeps."""
 
 
+REMOVALS = frozenset({"TOOL_REMOVED", "PARAMETER_REMOVED", "ENUM_VALUE_REMOVED"})
+"""The rules whose finding can be the announced removal of something deprecated."""
+
+
 @dataclass(frozen=True)
 class Policy:
     protect: str = "both"
     levels: Mapping[str, str] = field(default_factory=dict)
+    today: str = ""
+    """The date (YYYY-MM-DD) removal dates are compared with: ``--today``, else the run's own."""
 
     def level(self, rule: str) -> str:
         """The level findings of ``rule`` get."""
@@ -50,7 +57,7 @@ class Policy:
         return RULES[rule].level
 
 
-def read_policy(project: SourceFile, diags: Diagnostics) -> Policy:
+def read_policy(project: SourceFile, diags: Diagnostics, today: str = "") -> Policy:
     """The policy of the new side's toolgen.yaml (its shape checked by the meta-schema); a rule id
     that does not exist is E340, with the closest id as a hint."""
     block: Any = (project.data or {}).get("breaking") or {}
@@ -61,16 +68,29 @@ def read_policy(project: SourceFile, diags: Diagnostics) -> Policy:
             diags.error(project.loc(("breaking", "levels", rule), key=True), "E340", f"unknown rule id {rule!r}", hint)
             continue
         levels[rule] = level
-    return Policy(block.get("protect") or "both", levels)
+    return Policy(block.get("protect") or "both", levels, today or datetime.date.today().isoformat())
 
 
 def apply_policy(findings: list[Finding], policy: Policy) -> list[Finding]:
-    """The findings with their levels set; those at ``off`` are left out."""
+    """The findings with their levels set; those at ``off`` are left out.
+
+    The removal of something deprecated is information from its removal date on (at any time
+    when it has none), and keeps its rule's level before that date; its message says which.
+    """
     result = []
     for finding in findings:
         level = policy.level(finding.rule)
+        marker = finding.deprecation if finding.rule in REMOVALS else None
+        message = finding.message
+        if marker is not None and level != "off":
+            if marker.removal is None or marker.removal <= policy.today:
+                level = "info" if LEVELS.index(level) > LEVELS.index("info") else level
+                since = f" since {marker.removal}" if marker.removal else ""
+                message += f" (it was deprecated; removal allowed{since})"
+            else:
+                message += f" (it is deprecated, but may be removed only after {marker.removal})"
         if level != "off":
-            result.append(replace(finding, level=level))
+            result.append(replace(finding, level=level, message=message))
     return result
 
 

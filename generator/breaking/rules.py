@@ -70,6 +70,7 @@ _RULES = (
     Rule("STRICT_CHANGED", True, "the OpenAI strict flag of a tool changed", "model"),
     Rule("DEFAULT_CHANGED", False, "a default value changed (of a parameter or a context field)", "both"),
     Rule("DESCRIPTION_CHANGED", False, "a description, instruction or usage example changed", "model"),
+    Rule("DEPRECATED", False, "a tool, parameter or enum value is now deprecated (a removal may follow)", "both"),
     # Conditions on the context.
     Rule(
         "REQUIREMENT_ADDED",

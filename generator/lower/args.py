@@ -29,6 +29,7 @@ binds itself) are emitted with the functional ``TypedDict("Name", {...})`` synta
 
 from __future__ import annotations
 
+import dataclasses
 import keyword
 import re
 from collections import Counter
@@ -127,6 +128,7 @@ class Field:
     doc: str | None  # a docstring literal (see docstring()), or None
     type: Ann
     text: str  # the doc as plain text
+    deprecated: str | None = None  # the deprecation sentence (the text holds it too), for @deprecated
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,7 @@ class TypedDictDef:
     total: bool
     class_syntax: bool
     text: str  # the doc as plain text
+    deprecated: str | None = None  # set when the tool is deprecated (args.ts marks the type)
 
 
 @dataclass(frozen=True)
@@ -273,15 +276,22 @@ class _Builder:
         fields = [self.field(name, k, s, k in required, str(s.get("description") or "")) for k, s in members.items()]
         return self.add(name, doc, fields)
 
-    def parameters(self, name: str, doc: str, params: tuple[Parameter, ...]) -> str:
-        """Define the TypedDict of a variant's parameters (instructions become field docstrings)."""
-        fields = [self.field(name, p.name, p.schema, always_given(p), plain(p.instruction)) for p in params]
-        return self.add(name, doc, fields)
+    def parameters(self, name: str, doc: str, params: tuple[Parameter, ...], deprecated: str | None = None) -> str:
+        """Define the TypedDict of a variant's parameters (instructions become field docstrings;
+        a deprecated parameter's already ends with its deprecation sentence)."""
+        fields = [
+            dataclasses.replace(
+                self.field(name, p.name, p.schema, always_given(p), plain(p.instruction)),
+                deprecated=p.deprecated.text("parameter") if p.deprecated else None,
+            )
+            for p in params
+        ]
+        return self.add(name, doc if deprecated is None else f"{doc} {deprecated}", fields, deprecated)
 
-    def add(self, name: str, doc: str, fields: list[Field]) -> str:
+    def add(self, name: str, doc: str, fields: list[Field], deprecated: str | None = None) -> str:
         total = any(f.required for f in fields)
         class_syntax = all(usable(f.key) and f.key not in self.names.taken for f in fields)
-        self.defs.append(TypedDictDef(name, docstring(doc), tuple(fields), total, class_syntax, doc))
+        self.defs.append(TypedDictDef(name, docstring(doc), tuple(fields), total, class_syntax, doc, deprecated))
         return name
 
 
@@ -343,7 +353,9 @@ def plan(catalog: Catalog) -> ArgsPlan:
             name = builder.names.claim(stem, "Args")
             variant = next(v for v in tool.variants if v.family == families[0])
             listed = ", ".join(families)
-            names[sig] = builder.parameters(name, f"Arguments of {tool.id} for {listed}.", variant.parameters)
+            deprecated = tool.deprecated.text("tool") if tool.deprecated else None
+            doc = f"Arguments of {tool.id} for {listed}."
+            names[sig] = builder.parameters(name, doc, variant.parameters, deprecated)
         for variant in tool.variants:
             by_key[variant.key] = names[signature(variant.parameters)]
         by_tool[tool.id] = names[primary]

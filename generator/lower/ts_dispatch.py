@@ -67,12 +67,18 @@ def _key(name: str) -> str:
 
 def _interface(definition: TypedDictDef) -> str:
     # an object type, not an interface: it is then assignable to ToolParams (an index signature)
-    lines = [doc(definition.text), f"export type {definition.name} = {{\n"]
+    lines = [doc(_tagged(definition.text, definition.deprecated)), f"export type {definition.name} = {{\n"]
     for field in definition.fields:
-        lines.append(doc(field.text, _INDENT))
+        lines.append(doc(_tagged(field.text, field.deprecated), _INDENT))
         lines.append(f"{_INDENT}readonly {_key(field.key)}{'' if field.required else '?'}: {ts_type(field.type)};\n")
     lines.append("};\n")
     return "".join(lines)
+
+
+def _tagged(text: str, deprecated: str | None) -> str:
+    """A doc comment's text, with JSDoc's @deprecated tag when the thing is deprecated (editors
+    strike its uses through; the sentence itself is already in the text)."""
+    return text if deprecated is None else f"{text}\n@deprecated"
 
 
 def _type_map(name: str, comment: str, entries: Iterable[tuple[str, str]]) -> str:

@@ -15,6 +15,7 @@ from ..model import SCHEMA_COMBINATORS, SCHEMA_KEYWORD_ORDER, Parameter
 from ..runtime.ecma_regex import PatternError, compile_pattern
 from ..validate import suggest
 from .common import Scope, article, fits, freeze
+from .deprecation import marked, read_deprecated_values, read_deprecation, values_sentence
 from .predicates import check_predicate
 from .text import check_text
 
@@ -72,6 +73,14 @@ def parameter(scope: Scope, src: SourceFile, spec: dict[str, Any], at: PathKey) 
     instruction = check_text(scope, src, merged.get("instruction"), at + ("instruction",))
     description = check_text(scope, src, merged.get("description"), at + ("description",))
     schema = _schema(scope, src, merged, at, top=True)
+    deprecated = read_deprecation(scope, src, merged.get("deprecated"), at + ("deprecated",))
+    allowed = [schema["const"]] if "const" in schema else schema.get("enum")
+    allowed = list(allowed) if allowed is not None else None
+    values = read_deprecated_values(scope, src, merged.get("deprecated_values"), allowed, at + ("deprecated_values",))
+    sentences = [deprecated.text("parameter")] if deprecated else []
+    sentences += [values_sentence(values)] if values else []
+    for sentence in sentences:  # the model reads them where it reads about the parameter
+        instruction, description = marked(instruction, sentence), marked(description, sentence)
     return Parameter(
         name=name,
         required=bool(merged.get("required", False)),
@@ -85,6 +94,8 @@ def parameter(scope: Scope, src: SourceFile, spec: dict[str, Any], at: PathKey) 
         location=src.loc(at),
         renamed_from=merged.get("renamed_from"),
         overrides=overridden,
+        deprecated=deprecated,
+        deprecated_values=values,
     )
 
 

@@ -10,6 +10,7 @@ from ..model import Handler, Tool, ToolVariant
 from ..runtime.labels import LabelSyntaxError, label_names
 from ..validate import suggest
 from .common import Scope, file_stem, freeze
+from .deprecation import marked, read_deprecation
 from .predicates import check_predicate
 from .schemas import parameter
 from .text import check_text, check_usage
@@ -67,6 +68,12 @@ def build_tools(scope: Scope, srcs: list[SourceFile]) -> list[Tool]:
         complete = not any(d.severity == "error" for d in diags.items[reported:])
         handler = _handler(scope, src, data, by_id)
         label = _label(scope, src, data, variants if complete else None)
+        deprecated = read_deprecation(scope, src, data.get("deprecated"), ("deprecated",))
+        if deprecated is not None:  # every variant tells the model, in the tool's own description
+            sentence = deprecated.text("tool")
+            variants = tuple(
+                dataclasses.replace(v, description=marked(v.description, sentence, "\n\n")) for v in variants
+            )
         renamed_from = data.get("renamed_from")
         if renamed_from is not None and renamed_from in scope.tool_ids:
             diags.error(
@@ -76,7 +83,7 @@ def build_tools(scope: Scope, srcs: list[SourceFile]) -> list[Tool]:
                 "name the id the tool had in an earlier version, or remove renamed_from",
             )
             renamed_from = None
-        result.append(Tool(tool_id, handler, variants, src.path, label, renamed_from))
+        result.append(Tool(tool_id, handler, variants, src.path, label, renamed_from, deprecated))
     return result
 
 

@@ -13,7 +13,7 @@ BENCH_STAMP := $(VENV)/.toolgen-bench-installed
 TS_DIR     := tests/ts
 TS_STAMP   := $(TS_DIR)/node_modules/.toolgen-installed
 
-.PHONY: generate check validate test lint bench clean venv ts-deps
+.PHONY: generate check validate test lint bench clean venv ts-deps conformance
 
 # The development setup: everything, test extra included.
 venv: $(TEST_STAMP)
@@ -40,6 +40,18 @@ validate: $(STAMP)
 test: $(TEST_STAMP) lint ts-deps
 	$(BIN)/toolgen check
 	$(BIN)/python -m pytest
+
+# The conformance corpus alone: is it what Python answers now, and does the TS runtime pass it
+# (tests/conformance/, docs/conformance.md). `make test` runs both as part of the suite.
+CONFORMANCE_PACKAGES := js_names orders
+conformance: $(TEST_STAMP) ts-deps
+	$(BIN)/python tests/conformance/generate.py --check
+	rm -rf build/conformance
+	for name in $(CONFORMANCE_PACKAGES); do \
+		$(BIN)/toolgen generate --specs tests/data/$$name/specs --out build/conformance/$$name-py \
+			--ts-out build/conformance/$$name --no-docs >/dev/null || exit 1; \
+	done
+	node tests/conformance/run.mjs $(foreach name,$(CONFORMANCE_PACKAGES),--package $(name)=build/conformance/$(name))
 
 # Installs the TS toolchain when npm exists; without it the TS tests are skipped (and say so loudly).
 ts-deps:

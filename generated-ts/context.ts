@@ -108,7 +108,7 @@ export const FIELD_TYPES: FieldTypes = {
     "string",
     true
   ]
-};
+} as const;
 
 export const FIELD_DOCS: { readonly [field: string]: string } = {
   "provider_id": "Id of the API provider serving the current mode, or null when none is configured.",

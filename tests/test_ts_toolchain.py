@@ -38,26 +38,6 @@ def test_runtime_tests_pass_under_node_test() -> None:
     assert completed.returncode == 0, completed.stdout + completed.stderr
 
 
-def test_catalog_data_equals_python() -> None:
-    from generated import catalog_data as py
-
-    [ts] = ts_bridge.values("core", [{"op": "data"}])
-    expected = {
-        "selection": py.SELECTION,
-        "rules": py.RULES,
-        "precondition": py.PRECONDITION,
-        "fallback": py.FALLBACK,
-        "families": py.FAMILIES,
-        "specs": py.SPECS,
-        "familySpecs": py.FAMILY_SPECS,
-        "placeholders": py.PLACEHOLDERS,
-        "routing": py.ROUTING,
-        "mcp": py.MCP,
-        "subagents": py.SUBAGENTS,
-    }
-    assert ts == ts_bridge.as_json(expected)
-
-
 def test_runtime_version_matches_python() -> None:
     from generator.runtime import RUNTIME_VERSION
 

@@ -38,7 +38,11 @@ SCRIPTS = ROOT / "tests" / "ts_scripts"
 RUNTIME_TESTS = ROOT / "generator" / "ts_runtime" / "test"
 PACKAGE = "pkg"  # the generated package's folder inside the build
 #: Other spec sets compiled beside it (folder in the build -> spec folder), for scripts to import.
-EXTRA_PACKAGES = {"orders": ROOT / "tests" / "data" / "orders" / "specs"}
+EXTRA_PACKAGES = {
+    "orders": ROOT / "tests" / "data" / "orders" / "specs",
+    "js_names": ROOT / "tests" / "data" / "js_names" / "specs",
+}
+CONFORMANCE = ROOT / "tests" / "conformance"  # the corpus runner, compiled into conformance/
 SKIP_PREFIX = "TypeScript checks skipped: "
 
 _DRIVER = """\
@@ -126,7 +130,11 @@ def build() -> Build:
     for folder, specs in EXTRA_PACKAGES.items():
         for rel, data in render_package(specs).items():
             _put(root / folder / rel, data)
-    for folder, target in ((RUNTIME_TESTS, f"{PACKAGE}/_runtime/test"), (SCRIPTS, "scripts")):
+    for folder, target in (
+        (RUNTIME_TESTS, f"{PACKAGE}/_runtime/test"),
+        (SCRIPTS, "scripts"),
+        (CONFORMANCE, "conformance"),
+    ):
         for path in sorted(folder.glob("*.ts")) if folder.is_dir() else []:
             _put(root / target / path.name, path.read_bytes())
     (root / "package.json").write_text('{"type": "module", "private": true}\n')
@@ -141,7 +149,12 @@ def build() -> Build:
         "tsconfig.emit.json": {
             "extends": (TOOLCHAIN / "tsconfig.emit.json").as_posix(),
             "compilerOptions": {"rootDir": ".", "outDir": "out", "typeRoots": [types]},
-            "include": [f"{PACKAGE}/**/*.ts", *(f"{folder}/**/*.ts" for folder in EXTRA_PACKAGES), "scripts/**/*.ts"],
+            "include": [
+                f"{PACKAGE}/**/*.ts",
+                *(f"{folder}/**/*.ts" for folder in EXTRA_PACKAGES),
+                "scripts/**/*.ts",
+                "conformance/**/*.ts",
+            ],
         },
     }
     for name, config in configs.items():

@@ -143,11 +143,6 @@ def ts_module() -> str:
         lines.append(f"export const {name} = {literal(getattr(formats, name))};")
     lines += [
         "",
-        "/** The action emitting a keyword as `keyword`. */",
-        "export function rename(keyword: string): string {",
-        "  return RENAME + keyword;",
-        "}",
-        "",
         "/** Keywords no description text can stand in for (they shape which values validate). */",
         f"export const LOGIC_KEYWORDS: readonly string[] = {literal(formats.LOGIC_KEYWORDS)};",
         "",

@@ -183,20 +183,6 @@ export type Holds = (requirement: Json) => boolean;
 export type TextOf = (pieces: readonly Json[]) => string;
 export type Fill = (text: string) => string;
 
-/** A fresh copy of `entry` adapted to the context (see `adapt`). */
-export function materialize(
-  dialect: string,
-  entry: Schema,
-  meta: EntryMeta | null,
-  holds: Holds,
-  text: TextOf,
-  placeholders: Fill,
-): Schema {
-  const result = fastCopy(entry);
-  if (meta === null) return result;
-  return adapt(dialect, result, meta, holds, text, placeholders);
-}
-
 /** Adapt `result`, a private copy of an entry, to the context in place, and return it. */
 export function adapt(
   dialect: string,

@@ -15,7 +15,7 @@ import { skipRecord } from "./variants.js";
 import type { SkipRecord, Variant } from "./variants.js";
 import { parseReply, parseToolCalls } from "./xml_calls.js";
 import type { KnownTools } from "./xml_calls.js";
-import { pyRepr } from "./pyspell.js";
+import { put, pyRepr } from "./pyspell.js";
 
 /** Sections kept per (family, context): contexts repeat across requests. */
 const SECTION_CACHE_LIMIT = 256;
@@ -87,7 +87,7 @@ export class TextPath<C extends object> {
   knownTools(family: string, extraVariants: readonly Variant[] = []): KnownTools {
     const tools: { [name: string]: readonly string[] } = {};
     for (const variant of [...(this.catalog.variants.get(family) ?? missing(family)), ...extraVariants]) {
-      tools[variant.name] = variant.parameters.map((p) => p.name);
+      put(tools, variant.name, variant.parameters.map((p) => p.name)); // "__proto__" too, as an own key
     }
     return tools;
   }

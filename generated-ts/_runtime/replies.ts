@@ -162,6 +162,7 @@ export function decodeArguments(
   maxChars: number = MAX_ARGUMENT_CHARS,
 ): [Record<string, unknown>, string | null] {
   if (value === null || value === undefined) return [{}, null];
+  const text = typeof value === "string" ? value : null;
   if (typeof value === "string") {
     const length = longerThan(value, maxChars);
     if (length !== null) {
@@ -188,7 +189,48 @@ export function decodeArguments(
     const kind = jsonTypeOf(value) ?? kindOf(value);
     return [{}, `its arguments are a JSON ${kind}, not an object`];
   }
+  const unsafe = text !== null && !hasUnsafeLiteral(text) ? null : unsafeInteger(value, "");
+  if (unsafe !== null) {
+    return [{}, `its argument ${pyRepr(unsafe)} holds an integer beyond \u00b1(2**53 - 1), which JavaScript cannot hold exactly`];
+  }
   return [value, null];
+}
+
+const SIXTEEN_DIGITS = /\d{16}/;
+/** Integer literals of JSON text, outside strings (not a float's digits, not an exponent). */
+const INTEGER_LITERALS = /"(?:[^"\\]|\\[\s\S])*"|(?<![\d.eE+-])(-?\d{16,})(?![\d.eE])/g;
+
+/** Whether JSON text holds an integer literal beyond ±(2**53 - 1) (from JSON text, 1e20 is a float). */
+function hasUnsafeLiteral(text: string): boolean {
+  if (!SIXTEEN_DIGITS.test(text)) return false;
+  for (const match of text.matchAll(INTEGER_LITERALS)) {
+    const digits = match[1];
+    if (digits !== undefined && (digits.startsWith("-") ? -BigInt(digits) : BigInt(digits)) > BigInt(Number.MAX_SAFE_INTEGER)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Where the first integral number beyond ±(2**53 - 1) is in `value` (`a.b[0]`), or null.
+ * A double that large may be an integer that lost digits (Python would hand over the exact one):
+ * such a call is refused rather than run with another number (docs/conformance.md, big-integers). */
+function unsafeInteger(value: unknown, path: string): string | null {
+  if (typeof value === "number") {
+    return Number.isInteger(value) && Math.abs(value) > Number.MAX_SAFE_INTEGER ? path : null;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unsafeInteger(value[i], `${path}[${i}]`);
+      if (found !== null) return found;
+    }
+  } else if (isDict(value)) {
+    for (const key of Object.keys(value)) {
+      const found = unsafeInteger(value[key], path ? `${path}.${key}` : key);
+      if (found !== null) return found;
+    }
+  }
+  return null;
 }
 
 /** The error text for the model about a call that was not run. */

@@ -9,6 +9,7 @@
 
 import type { ToolUse } from "./tool_types.js";
 import { toolUse } from "./tool_types.js";
+import { put } from "./pyspell.js";
 import { bisectLeft, bisectRight, dropPartialTag, find, isBlank, nonWs, span } from "./xml_grammar.js";
 import type { Rope, ToolGrammar } from "./xml_grammar.js";
 
@@ -421,7 +422,8 @@ function extendWs(rope: Rope, lo: number, hi: number, first: number, last: numbe
   return [first, last];
 }
 
-/** Set a parameter as a Python dict would: a repeated one keeps its first place, takes the new value. */
+/** Set a parameter as a Python dict would: a repeated one keeps its first place, takes the new value
+ * (and "__proto__" is an own key, not the prototype). */
 function setParam(params: { [name: string]: string }, name: string, value: string): void {
-  params[name] = value;
+  put(params, name, value);
 }

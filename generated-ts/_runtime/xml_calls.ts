@@ -12,6 +12,7 @@
 
 import { Block } from "./xml_block.js";
 import { toolUse, type ToolUse } from "./tool_types.js";
+import { put } from "./pyspell.js";
 import { bisectLeft, Grammar, nonWs, Rope, span } from "./xml_grammar.js";
 
 /** Parameters whose values are content: `content` (write_to_file, new_rule), `diff`
@@ -181,7 +182,7 @@ function unknownCall(text: string, start: number, name: string, limit: number, c
     if (text.startsWith(`</${name}>`, tag)) {
       if (values.length === 0) return null;
       const params: Record<string, string> = {};
-      for (const [p, a, b] of values) params[p] = span(text, a, b);
+      for (const [p, a, b] of values) put(params, p, span(text, a, b));
       return [toolUse(name, params), tag + name.length + 3];
     }
     PARAM_OPEN.lastIndex = tag;

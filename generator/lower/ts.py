@@ -181,7 +181,9 @@ def _context(catalog: Catalog, writer: JsWriter) -> str:
         out.write(f"{_INDENT}readonly {f.name}: {kind}{' | null' if f.nullable else ''};\n")
     out.write("}\n\n/** Kind and nullability per field, in declared order. */\nexport const FIELD_TYPES: FieldTypes = ")
     writer.value({f.name: (f.type, f.nullable) for f in project.context}, "FIELD_TYPES")
-    out.write(";\n\nexport const FIELD_DOCS: { readonly [field: string]: string } = ")
+    # `as const`: the tuples keep their type even under a key the contextual type misreads
+    # ("constructor" is looked up on Object, not in the index signature: a context field so named).
+    out.write(" as const;\n\nexport const FIELD_DOCS: { readonly [field: string]: string } = ")
     writer.value({f.name: f.doc for f in project.context}, "FIELD_DOCS")
     out.write(";\n\n/** Every field at its default. */\nexport const DEFAULTS: Context = ")
     writer.value({f.name: f.default for f in project.context}, "DEFAULTS")

@@ -31,6 +31,8 @@ def string(text: str) -> str:
 
 _CODE_MARK = "\x00toolgen-code:"  # stands in for a Code value while json.dumps writes the literal
 _CODE_TEXT = re.compile(r'"\\u0000toolgen-code:([^"\\]*)"')
+#: A key "__proto__" in a literal json.dumps wrote with indent=2 (every key starts a line).
+_PROTO_KEY = re.compile(r'(?m)^( *)"__proto__":')
 
 
 class JsWriter:
@@ -46,6 +48,8 @@ class JsWriter:
         """Append ``value``'s literal (``where`` and the indexes ``at`` name it in problems)."""
         text = json.dumps(self._prepare(value, [where, *at]), ensure_ascii=False, indent=2)
         text = _CODE_TEXT.sub(lambda m: m.group(1), text)
+        # A literal's "__proto__": sets the prototype; the computed key makes it an own key, as in Python.
+        text = _PROTO_KEY.sub(r'\1["__proto__"]:', text)
         self.out.write(_UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
     def _prepare(self, value: Any, path: list[Any]) -> Any:

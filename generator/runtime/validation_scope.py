@@ -93,6 +93,10 @@ _NUMBER_TEXT = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _COERCE_ORDER = ("integer", "number", "boolean", "array", "object")
 
 
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def coerce_text(text: str, types: Sequence[str]) -> Any:
     """The text read as one of ``types`` by validation.py's rules, or the text unchanged."""
     if "string" in types:
@@ -117,8 +121,8 @@ def coerce_text(text: str, types: Sequence[str]) -> Any:
         ):
             if json_text_depth(stripped) > MAX_NESTING:
                 continue
-            try:
-                decoded = json.loads(stripped)
+            try:  # NaN and the infinities are not JSON: such text stays text (as in TypeScript)
+                decoded = json.loads(stripped, parse_constant=_not_json)
             except ValueError:
                 continue
             if json_type(decoded) == name:

@@ -18,11 +18,6 @@ export const CUSTOM = "custom";
 export const RENAME = "rename:";
 export const NAME_SAFE_CHARS = "A-Za-z0-9_-";
 
-/** The action emitting a keyword as `keyword`. */
-export function rename(keyword: string): string {
-  return RENAME + keyword;
-}
-
 /** Keywords no description text can stand in for (they shape which values validate). */
 export const LOGIC_KEYWORDS: readonly string[] = [
   "not",

@@ -8,6 +8,7 @@ import {
   ToolId,
   enabledTools,
   enabledVariants,
+  knownTools,
   parseCalls,
   parsePartialJsonArray,
   promptSection,
@@ -20,7 +21,8 @@ import { CATALOG } from "../pkg/catalog.js";
 import type { SkipRecord, Variant } from "../pkg/_runtime/variants.js";
 import { parseToolCalls } from "../pkg/_runtime/xml_calls.js";
 import type { Text } from "../pkg/_runtime/data.js";
-import { fillLabel } from "../pkg/_runtime/labels.js";
+import { fillLabel, labelNames } from "../pkg/_runtime/labels.js";
+import { jsonEqual } from "../pkg/_runtime/json_values.js";
 
 type Input = { readonly op: string; readonly [key: string]: unknown };
 type Tools = { readonly [name: string]: readonly string[] };
@@ -92,6 +94,12 @@ export async function handle(input: Input): Promise<unknown> {
       return parsePartialJsonArray(input["text"]);
     case "label":
       return fillLabel(input["template"] as string, input["params"]);
+    case "jsonEqual":
+      return jsonEqual(input["a"], input["b"]);
+    case "labelNames":
+      return labelNames(input["template"] as string);
+    case "knownTools":
+      return knownTools(family);
     default:
       throw new Error(`unknown op ${input.op}`);
   }

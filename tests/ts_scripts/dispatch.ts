@@ -3,7 +3,16 @@
  * input, each answered as JSON in the same shape as the Python side of the test.
  */
 
-import { Coordinator, HANDLERS, Offer, SharedToolHandler, type ToolHandler } from "../pkg/index.js";
+import {
+  Coordinator,
+  HANDLERS,
+  Offer,
+  SharedToolHandler,
+  dispatchTable,
+  isSubagentToolName,
+  label,
+  type ToolHandler,
+} from "../pkg/index.js";
 import {
   decodeArguments,
   readCalls,
@@ -54,6 +63,24 @@ function namespace(missing: readonly string[]): Record<string, unknown> {
         return ToolResult.ok(`${className}|${block.name}|${pyJsonDumps(block.params, ",", ":")}`);
       }
     };
+  }
+  return out;
+}
+
+/** The namespace with every handler's `execute` async. */
+function asyncNamespace(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const binding of Object.values(HANDLERS)) {
+    if (binding === null) continue;
+    const className = binding.class_name;
+    // in an object literal the class takes the key as its name, as a Python class has its own
+    out[className] = {
+      [className]: class implements ToolHandler {
+        async execute(_config: unknown, block: ToolUse): Promise<ToolResult> {
+          return ToolResult.ok(`${className}|${block.name}`);
+        }
+      },
+    }[className];
   }
   return out;
 }
@@ -177,9 +204,21 @@ export function handle(input: Input): unknown {
     case "stream":
       return stream(input);
     case "validate": {
-      const check = argumentsChecker(input["schema"]);
+      const check = argumentsChecker(input["schema"], input["dialect"] === undefined ? {} : { dialect: input["dialect"] });
       return (input["cases"] as [unknown, boolean][]).map(([params, coerce]) => check(params as any, coerce));
     }
+    case "asyncOnSync": {
+      // an async handler called on a sync path: refused with AsyncHandlerError's text, not run
+      const coordinator = Coordinator.fromNamespace(asyncNamespace());
+      const use = useFrom(input["call"]);
+      return { result: resultJson(coordinator.execute(null, use)), has: coordinator.has(use.name) };
+    }
+    case "label":
+      return label(useFrom(input["call"]));
+    case "isSubagentToolName":
+      return isSubagentToolName(input["name"]);
+    case "dispatchTable":
+      return dispatchTable();
     case "results": {
       const answers = (input["answers"] as [any, any][]).map(([u, r]) => [useFrom(u), resultFrom(r)] as const);
       return {

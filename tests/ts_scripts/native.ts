@@ -4,7 +4,7 @@ import { CATALOG, Context, FORMATS, dynamicVariants, loadServersJson, nativeTool
 import type { PromptFamily, SkipRecord } from "../pkg/index.js";
 import { runtimeEntry, specEntry, specMeta } from "../pkg/_runtime/native.js";
 import { SPECS } from "../pkg/catalog_data.js";
-import { checkLimits, convert } from "../pkg/_runtime/schema_dialects.js";
+import { checkLimits, convert, convertParameters } from "../pkg/_runtime/schema_dialects.js";
 import { clearRuntimeTools } from "../pkg/_runtime/dynamic_variants.js";
 import { clearNativeCaches as clearLists } from "../pkg/_runtime/tool_lists.js";
 
@@ -74,6 +74,7 @@ function converted(c: { schema: Json; strict: boolean }): Json {
         return { schema: conv.schema, notices: conv.notices.map((n) => [n.path, n.message]) };
       });
     }
+    out[`params/${format}`] = outcome(() => convertParameters(c.schema, format));
     const variant = { name: "t", description: ["D."], strict: c.strict, parameters: [], input_schema: c.schema };
     let entry: Json = null;
     const got = outcome(() => (entry = runtimeEntry(format, variant, (p) => p.join(""))));

@@ -1,7 +1,4 @@
-"""The TypeScript runtime answers as the Python one on the handler side (issue 16).
-
-Both runtimes run the same inputs and their answers are compared as JSON; any difference fails,
-naming the input:
+"""Conformance cases of the return path (module "dispatch", tests/ts_scripts/dispatch.ts):
 
 - dispatch decisions, sync and async: every tool name of every family, every MCP tool name the
   servers of tests/data/mcp/ give (and the raw, unrewritten and malformed spellings), subagent
@@ -19,12 +16,9 @@ naming the input:
   servers (one disabled) and subagents: the names sent, the skip report, and for calls to every
   tool, offered or not, with drawn arguments: the refusal and the answer.
 
-tests/ts_bridge.py compiles the package once and runs tests/ts_scripts/dispatch.ts on each batch.
-Known differences, which the corpus avoids: JavaScript does not tell 3 from 3.0, loses integers
-past 2**53 (unless a lossless reader gives bigints), and iterates integer-like object keys first
-(docs/handlers.md, "TypeScript handlers"). Patterns are ECMA-262 in both (ecma_regex): the keyword
-corpus has invalid and refused patterns (the same refusal texts) and patterns Python's own ``re``
-would read otherwise.
+Numbers past 2**53 and integer-like keys are the cases of cases_special.py. Patterns are
+ECMA-262 in both (ecma_regex): the keyword corpus has invalid and refused patterns (the same
+refusal texts) and patterns Python's own ``re`` would read otherwise.
 """
 
 from __future__ import annotations
@@ -36,10 +30,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import generated
-import ts_bridge
+from conformance.common import Cases
 from generated import catalog_data
 from generated._runtime import replies, streams, validation
 from generated._runtime.dynamic_tools import encode_mcp_tool_name, load_servers_json, mcp_tools
@@ -66,34 +58,8 @@ from replies_data import (
 from test_offer import NATIVE, SUBAGENTS
 from test_offer import SERVERS as OFFER_SERVERS
 
-MCP_DATA = Path(__file__).parent / "data" / "mcp"
+MCP_DATA = Path(__file__).resolve().parents[1] / "data" / "mcp"
 SEED = 20261130
-
-
-def first_difference(py: Any, ts: Any, path: str = "") -> str:
-    """Where two JSON values first differ, and the two values there (kept short)."""
-    if isinstance(py, dict) and isinstance(ts, dict) and py.keys() == ts.keys():
-        for key in py:
-            if py[key] != ts[key]:
-                return first_difference(py[key], ts[key], f"{path}.{key}")
-    if isinstance(py, list) and isinstance(ts, list) and len(py) == len(ts):
-        for index, (a, b) in enumerate(zip(py, ts, strict=True)):
-            if a != b:
-                return first_difference(a, b, f"{path}[{index}]")
-    return f"at {path or 'the top'}:\n  python: {str(py)[:800]}\n  ts:     {str(ts)[:800]}"
-
-
-def compare(kind: str, inputs: list[dict[str, Any]], python: Callable[[dict[str, Any]], Any]) -> int:
-    """Run ``inputs`` through both runtimes; fail naming every input whose answers differ."""
-    ts = ts_bridge.values("dispatch", [{"op": kind, **i} for i in inputs])
-    differences = []
-    for given, ts_answer in zip(inputs, ts, strict=True):
-        py_answer = ts_bridge.as_json(python(given))
-        if py_answer != ts_answer:
-            shown = json.dumps(given, ensure_ascii=False)[:400]
-            differences.append(f"{kind} {shown}\n{first_difference(py_answer, ts_answer)}")
-    assert not differences, f"{len(differences)} of {len(inputs)} differ:\n" + "\n".join(differences[:20])
-    return len(inputs)
 
 
 def use_json(use: generated.ToolUse) -> dict[str, Any]:
@@ -206,7 +172,7 @@ def calls_for(name: str) -> list[dict[str, Any]]:
     ]
 
 
-def test_dispatch_decisions_are_equal() -> None:
+def dispatch_decisions_are_equal(out: Cases) -> None:
     names = list(dict.fromkeys(tool_names()))
     calls = [call for name in names for call in calls_for(name)]
     calls += [
@@ -221,7 +187,7 @@ def test_dispatch_decisions_are_equal() -> None:
     classes = sorted({b["class_name"] for b in HANDLERS.values() if b is not None})
     for missing in (classes[:1], ["WriteToFileToolHandler", "UseSubagentsToolHandler", "UseMcpToolHandler"]):
         inputs += [{"calls": calls, "missing": missing}, {"calls": calls, "missing": missing, "lenient": True}]
-    compare("route", inputs, py_route)
+    out.run("dispatch", "route", inputs, py_route)
 
 
 # ---- reading calls ---------------------------------------------------------------------------
@@ -326,16 +292,19 @@ def py_read(given: dict[str, Any]) -> Any:
     return {"uses": [use_json(u) for u in uses], "problems": problems}
 
 
-def test_read_calls_are_equal() -> None:
-    compare("readCalls", list(reply_inputs()), py_read)
+def read_calls_are_equal(out: Cases) -> None:
+    out.run("dispatch", "readCalls", list(reply_inputs()), py_read)
 
 
-def test_decode_arguments_is_equal() -> None:
+def decode_arguments_is_equal(out: Cases) -> None:
     inputs = [{"value": text} for text in BAD_JSON] + [{"value": text, "max": 5} for text in BAD_JSON[:5]]
     inputs += [{"value": v} for v in (None, {}, {"a": [1, {"b": "c"}]}, [1], 3, True, "x" * 20)]
     inputs += [{"value": {"a": "x" * 30}, "max": 20}, {"value": "\U0001f600" * 6, "max": 8}]
-    compare(
-        "decode", inputs, lambda g: replies.decode_arguments(g["value"], g.get("max") or replies.MAX_ARGUMENT_CHARS)
+    out.run(
+        "dispatch",
+        "decode",
+        inputs,
+        lambda g: replies.decode_arguments(g["value"], g.get("max") or replies.MAX_ARGUMENT_CHARS),
     )
 
 
@@ -400,8 +369,8 @@ def py_stream(given: dict[str, Any]) -> Any:
     return {"fed": fed, "calls": calls, "finished": finished, "problems": stream.problems}
 
 
-def test_streams_are_equal() -> None:
-    compare("stream", list(stream_inputs()), py_stream)
+def streams_are_equal(out: Cases) -> None:
+    out.run("dispatch", "stream", list(stream_inputs()), py_stream)
 
 
 # ---- validation ------------------------------------------------------------------------------
@@ -618,20 +587,20 @@ def validation_inputs() -> Iterator[dict[str, Any]]:
 
 def py_validate(given: dict[str, Any]) -> Any:
     try:
-        check = validation.arguments_checker(given["schema"])
+        check = validation.arguments_checker(given["schema"], dialect=given.get("dialect", "2020-12"))
     except validation.SchemaRefused as exc:  # TS throws it: both are compared as the error text
         return {"error": f"SchemaRefused: {exc}"}
     return [list(check(params, coerce)) for params, coerce in given["cases"]]
 
 
-def test_validation_is_equal() -> None:
-    compare("validate", list(validation_inputs()), py_validate)
+def validation_is_equal(out: Cases) -> None:
+    out.run("dispatch", "validate", list(validation_inputs()), py_validate)
 
 
 # ---- result messages -------------------------------------------------------------------------
 
 
-def test_result_messages_are_equal() -> None:
+def result_messages_are_equal(out: Cases) -> None:
     answers = [
         ({"name": "read_file", "params": {}, "id": "c1"}, {"content": "text", "is_error": False, "denied": False}),
         ({"name": "t", "params": {}, "id": "toolgen-call-1"}, {"content": "bad", "is_error": True, "denied": False}),
@@ -654,12 +623,7 @@ def test_result_messages_are_equal() -> None:
 
     inputs = [{"format": fmt, "answers": answers[:n]} for fmt in FORMATS for n in (0, 1, 3)]
     inputs.append({"format": "anthropic", "answers": answers, "label": "[read_file for 'a']"})
-    compare("results", inputs, py_results)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _typescript() -> None:
-    ts_bridge.require()
+    out.run("dispatch", "results", inputs, py_results)
 
 
 # ---- the Offer: permission, validation and dispatch of what one request sent --------------------
@@ -802,8 +766,8 @@ def py_offer(given: dict[str, Any]) -> Any:
     return {"names": list(offer.names()), "skipped": offer.skipped, "degraded": offer.degraded, "answers": answers}
 
 
-def test_offers_answer_alike() -> None:
-    compare("offer", list(offer_inputs()), py_offer)
+def offers_answer_alike(out: Cases) -> None:
+    out.run("dispatch", "offer", list(offer_inputs()), py_offer)
 
 
 # ---- answering a whole turn: cut-off calls, unknown tool tags, Offer.answer and answer_text ----
@@ -859,7 +823,7 @@ def cut_replies(fmt: str) -> Iterator[dict[str, Any]]:
     yield other
 
 
-def test_cut_off_replies_are_read_alike() -> None:
+def cut_off_replies_are_read_alike(out: Cases) -> None:
     inputs = [{"format": fmt, "response": r} for fmt in FORMATS for r in cut_replies(fmt)]
     for fmt in FORMATS:  # entered at the choice / candidate: the stop value is still seen
         response = cut_off(fmt, reply(fmt))
@@ -867,7 +831,7 @@ def test_cut_off_replies_are_read_alike() -> None:
             inputs.append({"format": fmt, "response": response["choices"][0]})
         if fmt == "gemini":
             inputs.append({"format": fmt, "response": response["candidates"][0]})
-    compare("readCalls", inputs, py_read)
+    out.run("dispatch", "readCalls", inputs, py_read)
 
 
 #: Finished text-path replies: calls, cut-off calls, unknown tools, and prose that is not a call.
@@ -900,7 +864,7 @@ REPLY_TEXTS = [
 ]
 
 
-def test_finished_replies_are_parsed_alike() -> None:
+def finished_replies_are_parsed_alike(out: Cases) -> None:
     tools = {
         "read_file": ["path", "start_line"],
         "list_files": ["path", "recursive"],
@@ -913,7 +877,7 @@ def test_finished_replies_are_parsed_alike() -> None:
 
         return [use_json(u) for u in parse_reply(given["text"], given["tools"])]
 
-    compare("parseReply", inputs, py_parse)
+    out.run("dispatch", "parseReply", inputs, py_parse)
 
 
 def answer_inputs() -> Iterator[dict[str, Any]]:
@@ -953,5 +917,91 @@ def py_answer(given: dict[str, Any]) -> Any:
     return out
 
 
-def test_offers_answer_whole_turns_alike() -> None:
-    compare("answer", list(answer_inputs()), py_answer)
+def offers_answer_whole_turns_alike(out: Cases) -> None:
+    out.run("dispatch", "answer", list(answer_inputs()), py_answer)
+
+
+def dialect_inputs() -> Iterator[dict[str, Any]]:
+    """Schemas read in another dialect (Gemini's, draft 7 by $schema) and keywords that combine."""
+    values: list[Any] = [None, 1, 2, "a", [1], {"a": 1}, {"a": 1, "b": None}, True]
+    cases = [({"v": v}, coerce) for v in values for coerce in (False, True)]
+    gemini = [
+        {"type": "INTEGER", "nullable": True},
+        {"type": "STRING", "enum": ["a", "b"], "nullable": True},
+        {"type": "OBJECT", "properties": {"a": {"type": "INTEGER"}}, "required": ["a"], "nullable": False},
+        {"anyOf": [{"type": "INTEGER"}, {"type": "STRING"}]},
+    ]
+    for schema in gemini:
+        yield {"schema": {"type": "OBJECT", "properties": {"v": schema}}, "cases": cases, "dialect": "gemini"}
+    for declared in ("http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema", "x"):
+        schema = {"$schema": declared, "type": "object", "properties": {"v": {"items": [{"type": "integer"}]}}}
+        yield {"schema": schema, "cases": cases}
+        nested = {"type": "object", "properties": {"v": {"$id": "https://x/v", "$schema": declared, "items": [{}]}}}
+        yield {"schema": nested, "cases": cases}
+    combined = [
+        {"enum": [1, 2, "a"], "const": 1},
+        {"dependentSchemas": {"a": {"required": ["b"]}}, "properties": {"a": {}, "b": {}}},
+        {"dependentSchemas": {"a": {"minProperties": 2}}, "dependentRequired": {"a": ["b"]}},
+    ]
+    for schema in combined:
+        yield {"schema": {"type": "object", "properties": {"v": schema}}, "cases": cases}
+
+
+class _AsyncHandlers:
+    """A namespace of async handlers (a sync path refuses them with AsyncHandlerError's text)."""
+
+    @staticmethod
+    def namespace() -> dict[str, type]:
+        def handler_class(class_name: str) -> type:
+            async def execute(self: Any, config: Any, block: generated.ToolUse) -> generated.ToolResult:
+                return generated.ToolResult.ok(f"{class_name}|{block.name}")
+
+            def init(self: Any, validator: Any = None) -> None:
+                self.validator = validator
+
+            return type(class_name, (), {"execute": execute, "__init__": init})
+
+        names = {b["class_name"] for b in HANDLERS.values() if b is not None}
+        return {name: handler_class(name) for name in sorted(names)}
+
+
+def surface_calls(out: Cases) -> None:
+    """The dispatch module's own functions: labels, subagent names, the table, async handlers refused."""
+    from generated import dispatch
+
+    names = list(dict.fromkeys(tool_names()))
+    calls = [call for name in names for call in calls_for(name)]
+    out.run("dispatch", "label", [{"call": c} for c in calls], lambda g: dispatch.label(use_from(g["call"])))
+    out.run(
+        "dispatch",
+        "isSubagentToolName",
+        [{"name": n} for n in names],
+        lambda g: dispatch.is_subagent_tool_name(g["name"]),
+    )
+    out.run("dispatch", "dispatchTable", [{}], lambda g: dispatch.dispatch_table())
+
+    def on_sync(given: dict[str, Any]) -> Any:
+        coordinator = Coordinator.from_namespace(_AsyncHandlers.namespace())
+        use = use_from(given["call"])
+        return {"result": result_json(coordinator.execute(None, use)), "has": coordinator.has(use.name)}
+
+    out.run("dispatch", "asyncOnSync", [{"call": c} for c in calls[:40]], on_sync)
+    out.run("dispatch", "validate", list(dialect_inputs()), py_validate)
+
+
+def build(out: Cases) -> None:
+    """Every case of this module, in a fixed order."""
+    for add in (
+        dispatch_decisions_are_equal,
+        read_calls_are_equal,
+        decode_arguments_is_equal,
+        streams_are_equal,
+        validation_is_equal,
+        result_messages_are_equal,
+        offers_answer_alike,
+        cut_off_replies_are_read_alike,
+        finished_replies_are_parsed_alike,
+        offers_answer_whole_turns_alike,
+        surface_calls,
+    ):
+        add(out)

@@ -1,38 +1,30 @@
-"""Python and TypeScript give the same native tool lists and skip reports (issue 16, ts-native).
-
-Both runtimes get the same inputs: every family, every format (and the routed one), feature
+"""Conformance cases of native tool lists, skip reports and the schema converter (module "native",
+tests/ts_scripts/native.ts). The inputs: every family, every format (and the routed one), feature
 toggles of the golden context, provider/model routing, the 276 contexts of the selection grid
 (with the family Python selects), and the run-time tools of the test data: each MCP file of
 tests/data/mcp (hostile.json included, read by each side's own ``load_servers_json``) and a set
 of subagent configs. Compared as JSON text, key order included: the tools list, the skip
 report (``dynamic_variants`` plus ``native_tools``'s own), or the error (type and message, e.g.
-NativeToolsUnavailable). A difference fails naming the input.
-
-Numbers are written in one canonical form on both sides before the texts are compared: a
-JavaScript number cannot tell 1 from 1.0, so an integral float reads as an integer (text that
-quotes a number, such as "Default: 1.0.", is compared as it is). A second group of tests fuzzes
-the schema converter itself on random schemas, every format, strict on and off.
+NativeToolsUnavailable). A second group fuzzes the schema converter itself on random schemas,
+every format, strict on and off. A JavaScript number cannot tell 1 from 1.0: the corpus holds JSON,
+where both read as the same number (text that quotes a number, "Default: 1.0.", stays text).
 """
 
 from __future__ import annotations
 
 import json
-import math
 import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import behaviour
-import ts_bridge
 from behaviour import FORMATS
+from conformance.common import GRID, Cases
 from golden import GOLDEN_FIELDS
 
 ROOT = Path(__file__).resolve().parent.parent
 MCP_DIR = ROOT / "tests" / "data" / "mcp"
-GRID = ROOT / "tests" / "data" / "reference" / "cline-v4.0.10-variant-selection-grid.json"
 #: The golden context's toggles of tests/behaviour.py, and one more the native lists read.
 TOGGLES = (*behaviour.TOGGLES, "is_subagent_run")
 #: Subagent configs: plain, long, duplicate, separator inside, a lone surrogate, not an object.
@@ -48,7 +40,6 @@ SUBAGENTS_TEXT = json.dumps(
         5,
     ]
 )
-BATCH = 400
 #: Edge cases hostile.json lacks: over-long integers (in a schema, as the schema, elsewhere in a
 #: tool), lone surrogates in names and text, floats, non-ASCII, "__proto__" and "constructor"
 #: as property names, uids that hold or end with a start of the separator, text as "disabled",
@@ -155,25 +146,6 @@ def _known(ctx: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in ctx.items() if k in fields}
 
 
-def _canonical(value: Any) -> Any:
-    """Numbers in one form (an integral value as an int), everything else as it is, order kept."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)):
-        if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-            return int(value)
-        return value
-    if isinstance(value, dict):
-        return {k: _canonical(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_canonical(v) for v in value]
-    return repr(value)
-
-
-def _text(value: Any) -> str:
-    return json.dumps(_canonical(value), ensure_ascii=False)
-
-
 #: Server files read once per session (mcp_tools never changes what it is given).
 _SERVERS: dict[str, Any] = {}
 
@@ -201,36 +173,6 @@ def _python(case: dict[str, Any]) -> Any:
         return {"tools": tools, "skipped": skipped}
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {exc}"}
-
-
-def _compare(cases: list[dict[str, Any]]) -> tuple[int, list[str]]:
-    """Run every case on both sides; returns (cases compared, descriptions of the differences)."""
-    problems: list[str] = []
-    for start in range(0, len(cases), BATCH):
-        batch = cases[start : start + BATCH]
-        results = ts_bridge.run("native", batch)
-        for case, result in zip(batch, results, strict=True):
-            ts_value = (
-                result["ok"]
-                if "ok" in result
-                else {"error": f"{result['error']['name']}: {result['error']['message']}"}
-            )
-            if isinstance(ts_value, dict) and "text" in ts_value:
-                ts_value = json.loads(ts_value["text"])
-            expected, got = _text(_python(case)), _text(ts_value)
-            if expected != got:
-                problems.append(_describe(case, expected, got))
-    return len(cases), problems
-
-
-def _describe(case: dict[str, Any], expected: str, got: str) -> str:
-    at = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False)) if a != b), min(len(expected), len(got)))
-    where = {k: v for k, v in case.items() if k not in ("servers", "subagents", "context")}
-    return (
-        f"{where} context={case['name']} servers={case.get('server_file')} subagents={case['subagents'] is not None}\n"
-        f"  python: ...{expected[max(0, at - 120) : at + 200]}\n"
-        f"  ts:     ...{got[max(0, at - 120) : at + 200]}"
-    )
 
 
 def _families() -> list[str]:
@@ -284,30 +226,6 @@ def _runtime_tool_cases() -> Iterator[dict[str, Any]]:
                 for label, text in texts:
                     yield _case(name, family, fmt, ctx, servers=text, server_file=label, subagents=SUBAGENTS_TEXT)
                 yield _case(name, family, fmt, ctx, subagents=SUBAGENTS_TEXT)
-
-
-def _assert_same(cases: list[dict[str, Any]], minimum: int) -> None:
-    count, problems = _compare(cases)
-    assert count >= minimum, f"only {count} cases"
-    assert not problems, f"{len(problems)} of {count} cases differ:\n" + "\n".join(problems[:10])
-
-
-def test_native_tools_static_every_family_format_and_toggle() -> None:
-    ts_bridge.require()
-    cases = list(_static_cases())
-    _assert_same(cases, 2000)
-
-
-def test_native_tools_selection_grid() -> None:
-    ts_bridge.require()
-    if not GRID.is_file():
-        pytest.skip(f"selection grid not vendored: {GRID}")
-    _assert_same(list(_grid_cases()), 276 * 6)
-
-
-def test_native_tools_with_mcp_and_subagent_tools() -> None:
-    ts_bridge.require()
-    _assert_same(list(_runtime_tool_cases()), 1000)
 
 
 # ---- the converter on random schemas --------------------------------------------------------
@@ -414,7 +332,7 @@ def _schema_cases(seed: int, count: int) -> list[dict[str, Any]]:
 
 def _convert_python(case: dict[str, Any]) -> dict[str, Any]:
     from generated._runtime.native import runtime_entry
-    from generated._runtime.schema_dialects import check_limits, convert
+    from generated._runtime.schema_dialects import check_limits, convert, convert_parameters
 
     out: dict[str, Any] = {}
     for fmt in FORMATS:
@@ -425,6 +343,10 @@ def _convert_python(case: dict[str, Any]) -> dict[str, Any]:
                 out[f"{fmt}/{strict}"] = {"ok": {"schema": conv.schema, "notices": notices}}
             except Exception as exc:
                 out[f"{fmt}/{strict}"] = {"error": f"{type(exc).__name__}: {exc}"}
+        try:
+            out[f"params/{fmt}"] = {"ok": convert_parameters(case["schema"], fmt)}
+        except Exception as exc:
+            out[f"params/{fmt}"] = {"error": f"{type(exc).__name__}: {exc}"}
         variant = {
             "name": "t",
             "description": ["D."],
@@ -446,52 +368,32 @@ def _convert_python(case: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_converter_on_random_schemas(seed: int) -> None:
-    cases = _schema_cases(seed, 500)
-    results = ts_bridge.run("native", [{"convert": c} for c in cases])
-    problems = []
-    for case, result in zip(cases, results, strict=True):
-        expected = _text(_convert_python(case))
-        got = _text(json.loads(result["ok"]["text"])) if "ok" in result else str(result)
-        if expected != got:
-            problems.append(f"schema {json.dumps(case)}\n  python: {expected[:600]}\n  ts:     {got[:600]}")
-    assert not problems, f"{len(problems)} of {len(cases)} schemas differ:\n" + "\n".join(problems[:5])
+def _native_input(case: dict[str, Any]) -> dict[str, Any]:
+    """A case as the adapter reads it (the names of the context and server file are for people)."""
+    return {k: case[k] for k in ("family", "format", "context", "servers", "subagents")}
 
 
-def test_known_difference_integer_like_property_names_come_first_in_typescript() -> None:
-    """Documented: JavaScript objects put integer-like keys ("0", "42") first, in numeric order;
-    Python keeps insertion order. Only an MCP schema naming a property so can show it."""
+def build(out: Cases) -> None:
+    """Every case of this module, in a fixed order: the lists, then the converter."""
+    for case in [*_static_cases(), *_grid_cases(), *_runtime_tool_cases()]:
+        out.add("native", "nativeTools", _native_input(case), _python)
+    for seed in (1, 2, 3):
+        for case in _schema_cases(seed, 500):
+            out.add("native", "convert", case, _convert_python)
+    # Integer-like property names: JavaScript orders them first (a documented difference).
     schema = {"type": "object", "properties": {"b": {"type": "string"}, "0": {"type": "string"}}}
-    [result] = ts_bridge.run("native", [{"convert": {"schema": schema, "strict": False}}])
-    ts_keys = list(json.loads(result["ok"]["text"])["anthropic/False"]["ok"]["schema"]["properties"])
-    assert list(
-        _convert_python({"schema": schema, "strict": False})["anthropic/False"]["ok"]["schema"]["properties"]
-    ) == [
-        "b",
-        "0",
-    ]
-    assert ts_keys == ["0", "b"]
-
-
-def test_static_entries_made_at_first_use_equal_the_baked_ones() -> None:
-    """The TS runtime makes each format's TOOLS and META from its catalog data at first use
-    (native.ts specEntry, specMeta); the Python package holds them baked by the generator with
-    runtime/native.py's spec_entry and spec_meta. Both give the same entries, key for key."""
-    import importlib
-
+    for strict in (False, True):
+        case = {"schema": schema, "strict": strict}
+        out.add("native", "convert", case, _convert_python)
+    # The entries the TS runtime makes at first use, per format, against the ones Python bakes.
     from generated import catalog_data
     from generated._runtime.formats import FORMATS as RECORDS
-    from generated._runtime.native import spec_entry, spec_meta
 
-    formats = list(RECORDS.items())
-    results = ts_bridge.run("native", [{"static": name} for name, _ in formats])
-    for (name, rec), result in zip(formats, results, strict=True):
-        module = importlib.import_module(f"generated.{rec.module}")
-        made = json.loads(result["ok"]["text"])
-        assert list(made) == list(module.TOOLS) == list(catalog_data.SPECS)
-        for key, spec in catalog_data.SPECS.items():
-            expected = {"entry": module.TOOLS[key], "meta": module.META[key]}
-            assert json.dumps(made[key]) == json.dumps(expected), (name, key)
-            baked = spec_entry(name, spec)  # the generator's rule, applied to the package's data
-            assert json.dumps({"entry": baked, "meta": spec_meta(spec, baked)}) == json.dumps(expected), (name, key)
+    def baked(given: dict[str, Any]) -> Any:
+        import importlib
+
+        module = importlib.import_module(f"generated.{RECORDS[given['static']].module}")
+        return {key: {"entry": module.TOOLS[key], "meta": module.META[key]} for key in catalog_data.SPECS}
+
+    for name in RECORDS:
+        out.add("native", "static", {"static": name}, baked)

@@ -1,10 +1,9 @@
-"""Python and TypeScript give the same answers (ts-core's part of issue 16).
+"""Conformance cases of the catalog and the text path (module "core", tests/ts_scripts/core.ts).
 
-Both runtimes run on the same inputs and the results are compared as JSON: selection (the vendored
-276-case grid and a grid generated from the selection data), enabled tools and prompt sections of
-every family under feature toggles, routing, context checks, spec text, and the XML call parser on
-a corpus of replies, complete and cut at every position, and streamed in chunks. A difference fails
-naming the input. Needs node and the pinned toolchain (tests/ts_bridge.py); skipped visibly otherwise.
+Selection (the vendored 276-case grid and a grid generated from the selection data), enabled tools
+and prompt sections of every family under feature toggles, routing, context checks, spec text, and
+the XML call parser on a corpus of replies, complete and cut at every position, and streamed in
+chunks. Each case's expected answer is the Python runtime's (tests/conformance/generate.py).
 """
 
 from __future__ import annotations
@@ -12,43 +11,15 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from collections.abc import Callable
 from typing import Any
 
-import pytest
-
-import ts_bridge
-from conftest import reference_file
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-def outcome(run: Callable[[], Any]) -> Any:
-    """A Python call's result as JSON, or its error as the TS driver reports one."""
-    try:
-        return ts_bridge.as_json(run())
-    except KeyError as exc:
-        return {"error": f"KeyError: {exc.args[0]}"}
-    except Exception as exc:
-        return {"error": f"{type(exc).__name__}: {exc}"}
+from conformance.common import GRID, ROOT, Cases
 
 
 def uses(blocks: list[Any]) -> list[dict[str, Any]]:
     return [
         {"name": b.name, "params": dict(b.params), "partial": b.partial, "id": b.id, "error": b.error} for b in blocks
     ]
-
-
-def compare(inputs: list[dict[str, Any]], python: Callable[[dict[str, Any]], Any]) -> None:
-    """Run every input in TS (one batch) and in Python; fail naming each input that differs."""
-    ts = ts_bridge.values("core", inputs)
-    differences = []
-    for item, got in zip(inputs, ts, strict=True):
-        expected = outcome(lambda item=item: python(item))  # type: ignore[misc]
-        if got != expected:
-            shown = json.dumps(item, ensure_ascii=False)[:400]
-            differences.append(f"input {shown}\n  python: {expected!r:.600}\n  ts:     {got!r:.600}")
-    assert not differences, f"{len(differences)} of {len(inputs)} inputs differ:\n" + "\n".join(differences[:10])
 
 
 # --------------------------------------------------------------------------- inputs
@@ -62,7 +33,7 @@ def families() -> list[str]:
 
 def grid_contexts() -> list[dict[str, Any]]:
     """The vendored 276-case selection grid, plus a grid generated from the selection data."""
-    cases = json.loads(reference_file("variant-selection-grid").read_text("utf-8"))["cases"]
+    cases = json.loads(GRID.read_text("utf-8"))["cases"]
     contexts = [case["context"] for case in cases]
     return contexts + generated_grid()
 
@@ -158,29 +129,17 @@ def random_contexts(count: int, seed: int = 16) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- selection and tools
 
 
-def test_select_family_on_the_selection_grids() -> None:
-    ts_bridge.require()
+def select_family_on_the_selection_grids(out: Cases) -> None:
     from generated import catalog
 
     contexts = grid_contexts() + [c for c in toggled_contexts() if c is not None] + random_contexts(300)
     assert len(contexts) > 276
-    compare([{"op": "selectFamily", "context": c} for c in contexts], lambda i: catalog.select_family(i["context"]))
+    out.each(
+        "core", [{"op": "selectFamily", "context": c} for c in contexts], lambda i: catalog.select_family(i["context"])
+    )
 
 
-def test_select_family_matches_the_vendored_answers_in_ts() -> None:
-    ts_bridge.require()
-    cases = json.loads(reference_file("variant-selection-grid").read_text("utf-8"))["cases"]
-    got = ts_bridge.values("core", [{"op": "selectFamily", "context": case["context"]} for case in cases])
-    wrong = [
-        (case["context"], case["family"], family)
-        for case, family in zip(cases, got, strict=True)
-        if family != case["family"]
-    ]
-    assert not wrong, wrong[:5]
-
-
-def test_enabled_tools_every_family_and_toggle() -> None:
-    ts_bridge.require()
+def enabled_tools_every_family_and_toggle(out: Cases) -> None:
     from generated import catalog
 
     inputs = [
@@ -188,11 +147,10 @@ def test_enabled_tools_every_family_and_toggle() -> None:
         for family in [*families(), "no-such-family", "it's"]
         for context in toggled_contexts()
     ]
-    compare(inputs, lambda i: catalog.enabled_tools(i["family"], i["context"]))
+    out.each("core", inputs, lambda i: catalog.enabled_tools(i["family"], i["context"]))
 
 
-def test_enabled_tools_variants_and_sections_on_random_contexts() -> None:
-    ts_bridge.require()
+def enabled_tools_variants_and_sections_on_random_contexts(out: Cases) -> None:
     from generated import catalog, prompt
 
     contexts = random_contexts(60, seed=61)
@@ -207,11 +165,10 @@ def test_enabled_tools_variants_and_sections_on_random_contexts() -> None:
         for family in families()
         for context in contexts[: 60 if op != "promptSection" else 15]
     ]
-    compare(inputs, lambda i: calls[i["op"]](i["family"], i["context"]))
+    out.each("core", inputs, lambda i: calls[i["op"]](i["family"], i["context"]))
 
 
-def test_prompt_section_every_family_and_toggle() -> None:
-    ts_bridge.require()
+def prompt_section_every_family_and_toggle(out: Cases) -> None:
     from generated import prompt
 
     inputs = [
@@ -219,20 +176,15 @@ def test_prompt_section_every_family_and_toggle() -> None:
         for family in families()
         for context in toggled_contexts()
     ]
-    compare(inputs, lambda i: prompt.prompt_section(i["family"], i["context"]))
+    out.each("core", inputs, lambda i: prompt.prompt_section(i["family"], i["context"]))
 
 
-def test_prompt_section_with_mcp_servers_and_subagents() -> None:
-    """promptSection with the run-time tools of tests/data/mcp/servers.json and subagent configs.
-
-    The TS run-time tools (dynamicVariants) are ts-native's tool_lists.ts: where this branch does
-    not have them yet, the test is an expected failure that says so (never a pass)."""
-    ts_bridge.require()
-    from pathlib import Path
+def prompt_section_with_mcp_servers_and_subagents(out: Cases) -> None:
+    """promptSection with the run-time tools of tests/data/mcp/servers.json and subagent configs."""
 
     from generated import catalog, prompt
 
-    servers = json.loads((Path(__file__).parent / "data" / "mcp" / "servers.json").read_text("utf-8"))
+    servers = json.loads((ROOT / "tests" / "data" / "mcp" / "servers.json").read_text("utf-8"))
     agents: list[Any] = [{"name": "researcher", "description": "Finds things."}, {"name": "bad name!"}, "not an object"]
     on = {"provider_id": "anthropic", "model_id": "claude-sonnet-4-5-20250929", "subagents_enabled": True}
     inputs = [
@@ -241,8 +193,6 @@ def test_prompt_section_with_mcp_servers_and_subagents() -> None:
         for context in (on, {**on, "subagents_enabled": False, "has_mcp_hub": True})
         for mcp, subs in ((servers, []), ([], agents), (servers, agents))
     ]
-    if ts_bridge.values("core", inputs[:1]) == [{"unavailable": True}]:
-        pytest.xfail("TODO(ts-native): the TS run-time tools (tool_lists.ts dynamicVariants) are not on this branch")
 
     def run(item: dict[str, Any]) -> dict[str, Any]:
         extra, skipped = catalog.dynamic_variants(
@@ -252,20 +202,18 @@ def test_prompt_section_with_mcp_servers_and_subagents() -> None:
         section = prompt.prompt_section(item["family"], item["context"], extra, left)
         return {"section": section, "skipped": skipped, "skippedPrompt": left}
 
-    compare(inputs, run)
+    out.each("core", inputs, run)
 
 
-def test_route_every_provider() -> None:
-    ts_bridge.require()
+def route_every_provider(out: Cases) -> None:
     from generated import catalog
 
     pairs = {(c.get("provider_id"), c.get("model_id")) for c in generated_grid()}
     inputs = [{"op": "route", "provider": p, "model": m} for p, m in sorted(pairs, key=repr)]
-    compare(inputs, lambda i: catalog.route(i["provider"], i["model"]))
+    out.each("core", inputs, lambda i: catalog.route(i["provider"], i["model"]))
 
 
-def test_resolve_text_of_every_spec_variant() -> None:
-    ts_bridge.require()
+def resolve_text_of_every_spec_variant(out: Cases) -> None:
     from generated import catalog, catalog_data
 
     pieces = [v["description"] for v in catalog_data.SPECS.values()]
@@ -274,11 +222,10 @@ def test_resolve_text_of_every_spec_variant() -> None:
     unique = list({json.dumps(p): p for p in pieces}.values())
     contexts = [None, *toggled_contexts()[-2:]]
     inputs = [{"op": "resolveText", "pieces": p, "context": c} for p in unique for c in contexts]
-    compare(inputs, lambda i: catalog.resolve_text(i["pieces"], i["context"]))
+    out.each("core", inputs, lambda i: catalog.resolve_text(i["pieces"], i["context"]))
 
 
-def test_context_checks_and_messages() -> None:
-    ts_bridge.require()
+def context_checks_and_messages(out: Cases) -> None:
     from generated.context import Context
 
     bad: list[Any] = [
@@ -301,21 +248,21 @@ def test_context_checks_and_messages() -> None:
         None,
     ]
     good = [c for c in toggled_contexts() if c is not None]
-    compare(
+    out.each(
+        "core",
         [{"op": "context", "data": data} for data in bad + good],
         lambda i: Context.from_mapping(i["data"]).to_dict(),
     )
 
 
-def test_labels_fill_like_python() -> None:
-    ts_bridge.require()
+def labels_fill_like_python(out: Cases) -> None:
     from generator.runtime.labels import fill_label
 
     templates = ["[read {path}]", "{a|b} and {{x}}", "{bad", "}", "{path} {missing}", "{ é_ü }"]
     values: list[Any] = [{"path": "src/app.ts"}, {"b": "  two\n\tlines  "}, {"path": "x" * 100}, {"a": ""}, {"é_ü": 1}]
     values += [None, {"path": ["a", "b"]}, {"path": {"k": "v"}}, {"a": "🙂" * 70}]
     inputs = [{"op": "label", "template": t, "params": v} for t in templates for v in values]
-    compare(inputs, lambda i: fill_label(i["template"], i["params"]))
+    out.each("core", inputs, lambda i: fill_label(i["template"], i["params"]))
 
 
 # --------------------------------------------------------------------------- the XML call parser
@@ -355,9 +302,8 @@ CORPUS = [
 def corpus_of_the_python_tests() -> list[str]:
     """Every string literal holding a tag in tests/test_xml_calls.py (the Python parser's own cases)."""
     import ast
-    from pathlib import Path
 
-    source = (Path(__file__).parent / "test_xml_calls.py").read_text("utf-8")
+    source = (ROOT / "tests" / "test_xml_calls.py").read_text("utf-8")
     found = [
         node.value
         for node in ast.walk(ast.parse(source))
@@ -396,17 +342,15 @@ def prefixes(text: str) -> list[str]:
     return [text[:i] for i in range(len(text) + 1)]
 
 
-def test_parse_calls_on_every_cut_of_the_corpus() -> None:
-    ts_bridge.require()
+def parse_calls_on_every_cut_of_the_corpus(out: Cases) -> None:
     from generator.runtime.xml_calls import parse_tool_calls
 
     texts = CORPUS + random_replies(150)
     inputs = [{"op": "parsePrefixes", "text": text, "tools": TOOLS} for text in texts]
-    compare(inputs, lambda i: [uses(parse_tool_calls(p, TOOLS)) for p in prefixes(i["text"])])
+    out.each("core", inputs, lambda i: [uses(parse_tool_calls(p, TOOLS)) for p in prefixes(i["text"])])
 
 
-def test_parse_calls_on_every_cut_of_the_python_parser_cases() -> None:
-    ts_bridge.require()
+def parse_calls_on_every_cut_of_the_python_parser_cases(out: Cases) -> None:
     from generator.runtime.xml_calls import parse_tool_calls
     from test_xml_calls import TOOLS as PARSER_TOOLS
 
@@ -414,19 +358,17 @@ def test_parse_calls_on_every_cut_of_the_python_parser_cases() -> None:
     texts = corpus_of_the_python_tests()
     assert len(texts) > 20
     inputs = [{"op": "parsePrefixes", "text": text, "tools": tools} for text in texts]
-    compare(inputs, lambda i: [uses(parse_tool_calls(p, tools)) for p in prefixes(i["text"])])
+    out.each("core", inputs, lambda i: [uses(parse_tool_calls(p, tools)) for p in prefixes(i["text"])])
 
 
-def test_parse_calls_with_every_family_tools() -> None:
-    ts_bridge.require()
+def parse_calls_with_every_family_tools(out: Cases) -> None:
     from generated import prompt
 
     inputs = [{"op": "parsePrefixes", "text": text, "family": family} for family in families() for text in CORPUS[:6]]
-    compare(inputs, lambda i: [uses(prompt.parse_calls(p, i["family"])) for p in prefixes(i["text"])])
+    out.each("core", inputs, lambda i: [uses(prompt.parse_calls(p, i["family"])) for p in prefixes(i["text"])])
 
 
-def test_streaming_parser_in_chunks() -> None:
-    ts_bridge.require()
+def streaming_parser_in_chunks(out: Cases) -> None:
     from generator.runtime.xml_calls import StreamingParser
 
     def chunked(text: str, sizes: list[int]) -> list[str]:
@@ -448,14 +390,76 @@ def test_streaming_parser_in_chunks() -> None:
         for text in texts
         for sizes in ([1], [3], [7, 1, 2], [1000])
     ]
-    compare(inputs, run)
+    out.each("core", inputs, run)
 
 
-def test_partial_json_array_reader() -> None:
-    ts_bridge.require()
+def partial_json_array_reader(out: Cases) -> None:
     from generator.runtime.xml_calls import parse_partial_json_array
 
     samples = ['["a", "b"]', ' [ "x\\n\\u00e9\\ud83d\\ude00" , "y', '["a\\q"]', '["\\u12"]', '["ok", 1, "no"]']
     samples += ['["raw\ttab"]', '["\\ud800"]', "garbage", "", '["a"] trailing', '[  "a"  ,  ]', '["\\"quoted\\""]']
     texts = [p for s in samples for p in prefixes(s)]
-    compare([{"op": "partialJson", "text": t} for t in texts], lambda i: parse_partial_json_array(i["text"]))
+    out.each("core", [{"op": "partialJson", "text": t} for t in texts], lambda i: parse_partial_json_array(i["text"]))
+
+
+def label_names_and_known_tools(out: Cases) -> None:
+    from generated import dispatch, prompt
+    from generator.runtime.labels import label_names
+
+    templates = ["[read {path}]", "{a|b} and {{x}}", "{bad", "}", "{path} {missing}", "{ é_ü }", "", "{a}{a}{b|a}"]
+    templates += list(dispatch.LABELS.values())
+    out.run("core", "labelNames", [{"template": t} for t in templates], lambda g: label_names(g["template"]))
+    names = [*families(), "no-such-family", "__proto__"]
+    out.run("core", "knownTools", [{"family": f} for f in names], lambda g: prompt.known_tools(g["family"]))
+    from generator.runtime.json_values import json_equal
+
+    values: list[Any] = [None, True, False, 0, 1, 1.5, -0.0, "", "1", [], [1], [1, [True]], {}, {"a": 1}, {"a": True}]
+    values += [{"a": 1, "b": [None]}, {"b": [None], "a": 1}, float("nan"), "\ud800", "\U0001f600"]
+    pairs = [{"a": a, "b": b} for a in values for b in values]
+    out.run("core", "jsonEqual", pairs, lambda g: json_equal(g["a"], g["b"]))
+
+
+def catalog_data_and_ids(out: Cases) -> None:
+    """The catalog tables and the tool ids, as each package holds them."""
+    from generated import catalog_data, ids
+
+    def data(given: dict[str, Any]) -> Any:
+        return {
+            "selection": catalog_data.SELECTION,
+            "rules": catalog_data.RULES,
+            "precondition": catalog_data.PRECONDITION,
+            "fallback": catalog_data.FALLBACK,
+            "families": catalog_data.FAMILIES,
+            "specs": catalog_data.SPECS,
+            "familySpecs": catalog_data.FAMILY_SPECS,
+            "placeholders": catalog_data.PLACEHOLDERS,
+            "routing": catalog_data.ROUTING,
+            "mcp": catalog_data.MCP,
+            "subagents": catalog_data.SUBAGENTS,
+        }
+
+    out.run("core", "data", [{}], data)
+    out.run("core", "toolIds", [{}], lambda g: [str(t.value) for t in ids.ToolId])
+
+
+def build(out: Cases) -> None:
+    """Every case of this module, in a fixed order."""
+    for add in (
+        select_family_on_the_selection_grids,
+        enabled_tools_every_family_and_toggle,
+        enabled_tools_variants_and_sections_on_random_contexts,
+        prompt_section_every_family_and_toggle,
+        prompt_section_with_mcp_servers_and_subagents,
+        route_every_provider,
+        resolve_text_of_every_spec_variant,
+        context_checks_and_messages,
+        labels_fill_like_python,
+        parse_calls_on_every_cut_of_the_corpus,
+        parse_calls_on_every_cut_of_the_python_parser_cases,
+        parse_calls_with_every_family_tools,
+        streaming_parser_in_chunks,
+        partial_json_array_reader,
+        label_names_and_known_tools,
+        catalog_data_and_ids,
+    ):
+        add(out)

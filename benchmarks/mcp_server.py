@@ -2,7 +2,7 @@
 
 Both serve the same tool: tests/fixtures/mcp_specs' ``lookup`` (a string of at least 2 characters,
 an optional integer >= 1, a structured result checked against its output schema) with the handler
-of tests/mcp_handlers.py, and benchmarks/mcp/peer.py's equivalent function on the SDK's FastMCP
+of tests/mcp_handlers.py, and benchmarks/mcp_peer/peer.py's equivalent function on the SDK's FastMCP
 (``MCPServer`` in mcp 2.x). Measured, each with the SDK's own client:
 
 * per-call round trip, p50 and p99 over 1,000 sequential calls (after 50 warm-up calls; the two
@@ -43,9 +43,8 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from mcp.client.stdio import StdioServerParameters  # noqa: E402
-
 from mcp import Client  # noqa: E402
+from mcp.client.stdio import StdioServerParameters  # noqa: E402
 
 PY = sys.executable
 CALLS = 1000
@@ -76,7 +75,7 @@ def _make_fixture(base: Path) -> None:
 class Setup:
     def __init__(self, base: Path) -> None:
         self.base = base
-        path = os.pathsep.join([str(base), str(REPO), str(REPO / "tests"), str(HERE / "mcp")])
+        path = os.pathsep.join([str(base), str(REPO), str(REPO / "tests"), str(HERE / "mcp_peer")])
         self.env = dict(os.environ, PYTHONPATH=path)
 
     def toolgen(self, *args: str) -> list[str]:
@@ -86,7 +85,7 @@ class Setup:
         return [PY, "-m", "generated.mcp_server", "--handlers", "empty_handlers", "--lenient", *args]
 
     def peer(self, *args: str) -> list[str]:
-        return [PY, str(HERE / "mcp" / "peer.py"), *args]
+        return [PY, str(HERE / "mcp_peer" / "peer.py"), *args]
 
     def stdio(self, command: list[str]) -> StdioServerParameters:
         return StdioServerParameters(command=command[0], args=command[1:], env=self.env)
@@ -172,7 +171,7 @@ def _toolgen_inprocess() -> Any:
 
 
 def _peer_inprocess() -> Any:
-    sys.path.insert(0, str(HERE / "mcp"))
+    sys.path.insert(0, str(HERE / "mcp_peer"))
     import peer
 
     return peer.app

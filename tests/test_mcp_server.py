@@ -29,10 +29,9 @@ from conftest import ROOT, generate_package
 mcp = pytest.importorskip("mcp", reason="the MCP SDK (test extra) is not installed")
 httpx2 = pytest.importorskip("httpx2")
 
+from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
-
-from mcp import Client  # noqa: E402
 
 MCP_SPECS = ROOT / "tests" / "fixtures" / "mcp_specs"
 LISTED = ["lookup", "slow", "noisy", "broken", "orphan", "bare"]

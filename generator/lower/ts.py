@@ -28,7 +28,7 @@ from ..semantics import member_name
 from . import ts_package
 from .core import catalog_values, spec_sources
 from .ts_dispatch import emit_args, emit_dispatch, report_clashes
-from .ts_values import RUNTIME_FOLDER, JsWriter, shared_texts, string
+from .ts_values import RUNTIME_FOLDER, JsChecker, JsWriter, shared_texts, string
 
 _INDENT = "  "
 
@@ -281,7 +281,7 @@ def _check_regexes(catalog: Catalog, diags: Diagnostics) -> None:
 def check(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnostics) -> None:
     """What :func:`emit` reports (E800, E801, E820), without rendering a template: the data modules
     are written exactly as emit writes them (that is where the values are checked), then dropped."""
-    data_writer, context_writer = JsWriter(), JsWriter()
+    data_writer, context_writer = JsChecker(), JsChecker()
     values = catalog_values(catalog, families)
     _catalog_data(values, "", data_writer)
     _context(catalog, context_writer)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ..diagnostics import Diagnostics, Location
@@ -119,9 +119,45 @@ def clashes(catalog: Catalog, planned: ArgsPlan) -> list[tuple[str, Location]]:
     return found
 
 
+_CLEAR: dict[str, None] = {}
+"""Naming keys (``_naming_key``) of catalogs whose argument types clash with nothing, newest last."""
+_CLEAR_LIMIT = 64
+_TEXT_KEYS = frozenset({"description", "title", "examples", "default"})
+
+
+def _naming_key(catalog: Catalog) -> str:
+    """All that the argument types' names depend on: tool ids in order, each variant's family and
+    parameters (names, required flags, schemas without prose), nothing a prose edit changes."""
+
+    def shape(value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {k: shape(v) for k, v in value.items() if k not in _TEXT_KEYS}
+        if isinstance(value, (list, tuple)):
+            return [shape(v) for v in value]
+        return value
+
+    tools = [
+        (tool.id, [(v.family, [(p.name, p.required, shape(p.schema)) for p in v.parameters]) for v in tool.variants])
+        for tool in catalog.tools
+    ]
+    return json.dumps(tools, default=repr)
+
+
 def report_clashes(catalog: Catalog, diags: Diagnostics, planned: ArgsPlan | None = None) -> None:
-    """E820 for each argument type named like a type args.ts defines itself."""
-    for name, where in clashes(catalog, planned if planned is not None else plan(catalog)):
+    """E820 for each argument type named like a type args.ts defines itself.
+
+    A catalog whose names were already found clear is not planned again (the workspace checks
+    after every edit, and a prose edit changes no name); one with a clash is always planned, so
+    that each error is located afresh."""
+    key = _naming_key(catalog) if planned is None else None
+    if key is not None and key in _CLEAR:
+        return
+    found = clashes(catalog, planned if planned is not None else plan(catalog))
+    if key is not None and not found:
+        _CLEAR[key] = None
+        while len(_CLEAR) > _CLEAR_LIMIT:
+            del _CLEAR[next(iter(_CLEAR))]
+    for name, where in found:
         diags.error(
             where,
             "E820",

@@ -93,6 +93,14 @@ class JsWriter:
             )
 
 
+class JsChecker(JsWriter):
+    """A JsWriter that records the same problems and writes no literal: what a check needs (the
+    workspace runs one after every edit), without the cost of formatting the whole catalog."""
+
+    def value(self, value: Any, where: str, *at: int) -> None:
+        self._prepare(value, [where, *at])
+
+
 #: Texts at least this long that the data holds more than once are written once (``shared_texts``).
 SHARED_TEXT_LENGTH = 64
 

@@ -8,6 +8,7 @@ so the fast path can make a run faster but never different.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -45,6 +46,22 @@ def _generator_files() -> list[tuple[str, Path]]:
     return sorted(found.items())
 
 
+@functools.cache
+def _generator_digest() -> bytes:
+    """The generator's own part of the fingerprint, read once per process.
+
+    Once per process, not per run: a long-running process (``generate --watch``, the language
+    server, a test session) renders with the code it imported, so a generator file changed on
+    disk under it (an upgrade, an edit) must not enter the fingerprints it records. Otherwise it
+    would record the new code's fingerprint beside the old code's output, and the next process,
+    running the new code, would take that output as up to date.
+    """
+    digest = hashlib.sha256()
+    for label, path in _generator_files():
+        digest.update(label.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.digest()
+
+
 def fingerprint(specs: Path) -> str:
     """A hash of every input of a run; "" when a spec file cannot be read (then the pipeline reports it)."""
     digest = hashlib.sha256()
@@ -61,8 +78,7 @@ def fingerprint(specs: Path) -> str:
         except SpecFileError:
             return ""  # no fast path: the full run names the file and what is wrong with it
         digest.update(os.fsencode(path.relative_to(specs).as_posix()) + b"\0" + data + b"\0")
-    for label, path in _generator_files():
-        digest.update(label.encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(_generator_digest())
     return digest.hexdigest()
 
 

@@ -105,3 +105,25 @@ def test_another_docs_file_is_written_not_skipped(capsys, specs: Path, cache: Pa
     code, stdout, err = run_cli(capsys, "check", "--specs", specs, "--out", out, "--docs", elsewhere)
     assert code == 1 and "--- manual/tools.md is out of date" in stdout, err
     assert f"`toolgen generate --specs {specs} --out {out} --docs {elsewhere}`" in err
+
+
+def test_a_process_fingerprints_the_generator_it_runs(
+    specs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A generator file changed on disk under a running process (watch, the language server, an
+    upgrade) must not enter that process's fingerprints: it still renders with the code it
+    imported, and recording the new code's fingerprint beside the old code's output once made a
+    later run with the new code say "up to date" over stale files."""
+    source = tmp_path / "stand_in.py"
+    source.write_text("VERSION = 1\n", "utf-8")
+    monkeypatch.setattr(fastpath, "_generator_files", lambda: [("generator/stand_in.py", source)])
+    fastpath._generator_digest.cache_clear()
+    try:
+        first = fastpath.fingerprint(specs)
+        source.write_text("VERSION = 2\n", "utf-8")
+        assert fastpath.fingerprint(specs) == first  # this process still runs VERSION = 1
+        fastpath._generator_digest.cache_clear()  # a new process: it reads the new code
+        assert fastpath.fingerprint(specs) != first
+    finally:
+        monkeypatch.undo()
+        fastpath._generator_digest.cache_clear()

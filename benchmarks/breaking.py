@@ -12,27 +12,26 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import run as bench_run  # noqa: E402  (benchmarks/run.py: one way to time a child process)
+
 TOOLGEN = [sys.executable, "-m", "generator"]
 TARGET = 1.5
 
 
 def cpu_seconds(args: list[str], cwd: Path) -> float:
-    """The child's user+system CPU seconds; it must exit 0 (validate) or 0/1 (breaking)."""
-    proc = subprocess.Popen(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 1):
-        raise SystemExit(f"{' '.join(args)} exited {code}")
-    return usage.ru_utime + usage.ru_stime
+    """The child's user+system CPU seconds (run.py's timing); it must exit 0 (validate) or 0/1
+    (breaking)."""
+    return float(bench_run.run(args, cwd=cwd, ok=(0, 1))["cpu_s"])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,7 +25,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,6 +37,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
 
+import run as bench_run  # noqa: E402
 import synth  # noqa: E402
 
 PYTHON = sys.executable
@@ -61,18 +61,9 @@ def log(message: str) -> None:
 
 
 def child(cmd: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) -> dict[str, float]:
-    """Run ``cmd``: wall seconds and the child's CPU seconds (user + system)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    code = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read().decode("utf-8", "replace") if proc.stderr else ""
-    if proc.stderr:
-        proc.stderr.close()
-    if code not in ok:
-        raise RuntimeError(f"{' '.join(cmd)} exited {code}:\n{err[-2000:]}")
-    return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime}
+    """Run ``cmd``: wall seconds and the child's CPU seconds (user + system), as run.py times them."""
+    result = bench_run.run(cmd, env=env, ok=ok)
+    return {"wall_s": result["wall_s"], "cpu_s": result["cpu_s"]}
 
 
 def best(runs: list[dict[str, float]]) -> dict[str, float]:

@@ -67,7 +67,8 @@ class RunFailed(RuntimeError):
 
 
 def run(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = None, ok=(0,)) -> dict[str, Any]:
-    """Run ``cmd``; wall seconds (perf_counter), exit code, peak RSS of that child (MB), output."""
+    """Run ``cmd``; wall seconds (perf_counter), the child's own CPU seconds (user + system), exit
+    code, peak RSS of that child (MB), output. benchmarks/frontend.py and breaking.py time with it too."""
     env = BASE_ENV if env is None else env
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
@@ -79,6 +80,7 @@ def run(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = No
         err.seek(0)
         result = {
             "wall_s": wall,
+            "cpu_s": usage.ru_utime + usage.ru_stime,
             "rc": proc.returncode,
             "maxrss_mb": usage.ru_maxrss / 1024,  # kilobytes on Linux
             "stdout": out.read().decode("utf-8", "replace"),

@@ -98,14 +98,16 @@ def _outputs_fit(args: argparse.Namespace, folder: Path) -> bool:
     if args.out is not None and (problem := check_out_dir(args.out)) is not None:
         message, _, hint = problem.partition("\n  hint: ")
         diags.error(file_location(args.out), "E402", message, hint)  # generate would refuse it so
+    project = project_folder(folder)
+    shown_project = f"{project.name or os.sep}/"
     for option, path in (("--out", args.out), ("--docs", None if args.no_docs else args.docs)):
-        if path is not None and outside_project(folder, path):
+        if path is not None and outside_project(folder, path, project):
             diags.error(
                 file_location(path),
                 "E134",
-                f"{option} is outside the project folder {project_folder(folder).name or os.sep}/ "
+                f"{option} is outside the project folder {shown_project} "
                 "(the repository's root: see docs/spec-language.md)",
-                f"choose a path inside {project_folder(folder).name or os.sep}/, or run init in the "
+                f"choose a path inside {shown_project}, or run init in the "
                 "project's repository (a folder holding .git, pyproject.toml or package.json marks it)",
             )
     if diags.has_errors:

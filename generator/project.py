@@ -166,12 +166,13 @@ def project_folder(specs: Path) -> Path:
     return real.parent
 
 
-def outside_project(specs: Path, path: Path) -> bool:
-    """Is ``path`` (absolute, or relative to the current directory) outside the project folder,
-    as written or once symlinks are followed (a link into a system folder counts as outside)?"""
-    project = project_folder(specs)
+def outside_project(specs: Path, path: Path, project: Path | None = None) -> bool:
+    """Is ``path`` (absolute, or relative to the current directory) outside the project folder
+    (``project``, else the spec folder's), as written or once symlinks are followed (a link into a
+    system folder counts as outside)?"""
+    root = str(project if project is not None else project_folder(specs))
     for inner in (os.path.abspath(path), _real(path)):
-        if not (inner == str(project) or inner.startswith(str(project).rstrip(os.sep) + os.sep)):
+        if not (inner == root or inner.startswith(root.rstrip(os.sep) + os.sep)):
             return True
     return False
 
@@ -183,13 +184,17 @@ def check_contained(specs: Path, config: dict[str, Any], source: Any, diags: Dia
     are the caller's own choice and are not held to this."""
     allowed = config.get(OUTSIDE_KEY)
     allowed = set(allowed) if isinstance(allowed, list) else set()
+    keys = [
+        key
+        for key in _PATH_KEYS
+        if isinstance(config.get(key), str) and "\0" not in config[key] and key not in allowed
+    ]
+    if not keys:
+        return True
+    project = project_folder(specs)  # one walk up the folders for every key
     ok = True
-    for key in _PATH_KEYS:
-        value = config.get(key)
-        if not isinstance(value, str) or "\0" in value or key in allowed:
-            continue
-        if outside_project(specs, _from_project(specs, value)):
-            project = project_folder(specs)
+    for key in keys:
+        if outside_project(specs, _from_project(specs, config[key]), project):
             diags.error(
                 source.loc(("outputs", key)),
                 "E134",

@@ -54,14 +54,13 @@ def add_command(sub: Any) -> None:
 def _date(text: str) -> str:
     """An argparse type: a calendar date written YYYY-MM-DD (argparse reports anything else)."""
     import datetime
+    import re
 
     try:
-        return datetime.date.fromisoformat(text).isoformat() if len(text) == 10 else _bad_date(text)
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            return datetime.date.fromisoformat(text).isoformat()
     except ValueError:
-        return _bad_date(text)
-
-
-def _bad_date(text: str) -> str:
+        pass
     raise argparse.ArgumentTypeError(f"{text!r} is not a date written YYYY-MM-DD")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from ..model import Placeholder, Project, ToolVariant
+from ..model import Placeholder, ToolVariant
 from .findings import Collector
 from .side import Side
 
@@ -89,24 +89,15 @@ def _names(old: Side, new: Side, out: Collector) -> None:
             + ("tools with longer names leave the lists" if lowered else "tools with longer names join the lists"),
         )
     if after.npm_name != before.npm_name:
-        spelled: tuple[str, ...] = ("npm", "name") if ("npm", "name") in _keys(new, after) else ("name",)
+        source = new.sources.get(after.source)
+        spelled: tuple[str, ...] = (
+            ("npm", "name") if source is not None and ("npm", "name") in source.key_positions else ("name",)
+        )
         out.add(
             "NPM_PACKAGE_RENAMED",
             new.at(after.source, spelled),
             f"the TypeScript package is now {after.npm_name!r}, not {before.npm_name!r}: hosts import it by name",
         )
-
-
-def _keys(side: Side, project: Project) -> set[tuple[str, str]]:
-    """The (block, key) pairs toolgen.yaml spells out (for placing a finding on its line)."""
-    src = side.sources.get(project.source)
-    data = getattr(src, "data", None)
-    found: set[tuple[str, str]] = set()
-    if isinstance(data, dict):
-        for block, value in data.items():
-            if isinstance(value, dict):
-                found.update((str(block), str(key)) for key in value)
-    return found
 
 
 def _placeholders(old: Side, new: Side, out: Collector) -> None:

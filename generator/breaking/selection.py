@@ -41,7 +41,7 @@ def selection_changes(old: Side, new: Side) -> list[Finding]:
     unchanged = _unchanged_ids(before_data, after_data)
     families: dict[tuple[str, str], list[dict[str, Any]]] = {}
     formats: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    before_side, after_side = _runtime(old), _runtime(new)
+    before_side, after_side = _runtime(before_data), _runtime(after_data)
     routed: set[tuple[Any, Any]] = set()
     for context in grid(old, new):
         if unchanged(context):
@@ -175,11 +175,12 @@ def _show(context: Mapping[str, Any]) -> str:
     return ", ".join(f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in context.items())
 
 
-def _runtime(side: Side) -> RuntimeCatalog:
-    """The generated package's catalog over this side's selection and routing data (the rest left empty)."""
+def _runtime(data: Mapping[str, Any]) -> RuntimeCatalog:
+    """The generated package's catalog over one side's selection and routing data (``selection_data``;
+    the rest left empty)."""
     empty: dict[str, Any] = {}
     return RuntimeCatalog(
-        **selection_data(side.catalog),
+        **data,
         families=empty,
         specs=empty,
         family_specs=empty,

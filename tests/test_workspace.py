@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BUNDLED_SPECS, FIXTURE_SPECS, copy_specs, run_cli
+from conftest import BUNDLED_SPECS, FIXTURE_SPECS, copy_specs, edit, run_cli
 from generator import pipeline, workspace
 from generator.workspace import Workspace
 from test_hostile_specs import CASES, Case
@@ -89,6 +89,30 @@ def test_an_edit_reads_and_checks_only_its_own_file(tmp_path: Path, monkeypatch:
     (specs / TODO).touch()  # a new mtime, same bytes: read, but not parsed again
     assert ws.refresh() == set()
     assert checked == ["specs/tools/ask.yaml"]
+
+
+def test_an_unchanged_tool_keeps_its_variants_across_an_edit(tmp_path: Path) -> None:
+    """Tool-level fields every variant carries (a deprecation note, the MCP title and annotations)
+    were added after the remembered build, so such a tool got new variant objects on every edit
+    and every output check keyed on them ran again (the bundled tools all have a title)."""
+    specs = copy_specs(FIXTURE_SPECS, tmp_path)
+    edit(
+        specs / TODO,
+        "id: todo\n",
+        "id: todo\ntitle: Todo list\nannotations: {readOnlyHint: false}\ndeprecated: {note: Use the plan.}\n",
+    )
+    ws = Workspace(specs)
+    ws.diagnostics()
+    catalog = ws.catalog
+    assert catalog is not None
+    before = catalog.tool("todo").variants
+    assert before[0].title == "Todo list" and "Use the plan." in str(before[0].description)
+    text = (specs / ASK).read_text("utf-8")
+    ws.set_text(specs / ASK, text.replace("The question to ask.", "The question."))
+    ws.diagnostics()
+    after = ws.catalog
+    assert after is not None and after is not catalog
+    assert all(a is b for a, b in zip(after.tool("todo").variants, before, strict=True))
 
 
 def test_files_appear_and_disappear(tmp_path: Path) -> None:

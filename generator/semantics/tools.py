@@ -82,12 +82,8 @@ def build_tools(scope: Scope, srcs: list[SourceFile], memo: Memo | None = None) 
         complete = not any(d.severity == "error" for d in diags.items[reported:])
         handler = _handler(scope, src, data, by_id)
         label = _label(scope, src, data, variants if complete else None)
-        deprecated = read_deprecation(scope, src, data.get("deprecated"), ("deprecated",))
-        if deprecated is not None:  # every variant tells the model, in the tool's own description
-            sentence = deprecated.text("tool")
-            variants = tuple(
-                dataclasses.replace(v, description=marked(v.description, sentence, "\n\n")) for v in variants
-            )
+        # read again without reporting: _variants_into reported it (and marked the variants)
+        deprecated = read_deprecation(scope.silent(), src, data.get("deprecated"), ("deprecated",))
         renamed_from = data.get("renamed_from")
         if renamed_from is not None and renamed_from in scope.known_tools:
             diags.error(
@@ -97,14 +93,22 @@ def build_tools(scope: Scope, srcs: list[SourceFile], memo: Memo | None = None) 
                 "name the id the tool had in an earlier version, or remove renamed_from",
             )
             renamed_from = None
-        variants = host_fields(scope, src, data, variants)
         result.append(Tool(tool_id, handler, variants, src.path, label, renamed_from, deprecated))
     return result
 
 
 def _variants_into(scope: Scope, src: SourceFile, data: dict[str, Any], diags: Diagnostics) -> tuple[ToolVariant, ...]:
-    """:func:`_variants`, its findings reported to ``diags``."""
-    return _variants(dataclasses.replace(scope, diags=diags), src, data)
+    """:func:`_variants`, then the tool-level fields every variant carries (a deprecation note in
+    its description; the MCP host fields), its findings reported to ``diags``. All of it inside
+    what the workspace remembers per tool file, so an unchanged tool keeps its variant objects
+    (and the output checks keyed on them) from one edit to the next."""
+    scope = dataclasses.replace(scope, diags=diags)
+    variants = _variants(scope, src, data)
+    deprecated = read_deprecation(scope, src, data.get("deprecated"), ("deprecated",))
+    if deprecated is not None:  # every variant tells the model, in the tool's own description
+        sentence = deprecated.text("tool")
+        variants = tuple(dataclasses.replace(v, description=marked(v.description, sentence, "\n\n")) for v in variants)
+    return host_fields(scope, src, data, variants)
 
 
 def _label(

@@ -20,13 +20,11 @@ from ..diagnostics import Diagnostic, Diagnostics, Location
 from ..load import SourceFile
 from ..model import Catalog
 from ..outputs import targets
-from ..project import Config, Overrides
+from ..project import PROJECT_FILE, Config, Overrides
 from ..project import resolve as resolve_outputs
 from ..resolve import ResolvedFamily
 from ..specfiles import SpecFileError, require_size
 from ..workspace import Workspace
-
-PROJECT_FILE = "toolgen.yaml"
 
 
 @dataclass(frozen=True)

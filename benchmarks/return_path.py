@@ -5,8 +5,9 @@
 parallel calls, return_path_replies.py) to every handler run and every result message built:
 
 * toolgen with a new ``Offer`` per reply (``Offer(...)``, ``read_calls``, ``offer.execute`` per
-  call, ``result_messages``), with one ``Offer`` reused, and ``Offer.answer`` when the package
-  has it;
+  call, ``result_messages``), the same with the server list prepared once (``McpServers``, made
+  at set-up as the peers register their tools at set-up), with one ``Offer`` reused, and
+  ``Offer.answer`` when the package has it;
 * openai-agents, pydantic-ai and LangChain, each with the tools registered from the JSON schemas
   the Offer sent and from typed functions (return_path_peers.py says exactly what is called);
 
@@ -105,10 +106,16 @@ class Toolgen:
     names: dict[str, str]
     bodies: dict[str, dict[str, Any]]
 
+    prepared: Any = None
+    """The server list prepared once (``McpServers``), when the package has it."""
+
     def new_offer(self, context: Any = None) -> Any:
         return self.generated.Offer(
             FAMILY, context or self.context, format=FORMAT, mcp_servers=MCP_SERVERS
         )
+
+    def new_offer_prepared(self) -> Any:
+        return self.generated.Offer(FAMILY, self.context, format=FORMAT, mcp_servers=self.prepared)
 
     def answer(self, offer: Any, body: dict[str, Any]) -> list[dict[str, Any]]:
         g = self.generated
@@ -135,7 +142,10 @@ def load_toolgen() -> Toolgen:
     separator = generated.catalog.CATALOG.mcp["separator"]
     context = generated.Context(**CONTEXT)
     offer = generated.Offer(FAMILY, context, format=FORMAT, mcp_servers=MCP_SERVERS)
-    return Toolgen(generated, coordinator, context, offer, tool_names(separator), replies(separator))
+    tg = Toolgen(generated, coordinator, context, offer, tool_names(separator), replies(separator))
+    prepare = getattr(generated, "McpServers", None)
+    tg.prepared = prepare(MCP_SERVERS) if prepare is not None else None
+    return tg
 
 
 def sent_tools(tg: Toolgen) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -154,6 +164,10 @@ def toolgen_paths(tg: Toolgen) -> tuple[dict[str, Callable[[dict[str, Any]], Any
         "toolgen-reused": lambda body: tg.answer(tg.offer, body),
     }
     notes: list[str] = []
+    if tg.prepared is not None:
+        paths["toolgen-new-prepared"] = lambda body: tg.answer(tg.new_offer_prepared(), body)
+    else:
+        notes.append("McpServers: not in this package (a new Offer with prepared servers not measured)")
     method = getattr(tg.generated.Offer, "answer", None)
     if method is None:
         notes.append("Offer.answer: not in this package (not measured)")
@@ -169,6 +183,10 @@ def toolgen_paths(tg: Toolgen) -> tuple[dict[str, Callable[[dict[str, Any]], Any
     if isinstance(got, list):
         paths["toolgen-answer-new"] = lambda body: tg.new_offer().answer(tg.coordinator, None, body)
         paths["toolgen-answer-reused"] = lambda body: tg.offer.answer(tg.coordinator, None, body)
+        if tg.prepared is not None:
+            paths["toolgen-answer-new-prepared"] = lambda body: tg.new_offer_prepared().answer(
+                tg.coordinator, None, body
+            )
     else:
         notes.append(f"*** Offer.answer returned {type(got).__name__}, not a list of messages; not measured ***")
     return paths, notes
@@ -259,6 +277,8 @@ def build_cases(tg: Toolgen, peers: list[Peer], notes: list[str]) -> tuple[list[
     fresh = context_pool(tg)
     cases.append(Case("offer-new-context", lambda: tg.new_offer(fresh())))
     cases.append(Case("offer-seen-context", lambda: tg.new_offer()))
+    if tg.prepared is not None:
+        cases.append(Case("offer-seen-prepared", tg.new_offer_prepared))
     cases.append(Case("offer-seen-no-mcp", lambda: g.Offer(FAMILY, tg.context, format=FORMAT)))
     schemas = {key: sent_tools(tg)[name][1] for key, name in tg.names.items()}
     checkers, validator_notes = validators(schemas)
@@ -322,8 +342,10 @@ def load_peers(tg: Toolgen, notes: list[str]) -> tuple[list[Peer], dict[str, str
 
 LABELS = {
     "toolgen-new": "toolgen, new Offer per reply",
+    "toolgen-new-prepared": "toolgen, new Offer per reply, servers prepared once (McpServers)",
     "toolgen-reused": "toolgen, one Offer reused",
     "toolgen-answer-new": "toolgen, new Offer + Offer.answer",
+    "toolgen-answer-new-prepared": "toolgen, new Offer (McpServers) + Offer.answer",
     "toolgen-answer-reused": "toolgen, reused Offer + Offer.answer",
 }
 
@@ -332,6 +354,7 @@ PARTS = (
     ("json.loads", "json.loads of the 4 argument strings (floor)"),
     ("offer-new-context", "Offer(...) for a new context"),
     ("offer-seen-context", "Offer(...) for a context already seen"),
+    ("offer-seen-prepared", "Offer(...) for a context already seen, servers prepared (McpServers)"),
     ("offer-seen-no-mcp", "Offer(...) for a context already seen, no MCP server"),
     ("check-toolgen", "validation: toolgen offer.check x4 (every problem)"),
     ("check-fastjsonschema", "validation: fastjsonschema x4 (first problem only)"),
@@ -392,7 +415,7 @@ def targets(micros: dict[str, float]) -> list[dict[str, Any]]:
             return
         out.append({"target": name, "measured": text, "status": "met" if measured <= limit else "NOT met"})
 
-    for toolgen in ("toolgen-new", "toolgen-reused", "toolgen-answer-new", "toolgen-answer-reused"):
+    for toolgen in LABELS:
         for peer in ("openai-agents-schema", "openai-agents-typed", "pydantic-ai-schema", "pydantic-ai-typed"):
             for kind in ("good", "bad"):
                 mine, theirs = micros.get(f"{toolgen}/{kind}"), micros.get(f"{peer}/{kind}")
@@ -460,9 +483,11 @@ def profile(tg: Toolgen, paths: dict[str, Callable[[dict[str, Any]], Any]], call
     """
     parts: list[str] = []
     summary: list[str] = []
-    for key in ("toolgen-new", "toolgen-reused"):
+    for key in ("toolgen-new", "toolgen-new-prepared", "toolgen-reused"):
         for kind, body in tg.bodies.items():
-            reply = paths[key]
+            reply = paths.get(key)
+            if reply is None:
+                continue
             reply(body)
             profiler = cProfile.Profile()
             profiler.enable()

@@ -8,7 +8,7 @@
 import { checkVersion } from "./_runtime/index.js";
 import type { ToolResult as _ToolResult, ToolUse as _ToolUse } from "./_runtime/tool_types.js";
 
-checkVersion(8, "args");
+checkVersion(9, "args");
 
 /** Arguments of ask_followup_question for gpt-5-native, native-next-gen. */
 export type AskFollowupQuestionArgs = {

@@ -10,7 +10,7 @@ import { asContext } from "./context.js";
 import type { Context } from "./context.js";
 import type { PromptFamily, ToolId } from "./ids.js";
 
-checkVersion(8, "catalog");
+checkVersion(9, "catalog");
 
 export const CATALOG: Catalog<Context> = new Catalog<Context>(CATALOG_DATA, asContext);
 

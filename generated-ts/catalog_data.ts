@@ -5,7 +5,7 @@
 import { checkVersion } from "./_runtime/index.js";
 import type { CatalogData, FamilyData, McpData, ParameterData, PlaceholderData, Predicate, RoutingData, RuleData, SelectionData, SpecData, SubagentsData } from "./_runtime/data.js";
 
-checkVersion(8, "catalog_data");
+checkVersion(9, "catalog_data");
 
 // Texts the data below holds more than once, written once.
 const _T0 = "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.";

@@ -8,7 +8,7 @@ import { checkVersion } from "./_runtime/index.js";
 import { ContextError, MAX_SAFE_INTEGER, asContext as coerce, contextFromObject } from "./_runtime/context.js";
 import type { FieldTypes } from "./_runtime/context.js";
 
-checkVersion(8, "context");
+checkVersion(9, "context");
 
 export { ContextError, MAX_SAFE_INTEGER };
 

@@ -13,7 +13,7 @@ import type { Binding, CoordinatorOptions } from "./_runtime/dispatch.js";
 import type { ToolUse } from "./_runtime/tool_types.js";
 import type { HandlerMap } from "./args.js";
 
-checkVersion(8, "dispatch");
+checkVersion(9, "dispatch");
 
 export { AsyncHandlerError, Bindings, MissingHandlersError, SharedToolHandler } from "./_runtime/dispatch.js";
 export type {

@@ -3,7 +3,7 @@
 
 import { checkVersion } from "./_runtime/index.js";
 
-checkVersion(8, "ids");
+checkVersion(9, "ids");
 
 /** Every tool id, in enum order (toolgen.yaml `tools`). */
 export const ToolId = {

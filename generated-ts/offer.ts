@@ -4,19 +4,21 @@
  * `new Offer(family, context, {format, mcpServers, subagents})` builds the tools list (`format` a
  * native format name) or the prompt section (no format: the text path) and refuses, validates and
  * dispatches the calls against exactly what was sent; see _runtime/offer.ts and
- * _runtime/validation.ts for the rules. */
+ * _runtime/validation.ts for the rules. `new McpServers(servers)` prepares a server list that stays
+ * the same across requests once; pass it as `mcpServers`. */
 
 import { checkVersion } from "./_runtime/index.js";
-import { Offer as RuntimeOffer } from "./_runtime/offer.js";
+import { McpServers, Offer as RuntimeOffer } from "./_runtime/offer.js";
 import type { Dispatcher, OfferAnswer, OfferOptions, OfferResponse, OfferTool } from "./_runtime/offer.js";
 import { CATALOG } from "./catalog.js";
 import type { Context } from "./context.js";
 import type { PromptFamily } from "./ids.js";
 import { TEXT_PATH } from "./prompt.js";
 
-checkVersion(8, "offer");
+checkVersion(9, "offer");
 
 export type { Dispatcher, OfferAnswer, OfferOptions, OfferResponse, OfferTool };
+export { McpServers };
 
 /** The runtime's Offer bound to this package's catalog and text path; `F` is the format as given
  * (`{format: "anthropic"}`: `tools()` and `answer` are typed as Anthropic's, format_types.ts). */

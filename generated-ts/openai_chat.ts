@@ -15,7 +15,7 @@ import { CATALOG } from "./catalog.js";
 import type { Context } from "./context.js";
 import type { PromptFamily } from "./ids.js";
 
-checkVersion(8, "openai_chat");
+checkVersion(9, "openai_chat");
 
 export const DIALECT = "openai-chat";
 

@@ -15,7 +15,7 @@ import { CATALOG } from "./catalog.js";
 import type { Context } from "./context.js";
 import type { PromptFamily } from "./ids.js";
 
-checkVersion(8, "openai_responses");
+checkVersion(9, "openai_responses");
 
 export const DIALECT = "openai-responses";
 

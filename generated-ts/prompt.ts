@@ -10,7 +10,7 @@ import { CATALOG } from "./catalog.js";
 import type { Context } from "./context.js";
 import type { PromptFamily } from "./ids.js";
 
-checkVersion(8, "prompt");
+checkVersion(9, "prompt");
 
 export const TEXT_PATH: TextPath<Context> = new TextPath(CATALOG);
 

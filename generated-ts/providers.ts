@@ -17,7 +17,7 @@ import { CATALOG } from "./catalog.js";
 import type { Context } from "./context.js";
 import type { PromptFamily } from "./ids.js";
 
-checkVersion(8, "providers");
+checkVersion(9, "providers");
 
 export { NativeToolsUnavailable, loadServersJson };
 export type { DynamicOptions, NativeToolsOptions, SkipRecord };

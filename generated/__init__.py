@@ -14,7 +14,7 @@ from typing import Any
 
 from . import _runtime
 
-_runtime.check_version(8, __name__)
+_runtime.check_version(9, __name__)
 
 from ._runtime.tool_types import ToolResult, ToolUse
 from .catalog import enabled_tools, enabled_variants, resolve_text, route, select_family
@@ -39,6 +39,7 @@ _LAZY = {
     "cut_off_error": "_runtime.replies",
     "native_tools": "providers",
     "Offer": "offer",
+    "McpServers": "offer",
     "parse_calls": "prompt",
     "prompt_section": "prompt",
     "StreamingParser": "_runtime.xml_calls",
@@ -52,6 +53,7 @@ __all__ = [
     "Coordinator",
     "Family",
     "GeminiStream",
+    "McpServers",
     "MissingHandlersError",
     "NativeToolsUnavailable",
     "Offer",

@@ -15,7 +15,7 @@ from typing import Any, Literal, NotRequired, Protocol, TypedDict
 
 from . import _runtime
 
-_runtime.check_version(8, __name__)
+_runtime.check_version(9, __name__)
 
 from ._runtime.tool_types import ToolResult, ToolUse
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import _runtime
 
-_runtime.check_version(8, __name__)
+_runtime.check_version(9, __name__)
 
 from ._runtime.catalog import Catalog
 from .catalog_data import (

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from . import _runtime
 
-_runtime.check_version(8, __name__)
+_runtime.check_version(9, __name__)
 
 __all__ = [
     "SELECTION",

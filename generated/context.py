@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from . import _runtime
 
-_runtime.check_version(8, __name__)
+_runtime.check_version(9, __name__)
 
 from ._runtime.context import MAX_SAFE_INTEGER, ContextError
 from ._runtime.context import ContextBase as _ContextBase

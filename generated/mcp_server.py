@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from . import _runtime
 
-_runtime.check_version(8, __name__)
+_runtime.check_version(9, __name__)
 
 from ._runtime import mcp_server as _serve
 from ._runtime.mcp_tools import ToolsOffer, report_progress

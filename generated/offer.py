@@ -4,7 +4,8 @@
 ``Offer(family, context, format=..., mcp_servers=..., subagents=...)`` builds the tools list
 (``format`` a native format name) or the prompt section (``format=None``: the text path) and
 refuses, validates and dispatches the calls against exactly what was sent; see
-_runtime/offer.py and _runtime/validation.py for the rules.
+_runtime/offer.py and _runtime/validation.py for the rules. ``McpServers(servers)`` prepares a
+server list that stays the same across requests once; pass it as ``mcp_servers``.
 """
 
 from __future__ import annotations
@@ -13,14 +14,15 @@ from typing import Any, Mapping, Sequence
 
 from . import _runtime
 
-_runtime.check_version(8, __name__)
+_runtime.check_version(9, __name__)
 
 from ._runtime import offer as _offer
+from ._runtime.offer import McpServers
 from .catalog import CATALOG
 from .prompt import TEXT_PATH
 from .providers import FORMATS
 
-__all__ = ["Offer"]
+__all__ = ["McpServers", "Offer"]
 
 
 class Offer(_offer.Offer):
@@ -32,7 +34,7 @@ class Offer(_offer.Offer):
         context: Any = None,
         *,
         format: str | None = None,
-        mcp_servers: Sequence[Mapping[str, Any]] = (),
+        mcp_servers: Sequence[Mapping[str, Any]] | McpServers = (),
         subagents: Sequence[Mapping[str, Any]] = (),
     ) -> None:
         super().__init__(

@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from . import _runtime
 
-_runtime.check_version(8, __name__)
+_runtime.check_version(9, __name__)
 
 from ._runtime.tool_lists import build_tools
 from .catalog import CATALOG

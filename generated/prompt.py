@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import _runtime
 
-_runtime.check_version(8, __name__)
+_runtime.check_version(9, __name__)
 
 from ._runtime.prompt import TextPath
 from .catalog import CATALOG

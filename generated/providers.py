@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from . import _runtime
 
-_runtime.check_version(8, __name__)
+_runtime.check_version(9, __name__)
 
 from . import anthropic, openai_chat, openai_responses, gemini, bedrock
 from ._runtime.native import NativeToolsUnavailable

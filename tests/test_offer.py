@@ -358,3 +358,30 @@ def test_inputs_that_cannot_be_fingerprinted_are_not_kept() -> None:
     first = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=servers)
     again = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=servers)
     assert again._plan is not first._plan and again.names() == first.names()
+
+
+def test_prepared_servers_give_the_plan_of_the_list_and_do_not_follow_it(
+    coordinator: generated.Coordinator,
+) -> None:
+    from types import MappingProxyType
+
+    servers = json.loads(json.dumps(SERVERS))
+    prepared = generated.McpServers(servers)
+    plain = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=servers)
+    made = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=prepared)
+    assert made._plan is plain._plan and _fresh(made) == _fresh(plain) and len(prepared) == 2
+    name = made.names()[-1]
+    servers[0]["tools"][0]["inputSchema"]["properties"]["days"]["maximum"] = 3  # after preparing
+    later = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=prepared)
+    assert later._plan is plain._plan  # the prepared copy is what it was
+    assert later.execute(coordinator, None, ToolUse(name, {"city": "Oslo", "days": 5})) == ToolResult.ok("ran")
+    changed = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=generated.McpServers(servers))
+    assert changed._plan is Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=servers)._plan
+    assert changed._plan is not plain._plan
+    assert later.refusal(mcp_name("t", "off")) == plain.refusal(mcp_name("t", "off"))
+    with pytest.raises(AttributeError):
+        prepared._servers = ()  # type: ignore[misc]
+    odd = generated.McpServers([MappingProxyType(dict(SERVERS[0]))])  # not fingerprinted: never kept
+    first = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=odd)
+    again = Offer("native-next-gen", NATIVE, format="openai-chat", mcp_servers=odd)
+    assert again._plan is not first._plan and again.names() == first.names()

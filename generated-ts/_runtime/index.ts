@@ -10,7 +10,7 @@
  */
 
 /** Bumped with the Python runtime's RUNTIME_VERSION: both runtimes read the same data. */
-export const RUNTIME_VERSION = 8;
+export const RUNTIME_VERSION = 9;
 
 /** Throw unless `module` was generated for this runtime version. */
 export function checkVersion(expected: number, module: string): void {

@@ -25,7 +25,7 @@
 import type { Catalog } from "./catalog.js";
 import { parseMcpName } from "./dynamic_tools.js";
 import { parametersSchema } from "./native.js";
-import { keptPlan, type OfferOptions, type OfferPlan } from "./offer_plan.js";
+import { keptPlan, McpServers, serversGiven, type OfferOptions, type OfferPlan } from "./offer_plan.js";
 import type { ResponseOf, ResultMessage, ToolEntry } from "./format_types.js";
 import type { TextPath } from "./prompt.js";
 import { type Json } from "./schema_common.js";
@@ -37,6 +37,7 @@ import type { SkipRecord, Variant } from "./variants.js";
 import { errorText, has, isDict, put, PyError, pyRepr, pyStr } from "./pyspell.js";
 
 export type { OfferOptions };
+export { McpServers };
 
 /** At most this many offered names are listed in a refusal. */
 const LISTED = 40;
@@ -161,7 +162,7 @@ export class Offer<C extends object = { readonly [field: string]: unknown }, F e
     this.extraVariants = this.plan.extra;
     this.skipped = this.plan.skipped.map((r) => ({ ...r }));
     this.variants = new Map(this.plan.variants);
-    this.serversGiven = [...(options.mcpServers ?? [])];
+    this.serversGiven = [...serversGiven(options.mcpServers)[0]];
   }
 
   // ---- sending ----------------------------------------------------------------------------

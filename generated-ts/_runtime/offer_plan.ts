@@ -20,12 +20,47 @@ import type { ArgumentsChecker } from "./validation.js";
 import type { SkipRecord, Variant } from "./variants.js";
 import { has, isDict, PyError, pyRepr } from "./pyspell.js";
 
+/**
+ * A request's MCP server list, prepared once and passed to every Offer in its place (offer_plan.py's
+ * `McpServers`). An Offer keys its plan on the exact data of the server list (cache.ts's
+ * `fingerprint`), a pass over every tool schema of every server on each new Offer; a prepared list
+ * keeps an exact copy of the servers and that fingerprint, and an Offer made with it reads neither
+ * again. The copy is private: a change to `servers` afterwards is not seen (prepare again). Data the
+ * fingerprint cannot hold is kept as given, and Offers made with it are not kept, as with a plain list.
+ */
+export class McpServers {
+  constructor(servers: readonly Json[]) {
+    const key = fingerprint(servers);
+    // What the fingerprint holds is plain JSON (finite numbers, no -0, no holes): JSON text
+    // reads it back exactly.
+    const copy = key === null ? [...servers] : (JSON.parse(JSON.stringify(servers)) as Json[]);
+    PREPARED.set(this, { servers: copy, key });
+    Object.freeze(this);
+  }
+
+  /** The number of servers. */
+  get length(): number {
+    return PREPARED.get(this)!.servers.length;
+  }
+}
+
+const PREPARED = new WeakMap<McpServers, { servers: readonly Json[]; key: string | null }>();
+
+/** The server list an Offer reads, and its fingerprint when prepared (else undefined). */
+export function serversGiven(given: readonly Json[] | McpServers | undefined): [readonly Json[], string | null | undefined] {
+  if (given instanceof McpServers) {
+    const prepared = PREPARED.get(given)!;
+    return [prepared.servers, prepared.key];
+  }
+  return [given ?? [], undefined];
+}
+
 /** The request's format and run-time tools; `F` is the format as given (a literal types the Offer's values). */
 export interface OfferOptions<F extends string | null = string | null> {
   /** A native format name; null or left out: the text path. */
   format?: F | null | undefined;
-  /** MCP servers `{uid, name, disabled, tools}`. */
-  mcpServers?: readonly Json[] | undefined;
+  /** MCP servers `{uid, name, disabled, tools}`, as a list or prepared once (`McpServers`). */
+  mcpServers?: readonly Json[] | McpServers | undefined;
   /** Subagent configs `{name, description}`. */
   subagents?: readonly Json[] | undefined;
 }
@@ -57,7 +92,7 @@ export class OfferPlan {
 
   constructor(catalog: Catalog<any>, textPath: TextPath<any>, family: string, context: unknown, format: string | null, options: OfferOptions) {
     const [extra, skipped] = dynamicVariants(catalog, family, context, {
-      mcpServers: options.mcpServers ?? [],
+      mcpServers: serversGiven(options.mcpServers)[0],
       subagents: options.subagents ?? [],
       shared: true,
     });
@@ -103,12 +138,16 @@ const PLAN_LIMIT = 256;
 const PLANS = new WeakMap<object, Map<string, OfferPlan>>();
 
 /**
- * The key of a plan: the format, the family, the checked context and the fingerprints of the
- * run-time tools (null, not kept, when any of them is not plain data). The text path's
+ * The key of a plan: the format, the family, the checked context and the subagents, then the
+ * fingerprint of the MCP servers (a prepared list's own); null, not kept, when any of them is not
+ * plain data. Each fingerprint reads back one way only, so the two side by side do too. The text path's
  * TextPath object is part of the catalog's package, so the catalog keys it.
  */
 function planKey(family: string, context: unknown, format: string | null, options: OfferOptions): string | null {
-  return fingerprint([format, family, context, options.mcpServers ?? [], options.subagents ?? []]);
+  const [servers, known] = serversGiven(options.mcpServers);
+  const data = fingerprint([format, family, context, options.subagents ?? []]);
+  const serversKey = known === undefined ? fingerprint(servers) : known;
+  return data === null || serversKey === null ? null : `${data}${serversKey}`;
 }
 
 /** The plan kept for these inputs, else one made now (and kept unless its key is null). */

@@ -10,6 +10,7 @@ argument checks are made on first use and kept in the Plan. ts_runtime/offer_pla
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,7 +21,7 @@ from .prompt import TextPath
 from .sent_schema import ArgumentsChecker
 from .tool_lists import _Copy
 
-__all__ = ["Plan", "entry_name", "plan_key"]
+__all__ = ["McpServers", "Plan", "entry_name", "plan_key", "servers_given"]
 
 _NAME_PATHS = {name: rec.path_to(NAME) for name, rec in FORMATS.items()}
 
@@ -33,6 +34,52 @@ def entry_name(format_name: str, entry: Any) -> str | None:
     return node if isinstance(node, str) else None
 
 
+class McpServers:
+    """A request's MCP server list, prepared once and passed to every Offer in its place.
+
+    An Offer keys its plan on the exact data of the server list (cache.py's ``fingerprint``),
+    which costs a pass over every tool schema of every server on each new Offer. Servers that
+    stay the same from request to request can be prepared once: ``McpServers(servers)`` keeps an
+    exact copy of them (read back from that fingerprint) and the fingerprint, and an Offer made
+    with it reads neither again. The copy is private, so what the prepared object says cannot
+    change: a change to ``servers`` afterwards is not seen (prepare again). Data the fingerprint
+    cannot hold (an object that is not JSON-like) is kept as given, and Offers made with it are
+    not kept, as with the plain list. ts_runtime/offer_plan.ts has the same class.
+    """
+
+    __slots__ = ("_fingerprint", "_servers")
+    _fingerprint: bytes | None
+    _servers: Sequence[Mapping[str, Any]]
+
+    def __init__(self, servers: Sequence[Mapping[str, Any]]) -> None:
+        known = fingerprint(servers)
+        copy = tuple(servers) if known is None else marshal.loads(known)
+        object.__setattr__(self, "_fingerprint", known)
+        object.__setattr__(self, "_servers", copy)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("McpServers is read-only: prepare the changed list again")
+
+    def __len__(self) -> int:
+        return len(self._servers)
+
+    def __repr__(self) -> str:
+        return f"McpServers(<{len(self._servers)} server(s)>)"
+
+
+_UNKNOWN = b""
+"""No fingerprint worked out yet (marshal never writes empty bytes)."""
+
+
+def servers_given(
+    mcp_servers: Sequence[Mapping[str, Any]] | McpServers,
+) -> tuple[Sequence[Mapping[str, Any]], bytes | None]:
+    """The server list an Offer reads, and its fingerprint when prepared (else _UNKNOWN)."""
+    if isinstance(mcp_servers, McpServers):
+        return mcp_servers._servers, mcp_servers._fingerprint
+    return mcp_servers, _UNKNOWN
+
+
 def plan_key(
     formats: Mapping[str, Any],
     text_path: TextPath,
@@ -41,21 +88,26 @@ def plan_key(
     format: str | None,
     mcp_servers: Sequence[Mapping[str, Any]],
     subagents: Sequence[Mapping[str, Any]],
+    servers_key: bytes | None = _UNKNOWN,
 ) -> tuple[Any, ...] | None:
     """Everything an Offer's plan is made from, or None when that cannot key a cache (a
     context without ``vars``, data marshal cannot hold).
 
-    The module (or text path) that makes what is sent, the context's class, and one
-    fingerprint of the format, the family, the context's values and the run-time tools:
-    marshal tells 1, 1.0 and True apart, as the text must ("1" is not "true").
+    The module (or text path) that makes what is sent, the context's class, one fingerprint
+    of the format, the family, the context's values and the subagents, and the fingerprint of
+    the MCP servers (``servers_key`` when a ``McpServers`` brought it): marshal tells 1, 1.0
+    and True apart, as the text must ("1" is not "true").
     """
     try:
         made_by = text_path if format is None else formats.get(format)
         values = tuple(vars(context).values())
     except TypeError:  # the Offer then says what is wrong, if anything is
         return None
-    data = fingerprint((format, family, values, mcp_servers, subagents))
-    return None if data is None else (made_by, type(context), data)
+    data = fingerprint((format, family, values, subagents))
+    servers = fingerprint(mcp_servers) if servers_key == _UNKNOWN else servers_key
+    if data is None or servers is None:
+        return None
+    return (made_by, type(context), data, servers)
 
 
 class Plan:

@@ -55,6 +55,9 @@ class ToolUse(Generic[ParamsT]):
     error: str | None = None
 
 
+_new = object.__new__
+
+
 def tool_use(
     name: str, params: Any, partial: bool, id: str, error: str | None
 ) -> ToolUse:
@@ -64,8 +67,13 @@ def tool_use(
     the rest of reading a call; this fills the same ``__dict__`` in the same order directly
     (ToolUse has no ``__post_init__``: tests/runtime check that both ways make equal calls).
     """
-    use: ToolUse = object.__new__(ToolUse)
-    use.__dict__.update(name=name, params=params, partial=partial, id=id, error=error)
+    use: ToolUse = _new(ToolUse)
+    fields = use.__dict__  # item by item: cheaper than update() with keywords
+    fields["name"] = name
+    fields["params"] = params
+    fields["partial"] = partial
+    fields["id"] = id
+    fields["error"] = error
     return use
 
 
@@ -99,6 +107,9 @@ class ToolResult:
 def _result(content: str, is_error: bool, denied: bool) -> ToolResult:
     """``ToolResult(content, is_error, denied)`` made as ``tool_use`` makes a call (every
     handler answers with one; ToolResult has no ``__post_init__`` either)."""
-    result: ToolResult = object.__new__(ToolResult)
-    result.__dict__.update(content=content, is_error=is_error, denied=denied)
+    result: ToolResult = _new(ToolResult)
+    fields = result.__dict__
+    fields["content"] = content
+    fields["is_error"] = is_error
+    fields["denied"] = denied
     return result

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 __all__ = ["RUNTIME_VERSION", "check_version"]
 
-RUNTIME_VERSION = 8
+RUNTIME_VERSION = 9
 """Bumped whenever what the runtime expects of the generated modules changes."""
 
 

@@ -1,7 +1,8 @@
 """What one request offered the model, used both to send the tools and to answer the calls.
 
 Standard library only. An ``Offer`` is built once per request from a family, a context, a format
-(None for the text path) and the request's run-time tools (MCP servers, subagent configs). It
+(None for the text path) and the request's run-time tools (MCP servers, subagent configs; a
+server list that stays the same across requests can be prepared once as ``McpServers``). It
 builds what is sent (``tools()`` for a native format, ``prompt_section()`` for the text path)
 and remembers the names that went out, so dispatch cannot disagree with it:
 ``execute(coordinator, config, use)`` refuses a call to any tool that was not sent (a static
@@ -31,14 +32,14 @@ from typing import Any
 from .catalog import Catalog, Variant
 from .dynamic_tools import parse_mcp_name
 from .native import fast_copy, parameters_schema
-from .offer_plan import Plan, plan_key
+from .offer_plan import McpServers, Plan, plan_key, servers_given
 from .prompt import TextPath
 from .replies import cut_off_error, read_calls, result_messages, text_result
 from .sent_schema import ArgumentsChecker, sent_checker, sent_parameters
 from .tool_types import ToolResult, ToolUse, tool_use
 from .validation import arguments_checker
 
-__all__ = ["Offer"]
+__all__ = ["McpServers", "Offer"]
 
 _LISTED = 40
 """At most this many offered names are listed in a refusal."""
@@ -114,7 +115,7 @@ class Offer:
         context: Any = None,
         *,
         format: str | None = None,
-        mcp_servers: Sequence[Mapping[str, Any]] = (),
+        mcp_servers: Sequence[Mapping[str, Any]] | McpServers = (),
         subagents: Sequence[Mapping[str, Any]] = (),
     ) -> None:
         self.catalog = catalog
@@ -122,21 +123,23 @@ class Offer:
         self.family = catalog.known_family(family)
         self.context = catalog.as_context(context)
         self.format = format
+        servers, servers_key = servers_given(mcp_servers)
         key = plan_key(
             formats,
             text_path,
             self.family,
             self.context,
             format,
-            mcp_servers,
+            servers,
             subagents,
+            servers_key,
         )
         plan = catalog.offers.get(key) if key is not None else None
         self._tools: list[dict[str, Any]] | None = None
         if plan is None:
             plan = Plan(
                 catalog, text_path, formats, self.family, self.context, format,
-                mcp_servers, subagents,
+                servers, subagents,
             )  # fmt: skip
             self._tools = plan.first_tools()
             if key is not None:
@@ -148,7 +151,7 @@ class Offer:
         """Run-time tools left out of this request, with reasons (``{server, uid, tool, name, reason}``)."""
         self.variants: dict[str, Variant] = dict(plan.variants)
         """The offered tools by name, in the order they were sent."""
-        self._servers_given = tuple(mcp_servers)
+        self._servers_given = tuple(servers)
         self._servers: dict[str, Mapping[str, Any]] | None = None
 
     # ---- sending -------------------------------------------------------------------------
@@ -397,8 +400,10 @@ class Offer:
             return True, None if use.partial else ToolResult.error(refused), use
         if use.partial:
             return False, None, use
-        try:
-            params, problems = self.check(use)
+        try:  # self.check(use), inlined
+            name = use.name
+            checker = self._plan.checkers.get(name) or self._checker(self.variants[name])
+            params, problems = checker(use.params, self.format is None)
         except (
             Exception
         ) as exc:  # a schema the checker cannot read must not cost the call
@@ -410,7 +415,7 @@ class Offer:
                 use,
             )
         if problems:
-            lines = "\n".join(f"- {p}" for p in problems)
+            lines = "- " + "\n- ".join(problems)  # one "- <problem>" line each
             return (
                 True,
                 ToolResult.error(

@@ -156,6 +156,51 @@ def _indexed(node: Any, path: Sequence[str | int]) -> Any:
     return node
 
 
+def _walk_source(
+    start: str, path: Sequence[str | int], names: dict[tuple[str | int, ...], str]
+) -> tuple[list[str], str]:
+    """Lines doing ``_indexed(<start>, path)`` step by step (``return _MISSING`` where it gives
+    _MISSING) and the variable holding the value; ``names`` shares the steps already taken."""
+    lines: list[str] = []
+    node = start
+    for depth in range(1, len(path) + 1):
+        known = names.get(tuple(path[:depth]))
+        if known is not None:
+            node = known
+            continue
+        key = path[depth - 1]
+        var = names[tuple(path[:depth])] = f"v{len(names)}"
+        if type(key) is str:
+            lines += [
+                f"    if type({node}) is not dict: return _MISSING",
+                f"    {var} = {node}.get({key!r}, _MISSING)",
+                f"    if {var} is _MISSING: return _MISSING",
+            ]
+        else:
+            lines += [
+                f"    if type({node}) is not list or not 0 <= {key!r} < len({node}): return _MISSING",
+                f"    {var} = {node}[{key!r}]",
+            ]
+        node = var
+    return lines, node
+
+
+def _compiled(name: str, params: str, lines: list[str], scope: dict[str, Any]) -> Any:
+    """The function ``name(params)`` with body ``lines``, compiled once (as a per-schema
+    validator is): the quick readers below run as one function instead of a loop of calls."""
+    source = "\n".join([f"def {name}({params}):", *lines])
+    namespace = dict(scope, _MISSING=_MISSING)
+    exec(compile(source, f"<toolgen {name}>", "exec"), namespace)
+    return namespace[name]
+
+
+@functools.cache
+def _path_reader(path: tuple[str | int, ...]) -> Callable[[Any], Any]:
+    """``_indexed(node, path)`` as one compiled function (tests hold the two equal)."""
+    lines, var = _walk_source("node", path, {})
+    return _compiled("read_path", "node", [*lines, f"    return {var}"], {})  # type: ignore[no-any-return]
+
+
 def _spell(path: Sequence[str | int]) -> str:
     return "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(
         "."
@@ -165,7 +210,7 @@ def _spell(path: Sequence[str | int]) -> str:
 def _call_list(response: Any, path: tuple[str | int, ...], problems: list[str]) -> Any:
     """The call list of ``response``, entered at the first step of ``path`` it has."""
     if type(response) is dict:
-        found = _indexed(response, path)
+        found = _path_reader(path)(response)
         if type(found) is list:
             return found
     node = _plain(response)
@@ -255,6 +300,19 @@ def _size_past(value: Any, limit: int) -> bool:
     return False
 
 
+_TOO_DEEP = f"its arguments are nested more than {MAX_NESTING} levels deep"
+
+
+def _not_json(exc: ValueError) -> str:
+    detail = getattr(exc, "msg", str(exc))
+    where = (
+        f" at line {exc.lineno} column {exc.colno}"
+        if isinstance(exc, json.JSONDecodeError)
+        else ""
+    )
+    return f"its arguments are not valid JSON ({detail}{where})"
+
+
 def decode_arguments(
     value: Any, max_chars: int = MAX_ARGUMENT_CHARS
 ) -> tuple[dict[str, Any], str | None]:
@@ -274,25 +332,38 @@ def decode_arguments(
         # ``not value.strip()``, without the copy
         if not value or value.isspace():
             return {}, None
-        # json_text_too_deep's first test, inlined: almost every text passes it
-        shallow = value.count("{") + value.count("[") <= MAX_NESTING
-        if not shallow and json_text_too_deep(value):
-            return {}, f"its arguments are nested more than {MAX_NESTING} levels deep"
+        if value[:1] == "{":
+            # One object, nearly always: scanned first (_loads' own first step), and held to
+            # MAX_NESTING after. The C scanner bounds its own recursion; text it stops on takes
+            # the general steps below, which check the nesting before anything is parsed.
+            try:
+                decoded, end = _SCAN(value, 0)
+            except StopIteration:
+                end = -1
+            except RecursionError:
+                end = -1
+            except ValueError as exc:
+                if json_text_too_deep(value):
+                    return {}, _TOO_DEEP
+                return {}, _not_json(exc)
+            if end == len(value) and type(decoded) is dict:
+                for item in decoded.values():  # a flat object is 1 level deep
+                    if type(item) is dict or type(item) is list:
+                        if json_text_too_deep(value):  # as deep as its text
+                            return {}, _TOO_DEEP
+                        break
+                return decoded, None  # made by the decoder just now: no copy needed
+        if json_text_too_deep(value):
+            return {}, _TOO_DEEP
         try:
             value = _loads(value)
             if type(value) is dict:
-                return value, None  # made by the decoder just now: no copy needed
+                return value, None
         except ValueError as exc:
-            detail = getattr(exc, "msg", str(exc))
-            where = (
-                f" at line {exc.lineno} column {exc.colno}"
-                if isinstance(exc, json.JSONDecodeError)
-                else ""
-            )
-            return {}, f"its arguments are not valid JSON ({detail}{where})"
+            return {}, _not_json(exc)
     elif isinstance(value, Mapping):
         if nesting_depth(value) > MAX_NESTING:
-            return {}, f"its arguments are nested more than {MAX_NESTING} levels deep"
+            return {}, _TOO_DEEP
         if _size_past(value, max_chars):
             return {}, f"its arguments are longer than {max_chars} characters"
     if not isinstance(value, Mapping):
@@ -320,9 +391,12 @@ def cut_off_error(name: str, detail: str) -> str:
 
 def _stop_value(response: Any, cut: CutOff) -> str | None:
     """The response's stop value when it is one of ``cut.values`` (the output limit), else None."""
-    value = _indexed(response, cut.path) if type(response) is dict else _MISSING
+    value = _path_reader(cut.path)(response) if type(response) is dict else _MISSING
     if value is not _MISSING:
-        return next((v for v in cut.values if value == v), None)
+        for wanted in cut.values:
+            if value == wanted:
+                return wanted
+        return None
     node = _plain(response)
     if isinstance(node, (list, tuple)):
         return None
@@ -438,32 +512,42 @@ def _plain_call(item: Any, fields: CallFields, position: int, max_chars: int) ->
     else (an SDK object, a missing or odd field, a text block) takes ``_read_call``, which
     knows every spelling and says what is wrong; both give equal ToolUses for what both read.
     """
-    if type(item) is not dict:
-        return _MISSING
+    return _call_reader(fields)(item, max_chars)
+
+
+@functools.cache
+def _call_reader(fields: CallFields) -> Callable[[Any, int], Any]:
+    """``_plain_call`` for one format's fields, compiled once: the element's type, its wrapper
+    or marker, the name, id and arguments read by plain indexing (``_indexed``, step by step),
+    then the arguments decoded. Every field missing or odd gives _MISSING, as it always did."""
+    lines = ["    if type(item) is not dict: return _MISSING"]
     if fields.wrapper is not None:
-        call = item.get(fields.wrapper)
-        if type(call) is not dict:
-            return _MISSING
+        lines += [
+            f"    call = item.get({fields.wrapper!r})",
+            "    if type(call) is not dict: return _MISSING",
+        ]
     else:
-        call = item
-        marker = fields.marker
-        if marker is not None and item.get(marker[0]) != marker[1]:
-            return _MISSING
-    name = _indexed(call, fields.name)
-    call_id = _indexed(call, fields.id)
-    arguments = _indexed(call, fields.arguments)
-    if (
-        type(name) is not str
-        or not name
-        or type(call_id) is not str
-        or not call_id
-        or arguments is _MISSING
-    ):
-        return _MISSING
-    params, reason = decode_arguments(arguments, max_chars)
-    if reason is not None:
-        return tool_use(name, {}, False, call_id, _refusal(name, reason))
-    return tool_use(name, params, False, call_id, None)
+        lines.append("    call = item")
+        if fields.marker is not None:
+            key, wanted = fields.marker
+            lines.append(f"    if item.get({key!r}) != {wanted!r}: return _MISSING")
+    names: dict[tuple[str | int, ...], str] = {}
+    found: list[str] = []
+    for path in (fields.name, fields.id, fields.arguments):
+        walk, var = _walk_source("call", path, names)
+        lines += walk
+        found.append(var)
+    name, call_id, arguments = found
+    lines += [
+        f"    if type({name}) is not str or not {name} or type({call_id}) is not str or not {call_id}:",
+        "        return _MISSING",
+        f"    params, reason = decode_arguments({arguments}, max_chars)",
+        "    if reason is not None:",
+        f"        return tool_use({name}, {{}}, False, {call_id}, _refusal({name}, reason))",
+        f"    return tool_use({name}, params, False, {call_id}, None)",
+    ]
+    scope = {"decode_arguments": decode_arguments, "tool_use": tool_use, "_refusal": _refusal}
+    return _compiled("read_call", "item, max_chars", lines, scope)  # type: ignore[no-any-return]
 
 
 def read_calls(
@@ -481,6 +565,7 @@ def read_calls(
     in ``problems`` when it is a list. Raises ValueError only for an unknown ``format``.
     """
     rec, fields = _calls_record(format)
+    quick = _call_reader(fields)
     found: list[str] = []
     # a hostile object (properties that raise) is reported, never raised
     try:
@@ -501,7 +586,7 @@ def read_calls(
     last = len(items) - 1
     for number, item in enumerate(items):
         try:
-            use = _plain_call(item, fields, len(uses), max_argument_chars)
+            use = quick(item, max_argument_chars)  # _plain_call
             if use is _MISSING:
                 use = _read_call(item, fields, len(uses), max_argument_chars)
             cut = (

@@ -69,15 +69,40 @@ def _filler(layout: Envelope) -> Callable[[ToolUse, bool, str], dict[str, Any]]:
         else:
             parts.append((key, _constant(spec), False))
 
-    def fill(use: ToolUse, failed: bool, content: str) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value_of, slot in parts:
-            value = value_of(use, failed, content)
-            if value is not None or not slot:
-                out[key] = value
-        return out
-
+    # One function per layout, compiled once: a slot's value is written as its expression
+    # (_SLOT_SOURCE) where it has one, so an answer costs one call instead of one per key.
+    lines = ["def fill(use, failed, content):", "    out = {}"]
+    scope: dict[str, Any] = {"_PREFIX": SYNTHETIC_ID_PREFIX}
+    for number, ((key, value_of, slot), (_, spec)) in enumerate(zip(parts, layout, strict=True)):
+        # a slot as its expression, a constant text as it is; any other part is called
+        source = (
+            _SLOT_SOURCE.get(spec.name)
+            if isinstance(spec, Slot)
+            else (repr(spec) if type(spec) is str else None)
+        )
+        if source is None:
+            scope[f"part{number}"] = value_of
+            source = f"part{number}(use, failed, content)"
+        if slot:
+            lines += [f"    value = {source}", f"    if value is not None: out[{key!r}] = value"]
+        else:
+            lines.append(f"    out[{key!r}] = {source}")
+    lines.append("    return out")
+    exec(compile("\n".join(lines), "<toolgen result filler>", "exec"), scope)
+    fill: Callable[[ToolUse, bool, str], dict[str, Any]] = scope["fill"]
     return fill
+
+
+# The slots whose value is one expression of (use, failed, content), as _SLOT_VALUES computes it.
+_SLOT_SOURCE: dict[str, str] = {
+    CALL_ID.name: "use.id",
+    CALL_ID_IF_GIVEN.name: "None if use.id.startswith(_PREFIX) else use.id",
+    CALL_NAME.name: "use.name",
+    CONTENT.name: "content",
+    IS_ERROR.name: "failed",
+    STATUS.name: '"error" if failed else "success"',
+    OUTCOME.name: '{"error" if failed else "output": content}',
+}
 
 
 def _one_item(inner: SlotValue) -> SlotValue:

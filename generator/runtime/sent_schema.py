@@ -23,7 +23,8 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from .formats import FORMATS, PARAMETERS
-from .validation import compile_schema
+from .validation import _TOO_DEEP, _text
+from .validation_compile import SchemaRefused, compile_root
 
 __all__ = [
     "CACHE_LIMIT",
@@ -131,16 +132,26 @@ class _Anchored:
 
 
 def _checker(schema: Any, dialect: str, required: frozenset[str]) -> ArgumentsChecker:
-    check = compile_schema(schema, dialect="gemini" if dialect == GEMINI else "2020-12")
+    # compile_schema, with its check inlined in ``run`` below (one call less per argument
+    # object): the same run, the same refusal, the same problem texts.
+    root, refusals = compile_root(schema, "gemini" if dialect == GEMINI else "2020-12", None)
+    if refusals:
+        raise SchemaRefused(refusals)
+    check = root.run
 
     def run(
         params: Mapping[str, Any], coerce: bool
     ) -> tuple[dict[str, Any], list[str]]:
-        problems: list[str] = []
         # The check never changes what it is given (it copies where it types a value), so a
         # dict is checked as it is; the caller still gets a dict of its own.
         given = params if type(params) is dict else dict(params)
-        value = check(given, "", problems, False)
+        found: list[Any] = []
+        value: Any = given
+        try:
+            value = check(given, found, False)
+        except RecursionError:
+            found.append([_TOO_DEEP])
+        problems = [_text(p, "") for p in found] if found else []
         typed = value if isinstance(value, dict) else given
         if not problems and None in typed.values():
             typed = {k: v for k, v in typed.items() if v is not None or k in required}

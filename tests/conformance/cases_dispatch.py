@@ -740,6 +740,16 @@ def offer_inputs() -> Iterator[dict[str, Any]]:
                     "subagents": SUBAGENTS,
                     "calls": offer_calls(family, draw, fmt is None),
                 }
+    for fmt in (None, "openai-chat"):  # the server list prepared once (McpServers): the same answers
+        yield {
+            "family": "native-next-gen",
+            "context": NATIVE,
+            "format": fmt,
+            "servers": [*OFFER_SERVERS, *SHAPE_SERVERS],
+            "prepared": True,
+            "subagents": SUBAGENTS,
+            "calls": offer_calls("native-next-gen", draw, fmt is None),
+        }
     yield {"family": "nope", "context": None, "format": None, "servers": [], "subagents": [], "calls": []}
     yield {"family": "generic", "context": NATIVE, "format": "nope", "servers": [], "subagents": [], "calls": []}
 
@@ -750,7 +760,7 @@ def py_offer(given: dict[str, Any]) -> Any:
             given["family"],
             given["context"],
             format=given["format"],
-            mcp_servers=given["servers"],
+            mcp_servers=generated.McpServers(given["servers"]) if given.get("prepared") else given["servers"],
             subagents=given["subagents"],
         )
     except Exception as exc:  # a KeyError's text is its message (Python's str() would quote it)

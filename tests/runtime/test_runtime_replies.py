@@ -19,7 +19,7 @@ from generator.runtime.replies import (
     result_message,
     result_messages,
 )
-from generator.runtime.schema_common import MAX_NESTING
+from generator.runtime.schema_common import MAX_NESTING, _json_type_of
 from generator.runtime.streams import AnthropicStream, OpenAIChatStream
 from generator.runtime.tool_types import ToolResult, ToolUse
 from replies_data import CALLS, FORMATS, anthropic_events, openai_chat_chunks, reply
@@ -473,6 +473,55 @@ def _outcome(read: Any, text: str) -> Any:
         return ("error", type(exc).__name__, str(exc))
 
 
+def _decoded_the_plain_way(text: str) -> tuple[Any, str | None]:
+    """decode_arguments for text, step by step as it reads: blank, nesting, then json.loads."""
+    from generator.runtime.replies import _reject_constant
+    from generator.runtime.schema_common import MAX_NESTING, json_text_too_deep
+
+    if not text.strip():
+        return {}, None
+    if json_text_too_deep(text):
+        return {}, f"its arguments are nested more than {MAX_NESTING} levels deep"
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except ValueError as exc:
+        detail = getattr(exc, "msg", str(exc))
+        where = f" at line {exc.lineno} column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
+        return {}, f"its arguments are not valid JSON ({detail}{where})"
+    if not isinstance(value, dict):
+        return {}, f"its arguments are a JSON {_json_type_of(value)}, not an object"
+    return value, None
+
+
+_DEEP = st.integers(95, 105).flatmap(
+    lambda n: st.sampled_from(
+        [
+            '{"a": ' + "[" * n + "]" * n + "}",
+            '{"a": ' + "[" * n + "]" * n,
+            '{"a": ' + "[" * n + "]" * n + "} x",
+            '{"a": "' + "[" * n + '"}',
+            '{"a": ' + '{"b": ' * n + "1" + "}" * n + "}",
+            '{"a": ' + "[" * n + "NaN" + "]" * n + "}",
+        ]
+    )
+)
+
+
+@given(st.one_of(_JSONISH, _DEEP))
+@settings(max_examples=400, deadline=None)
+@example('{"a": 1}  ')
+@example('{"a": ' + "[" * 5000 + "]" * 5000 + "}")
+@example('{"a": [1, {"b": "}"}]}')
+@example('{"a": NaN}')
+@example("{" * 200)
+def test_arguments_text_is_decoded_as_the_plain_steps_decode_it(text: str) -> None:
+    """decode_arguments scans an object first and checks its nesting after (the text's own
+    check only when the object is not flat): the same values and reasons as checking first."""
+    from generator.runtime.replies import decode_arguments
+
+    assert decode_arguments(text) == _decoded_the_plain_way(text)
+
+
 @given(_JSONISH)
 @settings(max_examples=400, deadline=None)
 @example('{"a": 1}  ')
@@ -569,3 +618,25 @@ def test_the_quick_reader_agrees_with_the_general_one(fmt: str, data: Any) -> No
     quick = replies._plain_call(item, fields, 0, MAX_ARGUMENT_CHARS)
     if quick is not replies._MISSING:
         assert quick == replies._read_call(item, fields, 0, MAX_ARGUMENT_CHARS)
+
+
+_NODES = st.recursive(
+    st.one_of(st.none(), st.integers(-1, 2), st.sampled_from(["a", "b", ""])),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.sampled_from(["a", "b", "c"]), inner, max_size=3),
+        st.tuples(inner),
+    ),
+    max_leaves=12,
+)
+
+
+@given(_NODES, st.lists(st.one_of(st.sampled_from(["a", "b"]), st.integers(-1, 2)), max_size=4))
+@settings(max_examples=300, deadline=None)
+def test_the_compiled_path_reader_is_plain_indexing(node: Any, path: list[Any]) -> None:
+    """_path_reader(path), compiled once per path, reads what _indexed reads (or _MISSING)."""
+    from generator.runtime import replies
+
+    assert replies._path_reader(tuple(path))(node) is replies._indexed(node, path) or (
+        replies._path_reader(tuple(path))(node) == replies._indexed(node, path)
+    )

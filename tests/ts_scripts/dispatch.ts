@@ -6,6 +6,7 @@
 import {
   Coordinator,
   HANDLERS,
+  McpServers,
   Offer,
   SharedToolHandler,
   dispatchTable,
@@ -123,7 +124,7 @@ function offer(input: Input): unknown {
   try {
     made = new Offer(input["family"], input["context"], {
       format: input["format"],
-      mcpServers: input["servers"],
+      mcpServers: input["prepared"] ? new McpServers(input["servers"]) : input["servers"],
       subagents: input["subagents"],
     });
   } catch (error) {

@@ -135,7 +135,9 @@ class _Anchored:
 def _checker(schema: Any, dialect: str, required: frozenset[str]) -> ArgumentsChecker:
     # compile_schema, with its check inlined in ``run`` below (one call less per argument
     # object): the same run, the same refusal, the same problem texts.
-    root, refusals = compile_root(schema, "gemini" if dialect == GEMINI else "2020-12", None)
+    root, refusals = compile_root(
+        schema, "gemini" if dialect == GEMINI else "2020-12", None
+    )
     if refusals:
         raise SchemaRefused(refusals)
     check = root.run

@@ -147,7 +147,9 @@ class Offer:
         self._plan = plan
         self.extra_variants: tuple[Variant, ...] = plan.extra
         """The run-time tools of this request (shared with other Offers: read only)."""
-        self.skipped: list[dict[str, Any]] = [dict(r) for r in plan.skipped]
+        self.skipped: list[dict[str, Any]] = (
+            [dict(r) for r in plan.skipped] if plan.skipped else []
+        )
         """Run-time tools left out of this request, with reasons (``{server, uid, tool, name, reason}``)."""
         self.variants: dict[str, Variant] = dict(plan.variants)
         """The offered tools by name, in the order they were sent."""
@@ -402,7 +404,9 @@ class Offer:
             return False, None, use
         try:  # self.check(use), inlined
             name = use.name
-            checker = self._plan.checkers.get(name) or self._checker(self.variants[name])
+            checker = self._plan.checkers.get(name) or self._checker(
+                self.variants[name]
+            )
             params, problems = checker(use.params, self.format is None)
         except (
             Exception

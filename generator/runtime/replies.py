@@ -160,7 +160,8 @@ def _walk_source(
     start: str, path: Sequence[str | int], names: dict[tuple[str | int, ...], str]
 ) -> tuple[list[str], str]:
     """Lines doing ``_indexed(<start>, path)`` step by step (``return _MISSING`` where it gives
-    _MISSING) and the variable holding the value; ``names`` shares the steps already taken."""
+    _MISSING) and the variable holding the value; ``names`` shares the steps already taken.
+    """
     lines: list[str] = []
     node = start
     for depth in range(1, len(path) + 1):
@@ -187,7 +188,8 @@ def _walk_source(
 
 def _compiled(name: str, params: str, lines: list[str], scope: dict[str, Any]) -> Any:
     """The function ``name(params)`` with body ``lines``, compiled once (as a per-schema
-    validator is): the quick readers below run as one function instead of a loop of calls."""
+    validator is): the quick readers below run as one function instead of a loop of calls.
+    """
     source = "\n".join([f"def {name}({params}):", *lines])
     namespace = dict(scope, _MISSING=_MISSING)
     exec(compile(source, f"<toolgen {name}>", "exec"), namespace)
@@ -519,7 +521,8 @@ def _plain_call(item: Any, fields: CallFields, position: int, max_chars: int) ->
 def _call_reader(fields: CallFields) -> Callable[[Any, int], Any]:
     """``_plain_call`` for one format's fields, compiled once: the element's type, its wrapper
     or marker, the name, id and arguments read by plain indexing (``_indexed``, step by step),
-    then the arguments decoded. Every field missing or odd gives _MISSING, as it always did."""
+    then the arguments decoded. Every field missing or odd gives _MISSING, as it always did.
+    """
     lines = ["    if type(item) is not dict: return _MISSING"]
     if fields.wrapper is not None:
         lines += [
@@ -546,7 +549,11 @@ def _call_reader(fields: CallFields) -> Callable[[Any, int], Any]:
         f"        return tool_use({name}, {{}}, False, {call_id}, _refusal({name}, reason))",
         f"    return tool_use({name}, params, False, {call_id}, None)",
     ]
-    scope = {"decode_arguments": decode_arguments, "tool_use": tool_use, "_refusal": _refusal}
+    scope = {
+        "decode_arguments": decode_arguments,
+        "tool_use": tool_use,
+        "_refusal": _refusal,
+    }
     return _compiled("read_call", "item, max_chars", lines, scope)  # type: ignore[no-any-return]
 
 

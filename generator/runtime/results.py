@@ -73,7 +73,9 @@ def _filler(layout: Envelope) -> Callable[[ToolUse, bool, str], dict[str, Any]]:
     # (_SLOT_SOURCE) where it has one, so an answer costs one call instead of one per key.
     lines = ["def fill(use, failed, content):", "    out = {}"]
     scope: dict[str, Any] = {"_PREFIX": SYNTHETIC_ID_PREFIX}
-    for number, ((key, value_of, slot), (_, spec)) in enumerate(zip(parts, layout, strict=True)):
+    for number, ((key, value_of, slot), (_, spec)) in enumerate(
+        zip(parts, layout, strict=True)
+    ):
         # a slot as its expression, a constant text as it is; any other part is called
         source = (
             _SLOT_SOURCE.get(spec.name)
@@ -84,7 +86,10 @@ def _filler(layout: Envelope) -> Callable[[ToolUse, bool, str], dict[str, Any]]:
             scope[f"part{number}"] = value_of
             source = f"part{number}(use, failed, content)"
         if slot:
-            lines += [f"    value = {source}", f"    if value is not None: out[{key!r}] = value"]
+            lines += [
+                f"    value = {source}",
+                f"    if value is not None: out[{key!r}] = value",
+            ]
         else:
             lines.append(f"    out[{key!r}] = {source}")
     lines.append("    return out")

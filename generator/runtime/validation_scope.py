@@ -57,7 +57,8 @@ def under(problems: list[Problem], start: int, key: str | int) -> None:
 def place_text(problem: Problem, path: str = "") -> str:
     """A problem's place: ``path`` followed by its keys (``items[2].name``)."""
     if len(problem) == 2 and not path and not isinstance(problem[1], int):
-        return problem[1]  # a top-level parameter: the common place
+        name: str = problem[1]  # a top-level parameter: the common place
+        return name
     for key in reversed(problem[1:]):
         if isinstance(key, int):
             path = f"{path}[{key}]"

@@ -109,6 +109,8 @@ def run(
         raise ValueError(f"unknown targets {unknown}; known: {[outputter.key for outputter in OUTPUTTERS]}")
 
     _large_blocks_by_mmap()
+    # A workspace given is a long-lived one (``--watch``): rendering keeps its parts there too.
+    reuse = workspace.renders() if workspace is not None else None
     front = (workspace or Workspace(specs)).front()
     diags = spec_diagnostics(specs)
     diags.extend(front.diagnostics.items)
@@ -120,7 +122,7 @@ def run(
     # again and again while rendering collects its own cycles as usual.
     gc.freeze()
     try:
-        files, docs = emit_all(catalog, families, diags, sink)
+        files, docs = emit_all(catalog, families, diags, sink, reuse)
         extra: dict[str, dict[str, bytes]] = {}
         for outputter in OUTPUTTERS:
             wanted = asked.get(outputter.key, False)

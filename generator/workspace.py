@@ -62,6 +62,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, Diagnostics, Location, shown
 from .load import PathKey, SourceFile, load_bytes
@@ -79,6 +80,9 @@ from .specfiles import (
     spec_folder_name,
 )
 from .validate import check_schema
+
+if TYPE_CHECKING:
+    from .lower.reuse import Reuse
 
 # What each spec file is: its meta-schema and how deep below the spec folder it lives.
 _TOP_FILES = {"toolgen.yaml": ("project", 0), "parameters.yaml": ("parameters", 0)}
@@ -169,6 +173,7 @@ class Workspace:
         self._full: Diagnostics | None = None
         self._model_memo = Memo()  # per-file model results an unchanged file's next build reuses
         self._checks_memo = Memo()  # per-variant output checks, likewise
+        self._renders: Reuse | None = None  # what the last render computed, for the next (--watch)
 
     @classmethod
     def in_memory(cls, files: Mapping[str, bytes], prefix: str) -> Workspace:
@@ -285,6 +290,14 @@ class Workspace:
     def loaded(self) -> Loaded:
         front = self.front()
         return Loaded(front.catalog, self.sources)
+
+    def renders(self) -> Reuse:
+        """What rendering keeps from one run to the next in this workspace (lower/reuse.py)."""
+        if self._renders is None:
+            from .lower.reuse import Reuse  # rendering only: validate and the language server need none
+
+            self._renders = Reuse()
+        return self._renders
 
     def diagnostics(self) -> Diagnostics:
         """Every finding, the outputs' checks included; what ``toolgen validate`` prints."""

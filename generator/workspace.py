@@ -269,7 +269,7 @@ class Workspace:
 
     def front(self) -> Front:
         """Files and model, cached until a file's content changes."""
-        with _no_cyclic_collection():
+        with no_cyclic_collection():
             self._list()
         key = (self._global, tuple((rel, check.digest) for rel, check in self._files.items()))
         if self._front is None or key != self._front_key:
@@ -309,7 +309,7 @@ class Workspace:
                 from .lower.checks import check_outputs  # imports no template engine
 
                 self._checks_memo.sweep()
-                with _no_cyclic_collection():
+                with no_cyclic_collection():
                     check_outputs(front.catalog, front.families, full, self._checks_memo)
                     if self._wants_typescript():
                         from .lower.ts import check as check_typescript  # the TypeScript package's own checks
@@ -353,7 +353,7 @@ class Workspace:
         tools = [c.source for rel, c in self._files.items() if rel.startswith("tools/")]
         families = [c.source for rel, c in self._files.items() if rel.startswith("variants/")]
         self._model_memo.sweep()
-        with _no_cyclic_collection():
+        with no_cyclic_collection():
             catalog = build_catalog(
                 project.source, shared.source if shared else None, tools, families, diags, self._model_memo
             )
@@ -502,7 +502,7 @@ def _stamp(path: Path) -> _Stamp | None:
 
 
 @contextmanager
-def _no_cyclic_collection() -> Iterator[None]:
+def no_cyclic_collection() -> Iterator[None]:
     """Building a model of thousands of tools makes many objects and no cycles: the cyclic
     collector would rescan them again and again (superlinear), so it waits until the end."""
     collecting = gc.isenabled()

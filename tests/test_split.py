@@ -53,6 +53,11 @@ def test_a_failing_child_fails_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_when_a_second_process_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(split.JOBS_ENV, raising=False)
     assert not split.worth_it(split.MIN_VARIANTS - 1)
+    monkeypatch.setattr(os, "getloadavg", lambda: (64.0, 64.0, 64.0))
+    assert not split.worth_it(10 * split.MIN_VARIANTS)  # no idle CPU: the child would only add its cost
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert split.worth_it(10 * split.MIN_VARIANTS) == hasattr(os, "fork")
     monkeypatch.setenv(split.JOBS_ENV, "1")
     assert not split.worth_it(10 * split.MIN_VARIANTS)
     monkeypatch.setenv(split.JOBS_ENV, "2")

@@ -8,8 +8,11 @@ renders its own share, then ``result()`` reads what the child pickled back throu
 files, already encoded, and its diagnostics). Callers put both in the one-process order, so the
 bytes, the order of the files and of the diagnostics are those of a run without a child.
 
-Only where it pays: fork exists (POSIX), this process may run on two CPUs or more, the catalog is
-large (below ``MIN_VARIANTS`` the fork costs more than it saves), and ``TOOLGEN_JOBS`` is not 1.
+Only where it pays: fork exists (POSIX), this process may run on two CPUs or more and about one of
+them is idle (the one-minute load average at most the CPUs less one: on a busy machine the child
+only adds its cost, about 6-10 % more CPU, docs/performance.md), the catalog is large (below
+``MIN_VARIANTS`` the fork costs more than it saves), and ``TOOLGEN_JOBS`` is not 1. Whichever way
+is taken, the output is the same.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ T = TypeVar("T")
 
 #: Variants below which one process renders everything (measured: docs/performance.md).
 MIN_VARIANTS = 300
-#: Set to 1 to render in one process (a benchmark's A/B, or a machine where fork is unwelcome).
+#: 1: always one process (an A/B, or where fork is unwelcome); 2: a second process whenever fork exists.
 JOBS_ENV = "TOOLGEN_JOBS"
 
 
@@ -35,15 +38,21 @@ def worth_it(variants: int) -> bool:
     """Whether to render with a second process for a catalog of ``variants`` spec variants."""
     if not hasattr(os, "fork") or os.environ.get(JOBS_ENV, "").strip() == "1":
         return False
-    forced = os.environ.get(JOBS_ENV, "").strip() == "2"  # the tests' way to take this path on small specs
-    return forced or (variants >= MIN_VARIANTS and _cpus() >= 2)
+    forced = os.environ.get(JOBS_ENV, "").strip() == "2"  # always (the tests' way on small specs)
+    return forced or (variants >= MIN_VARIANTS and _idle_cpu())
 
 
-def _cpus() -> int:
+def _idle_cpu() -> bool:
+    """Two CPUs or more for this process, and about one of them idle."""
     try:
-        return len(os.sched_getaffinity(0))
+        cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        return os.cpu_count() or 1
+        cpus = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        load = 0.0  # no load average here: the CPU count decides
+    return cpus >= 2 and load <= cpus - 1
 
 
 class Child(Generic[T]):

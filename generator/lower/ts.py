@@ -28,7 +28,7 @@ from ..semantics import member_name
 from . import ts_package
 from .core import catalog_values, spec_sources
 from .ts_dispatch import emit_args, emit_dispatch, report_clashes
-from .ts_values import RUNTIME_FOLDER, JsChecker, JsWriter, shared_texts, string
+from .ts_values import RUNTIME_FOLDER, Call, JsChecker, JsWriter, shared_values, string
 
 _INDENT = "  "
 
@@ -64,22 +64,73 @@ def runtime_files() -> dict[str, str]:
 
 _SHARED_REF = re.compile(r"_PARAMS\[([0-9]+)\]")
 
+# catalog_data.ts writes a parameter and a spec variant as a call of a function taking their fields
+# in this order (the keys of core.param_data and core.variant_data, as _runtime/data.ts types them)
+# instead of spelling every key of every record: about a sixth of the data was key names. A record
+# with other keys (hand-made data, a field added on one side only) is written as an object.
+_PARAM_FIELDS = ("name", "required", "instruction", "description", "usage", "schema", "dependencies", "requires")
+_SPEC_FIELDS = ("id", "spec", "name", "description", "requires", "strict", "parameters")
+_BUILDERS = (
+    (
+        "/** A parameter from its fields, in ParameterData's order. */",
+        "_p",
+        "ParameterData",
+        _PARAM_FIELDS,
+        "",
+    ),
+    (
+        "/** A spec variant from its fields, in SpecData's order; the host-facing fields (title, ...) last. */",
+        "_s",
+        "SpecData",
+        _SPEC_FIELDS,
+        f"extra: Omit<SpecData, {' | '.join(map(string, _SPEC_FIELDS))}> = {{}}",
+    ),
+)
 
-def _shared_name(index: int) -> str:
-    return f"_PARAMS_{index}"
+
+def _builders() -> str:
+    lines = []
+    for doc, name, type_, fields, rest in _BUILDERS:
+        params = ", ".join([*(f"{field}: {type_}[{string(field)}]" for field in fields), *([rest] if rest else [])])
+        members = ", ".join([*fields, *(["...extra"] if rest else [])])
+        lines += [doc, f"function {name}({params}): {type_} {{", f"{_INDENT}return {{ {members} }};", "}"]
+    return "\n".join(lines) + "\n"
 
 
-def _shared_refs(specs: Mapping[str, Any]) -> dict[str, Any]:
-    """SPECS with the shared-list references (``Code("_PARAMS[i]")``, as in Python) naming the TS constants."""
-    out = {}
+def _param_record(data: Mapping[str, Any]) -> Any:
+    return Call("_p", tuple(data.values())) if tuple(data) == _PARAM_FIELDS else data
+
+
+def _spec_records(specs: Mapping[str, Any], shared: tuple[Any, ...]) -> dict[str, Any]:
+    """SPECS as records (``_s`` and ``_p`` calls), each shared parameter list written in place: the
+    TS writer writes a repeated list once by itself (ts_values.shared_values)."""
+    out: dict[str, Any] = {}
     for key, data in specs.items():
         ref = data["parameters"]
         match = _SHARED_REF.fullmatch(ref) if isinstance(ref, Code) else None
-        out[key] = {**data, "parameters": Code(_shared_name(int(match.group(1))))} if match else data
+        params = [_param_record(p) for p in (shared[int(match.group(1))] if match else ref)]
+        data = {**data, "parameters": params}
+        keys = tuple(data)
+        if keys[: len(_SPEC_FIELDS)] == _SPEC_FIELDS:
+            extra = {k: data[k] for k in keys[len(_SPEC_FIELDS) :]}
+            args = tuple(data[k] for k in _SPEC_FIELDS) + ((extra,) if extra else ())
+            out[key] = Call("_s", args)
+        else:
+            out[key] = data
     return out
 
 
-def _catalog_data(values: dict[str, Any], head: str, writer: JsWriter) -> str:
+def _check_data(values: dict[str, Any], checker: JsWriter) -> None:
+    """Record in ``checker`` what of catalog_data JavaScript cannot hold, at its place in the
+    values as catalog_data.py holds them (_report locates the problems from there)."""
+    for index, params in enumerate(values["shared"]):
+        checker.check(params, "_PARAMS", index)
+    for name, _, key in DATA_EXPORTS:
+        checker.check(values[key], name)
+
+
+def _catalog_data(values: dict[str, Any], head: str) -> str:
+    writer = JsWriter()
     out = writer.out
     out.write(head)
     out.write(
@@ -89,27 +140,27 @@ def _catalog_data(values: dict[str, Any], head: str, writer: JsWriter) -> str:
         f'import type {{ CatalogData, {_DATA_TYPES} }} from "./{RUNTIME_FOLDER}/data.js";\n\n'
         f'checkVersion({RUNTIME_VERSION}, "catalog_data");\n\n'
     )
-    texts, (shared, *exported) = shared_texts([values["shared"], *(values[key] for _, _, key in DATA_EXPORTS)])
-    if texts:
-        out.write("// Texts the data below holds more than once, written once.\n")
-    for index, text in enumerate(texts):
+    out.write(_builders())
+    exported = [values[key] for _, _, key in DATA_EXPORTS]
+    exported[[name for name, _, _ in DATA_EXPORTS].index("SPECS")] = _spec_records(values["specs"], values["shared"])
+    shared = shared_values(exported)
+    if shared.texts or shared.values:
+        out.write("\n// Texts and values the data below holds more than once, written once.\n")
+    for index, text in enumerate(shared.texts):
         out.write(f"const _T{index} = ")
         writer.value(text, f"_T{index}")
         out.write(";\n")
-    # One constant per shared parameter list (not one array of them), so that a reference is
-    # exactly typed under the host's noUncheckedIndexedAccess.
-    out.write("\n")
-    for index, params in enumerate(shared):
-        out.write(f"const {_shared_name(index)}: readonly ParameterData[] = ")
-        writer.value(params, "_PARAMS", index)
-        out.write(";\n")
-    for (name, type_, _key), value in zip(DATA_EXPORTS, exported, strict=True):
+    for index, value in enumerate(shared.values):
+        out.write(f"const _V{index} = ")
+        writer.value(value, f"_V{index}", compact=True)
+        out.write(";\n" if isinstance(value, Call) else " as const;\n")
+    for (name, type_, _key), value in zip(DATA_EXPORTS, shared.out, strict=True):
         if name == "SPECS":
             out.write('\n/** Every spec variant, keyed "<family>/<tool id>"; families share them by key. */')
         elif name == "FAMILY_SPECS":
             out.write("\n/** Each prompt family's resolved tool list, as SPECS keys in prompt order. */")
         out.write(f"\nexport const {name}: {type_} = ")
-        writer.value(_shared_refs(value) if name == "SPECS" else value, name)
+        writer.value(value, name)
         out.write(";\n")
     out.write("\n/** All of the above as one object, the shape the runtime's catalog reads. */\n")
     out.write("export const CATALOG_DATA: CatalogData = {\n")
@@ -279,11 +330,12 @@ def _check_regexes(catalog: Catalog, diags: Diagnostics) -> None:
 
 
 def check(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnostics) -> None:
-    """What :func:`emit` reports (E800, E801, E820), without rendering a template: the data modules
-    are written exactly as emit writes them (that is where the values are checked), then dropped."""
+    """What :func:`emit` reports (E800, E801, E820), without rendering a template: the catalog data
+    is checked as emit checks it, and context.ts written as emit writes it (where its values are
+    checked), then dropped."""
     data_writer, context_writer = JsChecker(), JsChecker()
     values = catalog_values(catalog, families)
-    _catalog_data(values, "", data_writer)
+    _check_data(values, data_writer)
     _context(catalog, context_writer)
     _report(catalog, values, data_writer.problems + context_writer.problems, diags)
     _check_regexes(catalog, diags)
@@ -298,9 +350,10 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
     """Every file of the TypeScript package, relative to its output folder."""
     head = header(spec_sources(catalog), "//")
     files = runtime_files()
-    data_writer, context_writer = JsWriter(), JsWriter()
+    data_writer, context_writer = JsChecker(), JsWriter()
     values = catalog_values(catalog, families)
-    files["catalog_data.ts"] = _catalog_data(values, head, data_writer)
+    _check_data(values, data_writer)
+    files["catalog_data.ts"] = _catalog_data(values, head)
     files["context.ts"] = _context(catalog, context_writer)
     _report(catalog, values, data_writer.problems + context_writer.problems, diags)
     _check_regexes(catalog, diags)

@@ -10,12 +10,13 @@ import io
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from json.encoder import encode_basestring
 from typing import Any
 
 from ..pyfmt import Code
 
-__all__ = ["MAX_SAFE_INTEGER", "RUNTIME_FOLDER", "JsWriter", "string"]
+__all__ = ["MAX_SAFE_INTEGER", "RUNTIME_FOLDER", "Call", "JsWriter", "shared_values", "string"]
 
 #: The folder of the generated TS package that holds generator/ts_runtime/*.ts.
 RUNTIME_FOLDER = "_runtime"
@@ -29,33 +30,62 @@ def string(text: str) -> str:
     return _UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", encode_basestring(text))
 
 
-_CODE_MARK = "\x00toolgen-code:"  # stands in for a Code value while json.dumps writes the literal
+_CODE_MARK = "\x00toolgen-code:"  # stands in for a Code or Call value while json.dumps writes the literal
 _CODE_TEXT = re.compile(r'"\\u0000toolgen-code:([^"\\]*)"')
 #: A key "__proto__" in a literal json.dumps wrote with indent=2 (every key starts a line).
 _PROTO_KEY = re.compile(r'(?m)^( *)"__proto__":')
+#: The same in a one-line literal: after "{" or ", " (a string's own text holds no bare quote).
+_PROTO_INLINE = re.compile(r'([{,] ?)"__proto__":')
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call of a function of the emitted module, written ``name(arg, ...)``: a record built from
+    its fields in declared order (catalog_data.ts's ``_p``, ``_s``) instead of spelling every key."""
+
+    name: str
+    args: tuple[Any, ...]
 
 
 class JsWriter:
     """Writes values as JSON literals (json.dumps, two-space indent) and records what JavaScript
     could not hold as Python does. ``Code`` values (references such as ``_PARAMS[3]``) are written
-    as they are."""
+    as they are, ``Call`` values as calls."""
 
     def __init__(self) -> None:
         self.out = io.StringIO(newline="")
         self.problems: list[tuple[tuple[Any, ...], str]] = []  # (path: root name, keys and indexes), what
+        self._inline: list[str] = []  # the text of each Call, by the index its mark holds
 
-    def value(self, value: Any, where: str, *at: int) -> None:
-        """Append ``value``'s literal (``where`` and the indexes ``at`` name it in problems)."""
-        text = json.dumps(self._prepare(value, [where, *at]), ensure_ascii=False, indent=2)
-        text = _CODE_TEXT.sub(lambda m: m.group(1), text)
+    def value(self, value: Any, where: str, *at: int, compact: bool = False) -> None:
+        """Append ``value``'s literal (``where`` and the indexes ``at`` name it in problems); one
+        line with ``compact``."""
+        self.out.write(self._literal(value, [where, *at], compact))
+
+    def check(self, value: Any, where: str, *at: int) -> None:
+        """Record the problems of ``value`` without writing it."""
+        self._prepare(value, [where, *at])
+
+    def _literal(self, value: Any, path: list[Any], compact: bool) -> str:
+        layout: dict[str, Any] = {"separators": (", ", ": ")} if compact else {"indent": 2}
+        text = json.dumps(self._prepare(value, path), ensure_ascii=False, **layout)
+        text = _CODE_TEXT.sub(self._code, text)
         # A literal's "__proto__": sets the prototype; the computed key makes it an own key, as in Python.
-        text = _PROTO_KEY.sub(r'\1["__proto__"]:', text)
-        self.out.write(_UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+        text = (_PROTO_INLINE if compact else _PROTO_KEY).sub(r'\1["__proto__"]:', text)
+        return _UNSAFE_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+    def _code(self, match: re.Match[str]) -> str:
+        code = match.group(1)
+        return self._inline[int(code[1:])] if code.startswith("@") else code
 
     def _prepare(self, value: Any, path: list[Any]) -> Any:
-        """``value`` with Code values replaced by marked strings; problems recorded on the way."""
+        """``value`` with Code and Call values replaced by marked strings; problems recorded on the way."""
         if isinstance(value, Code):
             return _CODE_MARK + str(value)
+        if isinstance(value, Call):
+            args = ", ".join(self._literal(arg, [*path, value.name, i], True) for i, arg in enumerate(value.args))
+            self._inline.append(f"{value.name}({args})")
+            return f"{_CODE_MARK}@{len(self._inline) - 1}"
         if isinstance(value, str):
             if _CODE_MARK in value:
                 self.problems.append((tuple(path), "the text holds a NUL character followed by 'toolgen-code:'"))
@@ -97,48 +127,134 @@ class JsChecker(JsWriter):
     """A JsWriter that records the same problems and writes no literal: what a check needs (the
     workspace runs one after every edit), without the cost of formatting the whole catalog."""
 
-    def value(self, value: Any, where: str, *at: int) -> None:
+    def value(self, value: Any, where: str, *at: int, compact: bool = False) -> None:
         self._prepare(value, [where, *at])
 
 
-#: Texts at least this long that the data holds more than once are written once (``shared_texts``).
-SHARED_TEXT_LENGTH = 64
+#: Texts at least this long that the data holds more than once are written once (``shared_values``).
+SHARED_TEXT_LENGTH = 32
+#: Lists, objects and calls whose one-line literal is at least this long, likewise.
+SHARED_VALUE_LENGTH = 16
 
 
-def shared_texts(values: list[Any]) -> tuple[list[str], list[Any]]:
-    """Texts that ``values`` hold more than once (each at least SHARED_TEXT_LENGTH characters), in
-    the order they first occur, and ``values`` with each of them replaced by ``Code("_T<i>")``.
+@dataclass(frozen=True)
+class Shared:
+    """What ``shared_values`` found: the texts (``_T<i>``) and the other values (``_V<i>``, each
+    holding only earlier ones), and the values given with every repeat replaced by its name."""
 
-    Spec text repeats across families (the same tool description in several prompt variants):
-    written once as ``const _T<i>``, the catalog data shrinks by about a fifth, which a bundle and
-    an import both pay for. Mapping keys and Code values are left as they are; so is a text
-    holding the Code mark (written where it stands, so that the writer reports it there).
+    texts: list[str]
+    values: list[Any]
+    out: list[Any]
+
+
+def shared_values(values: list[Any]) -> Shared:
+    """Every value that ``values`` hold more than once, written once: a text of at least
+    SHARED_TEXT_LENGTH characters as ``Code("_T<i>")``, a list, object or Call whose literal is at
+    least SHARED_VALUE_LENGTH characters as ``Code("_V<i>")``.
+
+    Spec text and structure repeat across families (the same tool description, parameter or
+    requirement in several prompt variants): the catalog data a bundle and an import pay for
+    shrinks by about a third. A value is counted once per place it is written: inside a repeat
+    that is itself written once, it counts once. Mapping keys and Code values are left as they
+    are; so is a text holding the Code mark (written where it stands, for the writer to report),
+    and whatever holds one. The data is read-only, so one object for equal values is the same data.
     """
-    counts: dict[str, int] = {}
-    pending: list[Any] = list(values)
-    while pending:
-        value = pending.pop()
-        if isinstance(value, str):
-            if len(value) >= SHARED_TEXT_LENGTH and not isinstance(value, Code) and _CODE_MARK not in value:
-                counts[value] = counts.get(value, 0) + 1
-        elif isinstance(value, Mapping):
-            pending.extend(value.values())
-        elif isinstance(value, (list, tuple)):
-            pending.extend(value)
-    order: dict[str, Code] = {}
+    table = _Table()
+    roots = [table.node(value) for value in values]
+    seen: set[int] = set()
+    counts = [0] * len(table.sizes)
+    pending = list(reversed(roots))
+    while pending:  # count per place written: a repeat's insides once
+        node = pending.pop()
+        counts[node] += 1
+        if node in seen:
+            continue
+        if table.repeats[node] > 1 and table.worth(node):
+            seen.add(node)
+        pending.extend(reversed(table.children[node]))
+    shared = {node for node, count in enumerate(counts) if count > 1 and table.worth(node)}
+    names: dict[int, Code] = {}
+    texts: list[str] = []
+    others: list[Any] = []
 
-    def replaced(value: Any) -> Any:
-        if isinstance(value, str):
-            if counts.get(value, 0) > 1 and not isinstance(value, Code):
-                if value not in order:
-                    order[value] = Code(f"_T{len(order)}")
-                return order[value]
-            return value
+    def rebuilt(value: Any) -> tuple[int, Any]:
+        if isinstance(value, Code):
+            return table.node(value), value
         if isinstance(value, Mapping):
-            return {key: replaced(item) for key, item in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [replaced(item) for item in value]
-        return value
+            parts = {key: rebuilt(item) for key, item in value.items()}
+            node = table.ids[("m", tuple((key, part[0]) for key, part in parts.items()))]
+            made: Any = {key: part[1] for key, part in parts.items()}
+        elif isinstance(value, Call):
+            args = [rebuilt(arg) for arg in value.args]
+            node = table.ids[("f", value.name, tuple(part[0] for part in args))]
+            made = Call(value.name, tuple(part[1] for part in args))
+        elif isinstance(value, (list, tuple)):
+            items = [rebuilt(item) for item in value]
+            node = table.ids[("l", tuple(part[0] for part in items))]
+            made = [part[1] for part in items]
+        else:
+            node, made = table.node(value), value
+        if node not in shared:
+            return node, made
+        if node not in names:
+            if isinstance(value, str):
+                names[node] = Code(f"_T{len(texts)}")
+                texts.append(value)
+            else:
+                names[node] = Code(f"_V{len(others)}")
+                others.append(made)
+        return node, names[node]
 
-    out = [replaced(value) for value in values]
-    return list(order), out
+    out = [rebuilt(value)[1] for value in values]
+    return Shared(texts, others, out)
+
+
+class _Table:
+    """Equal values as one node each (an index): a scalar by its type and value, a container by
+    its kind and its parts' nodes, so that comparing and hashing a node costs its own size."""
+
+    def __init__(self) -> None:
+        self.ids: dict[tuple[Any, ...], int] = {}
+        self.sizes: list[int] = []  # length of the one-line literal, about
+        self.children: list[tuple[int, ...]] = []
+        self.repeats: list[int] = []  # how often the values hold it, insides of repeats included
+        self.kinds: list[str] = []  # "s" text, "m", "l", "f" containers, "x" scalar, "t" Code or holding one
+
+    def node(self, value: Any) -> int:
+        if isinstance(value, Code):
+            return self._add(("c", str(value)), "t", len(value), ())
+        if isinstance(value, str):
+            kind = "t" if _CODE_MARK in value else "s"
+            return self._add(("s", value), kind, len(value) + 2, ())
+        if isinstance(value, Mapping):
+            parts = [(key, self.node(item)) for key, item in value.items()]
+            size = 2 + sum(len(key) + 4 + self.sizes[node] for key, node in parts)
+            return self._add(("m", tuple(parts)), "m", size, tuple(node for _, node in parts))
+        if isinstance(value, Call):
+            nodes = tuple(self.node(arg) for arg in value.args)
+            size = len(value.name) + 2 + sum(self.sizes[node] + 2 for node in nodes)
+            return self._add(("f", value.name, nodes), "f", size, nodes)
+        if isinstance(value, (list, tuple)):
+            nodes = tuple(self.node(item) for item in value)
+            return self._add(("l", nodes), "l", 2 + sum(self.sizes[node] + 2 for node in nodes), nodes)
+        return self._add(("j", type(value).__name__, repr(value)), "x", len(repr(value)), ())
+
+    def _add(self, key: tuple[Any, ...], kind: str, size: int, children: tuple[int, ...]) -> int:
+        node = self.ids.get(key)
+        if node is None:
+            node = self.ids[key] = len(self.sizes)
+            if any(self.kinds[child] == "t" for child in children):
+                kind = "t"
+            self.sizes.append(size)
+            self.children.append(children)
+            self.repeats.append(0)
+            self.kinds.append(kind)
+        self.repeats[node] += 1
+        return node
+
+    def worth(self, node: int) -> bool:
+        """Whether writing the node once pays (long enough, and nothing in it stays where it stands)."""
+        kind = self.kinds[node]
+        if kind == "s":
+            return self.sizes[node] - 2 >= SHARED_TEXT_LENGTH
+        return kind in ("m", "l", "f") and self.sizes[node] >= SHARED_VALUE_LENGTH

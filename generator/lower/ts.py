@@ -93,7 +93,8 @@ def _builders() -> str:
     for doc, name, type_, fields, rest in _BUILDERS:
         params = ", ".join([*(f"{field}: {type_}[{string(field)}]" for field in fields), *([rest] if rest else [])])
         members = ", ".join([*fields, *(["...extra"] if rest else [])])
-        lines += [doc, f"function {name}({params}): {type_} {{", f"{_INDENT}return {{ {members} }};", "}"]
+        head = f"/* @__NO_SIDE_EFFECTS__ */ function {name}({params}): {type_} {{"
+        lines += [doc, head, f"{_INDENT}return {{ {members} }};", "}"]
     return "\n".join(lines) + "\n"
 
 
@@ -120,6 +121,24 @@ def _spec_records(specs: Mapping[str, Any], shared: tuple[Any, ...]) -> dict[str
     return out
 
 
+def _native_part(values: dict[str, Any], specs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The families that use native tool calling, with their spec lists, and the records of those
+    lists' variants (in SPECS order)."""
+    families = values["families"]
+    native = {name: keys for name, keys in values["family_specs"].items() if families[name]["use_native_tools"]}
+    used = {key for keys in native.values() for key in keys}
+    return native, {key: record for key, record in specs.items() if key in used}
+
+
+def _data_object(out: Any, name: str, instead: dict[str, str]) -> None:
+    """``export const <name>: CatalogData`` naming the exports (or, by key, the constants ``instead``)."""
+    out.write(f"export const {name}: CatalogData = {{\n")
+    for export, _, key in DATA_EXPORTS:
+        field = "familySpecs" if key == "family_specs" else key
+        out.write(f"{_INDENT}{field}: {instead.get(key, export)},\n")
+    out.write("};\n")
+
+
 def _check_data(values: dict[str, Any], checker: JsWriter) -> None:
     """Record in ``checker`` what of catalog_data JavaScript cannot hold, at its place in the
     values as catalog_data.py holds them (_report locates the problems from there)."""
@@ -141,9 +160,11 @@ def _catalog_data(values: dict[str, Any], head: str) -> str:
         f'checkVersion({RUNTIME_VERSION}, "catalog_data");\n\n'
     )
     out.write(_builders())
+    names = [name for name, _, _ in DATA_EXPORTS]
     exported = [values[key] for _, _, key in DATA_EXPORTS]
-    exported[[name for name, _, _ in DATA_EXPORTS].index("SPECS")] = _spec_records(values["specs"], values["shared"])
-    shared = shared_values(exported)
+    specs = exported[names.index("SPECS")] = _spec_records(values["specs"], values["shared"])
+    native, native_specs = _native_part(values, specs)
+    shared = shared_values([*exported, native_specs, native])
     if shared.texts or shared.values:
         out.write("\n// Texts and values the data below holds more than once, written once.\n")
     for index, text in enumerate(shared.texts):
@@ -154,7 +175,8 @@ def _catalog_data(values: dict[str, Any], head: str) -> str:
         out.write(f"const _V{index} = ")
         writer.value(value, f"_V{index}", compact=True)
         out.write(";\n" if isinstance(value, Call) else " as const;\n")
-    for (name, type_, _key), value in zip(DATA_EXPORTS, shared.out, strict=True):
+    *exported, native_specs, native = shared.out
+    for (name, type_, _key), value in zip(DATA_EXPORTS, exported, strict=True):
         if name == "SPECS":
             out.write('\n/** Every spec variant, keyed "<family>/<tool id>"; families share them by key. */')
         elif name == "FAMILY_SPECS":
@@ -163,11 +185,23 @@ def _catalog_data(values: dict[str, Any], head: str) -> str:
         writer.value(value, name)
         out.write(";\n")
     out.write("\n/** All of the above as one object, the shape the runtime's catalog reads. */\n")
-    out.write("export const CATALOG_DATA: CatalogData = {\n")
-    for name, _, key in DATA_EXPORTS:
-        field = "familySpecs" if key == "family_specs" else key
-        out.write(f"{_INDENT}{field}: {name},\n")
-    out.write("};\n")
+    _data_object(out, "CATALOG_DATA", {})
+    out.write(
+        "\n/** The spec variants of the families that use native tool calling, and their lists: what\n"
+        " * NATIVE_CATALOG_DATA holds instead of SPECS and FAMILY_SPECS. */\n"
+        "const NATIVE_SPECS: { readonly [key: string]: SpecData } = "
+    )
+    writer.value(native_specs, "NATIVE_SPECS")
+    out.write(";\nconst NATIVE_FAMILY_SPECS: { readonly [family: string]: readonly string[] } = ")
+    writer.value(native, "NATIVE_FAMILY_SPECS")
+    out.write(
+        ";\n\n/** CATALOG_DATA with only the variants of the families that use native tool calling: what\n"
+        " * native tool lists read (native_catalog.ts, for the one-format modules anthropic.ts, ...), as\n"
+        " * the others' lists are refused before their variants are read. A bundle of one format then\n"
+        " * leaves out SPECS, FAMILY_SPECS and what only they hold (the functions above are marked free\n"
+        " * of side effects for that). Not exported by index.ts. */\n"
+    )
+    _data_object(out, "NATIVE_CATALOG_DATA", {"specs": "NATIVE_SPECS", "family_specs": "NATIVE_FAMILY_SPECS"})
     return out.getvalue()
 
 
@@ -360,8 +394,9 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
     files["ids.ts"] = _ids(catalog)
     files["args.ts"] = emit_args(catalog, diags)
     files["dispatch.ts"] = emit_dispatch(catalog)
-    for name in ("catalog", "prompt", "providers", "offer", "index"):  # bindings without data: ts_<name>.ts.j2
-        files[f"{name}.ts"] = render_text(f"ts_{name}.ts.j2", header=head, runtime=RUNTIME_FOLDER)
+    public = [name for name, _, _ in DATA_EXPORTS] + ["CATALOG_DATA"]  # NATIVE_CATALOG_DATA: the modules' own
+    for name in ("catalog", "native_catalog", "prompt", "providers", "offer", "index"):  # ts_<name>.ts.j2
+        files[f"{name}.ts"] = render_text(f"ts_{name}.ts.j2", header=head, runtime=RUNTIME_FOLDER, data_exports=public)
     files.update(ts_package.emit(catalog))
     for rec in FORMATS.values():  # one entry module per format generated, as generated/<module>.py
         if rec.name in catalog.project.formats:

@@ -125,6 +125,22 @@ def test_removing_a_deprecated_tool_breaks_only_before_its_date(
     assert removed["message"].endswith(says)
 
 
+def test_a_removal_keeps_its_fingerprint_when_its_date_passes(
+    breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CI tells findings apart by fingerprint: the date-dependent note must not change it."""
+    old, new = breaking_trees
+    mark(old)
+    drop_ask(new)
+    seen = {}
+    for today in ("2027-01-01", "2027-07-01"):
+        _, report, _ = breaking(capsys, "--today", today)
+        (removed,) = [f for f in report["findings"] if f["rule"] == "TOOL_REMOVED"]
+        seen[today] = (removed["fingerprint"], removed["message"])
+    assert seen["2027-01-01"][0] == seen["2027-07-01"][0]
+    assert seen["2027-01-01"][1] != seen["2027-07-01"][1]
+
+
 def test_removing_a_deprecated_parameter_without_a_date_is_information(
     breaking_trees: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -32,6 +32,14 @@ class Finding:
     """The level the project's policy gives the finding (policy.py); "" before it is applied."""
     deprecation: Deprecation | None = None
     """For a removal: the ``deprecated:`` marker the removed thing had (policy.py reads it)."""
+    note: str = ""
+    """What the policy adds to the message on the run's date (the deprecation's state); kept apart
+    so the fingerprint, which hashes the message, does not change when a removal date passes."""
+
+    @property
+    def text(self) -> str:
+        """The message as shown: the change, then the policy's note."""
+        return self.message + self.note
 
     @property
     def severity(self) -> str:

@@ -81,16 +81,16 @@ def apply_policy(findings: list[Finding], policy: Policy) -> list[Finding]:
     for finding in findings:
         level = policy.level(finding.rule)
         marker = finding.deprecation if finding.rule in REMOVALS else None
-        message = finding.message
+        note = ""
         if marker is not None and level != "off":
             if marker.removal is None or marker.removal <= policy.today:
                 level = "info" if LEVELS.index(level) > LEVELS.index("info") else level
                 since = f" since {marker.removal}" if marker.removal else ""
-                message += f" (it was deprecated; removal allowed{since})"
+                note = f" (it was deprecated; removal allowed{since})"
             else:
-                message += f" (it is deprecated, but may be removed only after {marker.removal})"
+                note = f" (it is deprecated, but may be removed only after {marker.removal})"
         if level != "off":
-            result.append(replace(finding, level=level, message=message))
+            result.append(replace(finding, level=level, note=note))
     return result
 
 

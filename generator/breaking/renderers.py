@@ -60,7 +60,7 @@ def markdown(findings: list[Finding], against: str, where: Where) -> str:
                 scope.append("formats " + ", ".join(_code(x) for x in f.formats))
             tail = f" ({'; '.join(scope)})" if scope else ""
             excepted = f" Accepted: {_md(f.excepted)}." if f.excepted is not None else ""
-            lines.append(f"- {mark}{_md(f.message)}{tail} {_code(f.rule)}.{excepted}")
+            lines.append(f"- {mark}{_md(f.text)}{tail} {_code(f.rule)}.{excepted}")
         lines.append("")
     return "\n".join(lines)
 
@@ -77,14 +77,14 @@ def junit(findings: list[Finding], against: str, where: Where) -> str:
     ]
     for f in findings:
         path = where(f.location.path)
-        case = quoteattr(f"{f.rule} {fingerprint(f, where)}: {f.message}")
+        case = quoteattr(f"{f.rule} {fingerprint(f, where)}: {f.text}")
         out.append(f"    <testcase classname={quoteattr(path)} name={case} file={quoteattr(path)} "
                    f'line="{f.location.line}">')
-        detail = escape(f"{f.location.place(where)}: {f.message}\n{RULES[f.rule].summary}")
+        detail = escape(f"{f.location.place(where)}: {f.text}\n{RULES[f.rule].summary}")
         if f.excepted is not None:
             out.append(f"      <skipped message={quoteattr('excepted: ' + f.excepted)}/>")
         elif f.breaking:
-            out.append(f"      <failure type={quoteattr(f.rule)} message={quoteattr(f.message)}>{detail}</failure>")
+            out.append(f"      <failure type={quoteattr(f.rule)} message={quoteattr(f.text)}>{detail}</failure>")
         else:
             out.append(f"      <system-out>{detail}</system-out>")
         out.append("    </testcase>")

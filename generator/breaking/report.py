@@ -169,7 +169,7 @@ def _scope(finding: Finding) -> str:
 
 
 def _full_message(finding: Finding) -> str:
-    text = finding.message + _scope(finding)
+    text = finding.text + _scope(finding)
     if finding.excepted is not None:
         text += f" (excepted: {finding.excepted})"
     return text
@@ -244,5 +244,5 @@ def _json(finding: Finding, where: Callable[[str], str]) -> dict[str, object]:
         "parameter": finding.parameter,
         "families": list(finding.families),
         "formats": list(finding.formats),
-        "message": finding.message,
+        "message": finding.text,
     }

@@ -8,6 +8,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from conftest import BUNDLED_SPECS, edit, read_tree, run_cli
 from generator import pipeline
 from generator.lower import ts, ts_values
@@ -175,6 +177,24 @@ def test_repeated_values_are_written_once_and_counted_per_place() -> None:
     proto = ts_values.JsWriter()
     proto.value(ts_values.Call("_o", ({"__proto__": 1, "b": {"__proto__": "__proto__"}},)), "P")
     assert proto.out.getvalue() == '_o({["__proto__"]: 1, "b": {["__proto__"]: "__proto__"}})'
+
+
+def test_records_are_calls_only_with_the_declared_fields() -> None:
+    param = {"name": "p", "required": True, "instruction": ["i"], "description": [], "usage": None}
+    param |= {"schema": {}, "dependencies": [], "requires": None}
+    spec = {"id": "t", "spec": "f", "name": "t", "description": ["d"], "requires": None, "strict": False}
+    specs = {
+        "f/t": {**spec, "parameters": ts_values.Code("_PARAMS[0]"), "title": "T"},
+        "f/u": {**spec, "parameters": (), "other": 1},  # a key _s does not take: an object
+        "f/v": {"spec": "f", **spec, "parameters": ({**param, "extra": 1},)},  # other order, other keys
+    }
+    out = ts._spec_records(specs, ((param,),))
+    fields = ("t", "f", "t", ["d"], None, False)
+    assert out["f/t"] == ts_values.Call("_s", (*fields, [ts_values.Call("_p", tuple(param.values()))], {"title": "T"}))
+    assert out["f/u"] == ts_values.Call("_s", (*fields, [], {"other": 1}))
+    assert out["f/v"] == {**specs["f/v"], "parameters": [{**param, "extra": 1}]}
+    with pytest.raises(ValueError, match="name no shared list"):
+        ts._spec_records({"f/w": {**spec, "parameters": ts_values.Code("_OTHER")}}, ())
 
 
 def test_catalog_data_holds_each_shared_text_once() -> None:

@@ -67,7 +67,8 @@ _SHARED_REF = re.compile(r"_PARAMS\[([0-9]+)\]")
 # catalog_data.ts writes a parameter and a spec variant as a call of a function taking their fields
 # in this order (the keys of core.param_data and core.variant_data, as _runtime/data.ts types them)
 # instead of spelling every key of every record: about a sixth of the data was key names. A record
-# with other keys (hand-made data, a field added on one side only) is written as an object.
+# whose keys are other (a field added on one side only) is written as an object; a spec's keys after
+# these fields (its host-facing ones) go to _s's last argument, an object.
 _PARAM_FIELDS = ("name", "required", "instruction", "description", "usage", "schema", "dependencies", "requires")
 _SPEC_FIELDS = ("id", "spec", "name", "description", "requires", "strict", "parameters")
 _BUILDERS = (
@@ -108,9 +109,12 @@ def _spec_records(specs: Mapping[str, Any], shared: tuple[Any, ...]) -> dict[str
     out: dict[str, Any] = {}
     for key, data in specs.items():
         ref = data["parameters"]
-        match = _SHARED_REF.fullmatch(ref) if isinstance(ref, Code) else None
-        params = [_param_record(p) for p in (shared[int(match.group(1))] if match else ref)]
-        data = {**data, "parameters": params}
+        if isinstance(ref, Code):  # a list the Python module writes once: _PARAMS[i]
+            match = _SHARED_REF.fullmatch(ref)
+            if match is None:
+                raise ValueError(f"toolgen: {key}: parameters {ref!r} name no shared list")
+            ref = shared[int(match.group(1))]
+        data = {**data, "parameters": [_param_record(p) for p in ref]}
         keys = tuple(data)
         if keys[: len(_SPEC_FIELDS)] == _SPEC_FIELDS:
             extra = {k: data[k] for k in keys[len(_SPEC_FIELDS) :]}

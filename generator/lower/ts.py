@@ -152,7 +152,9 @@ def _check_data(values: dict[str, Any], checker: JsWriter) -> None:
         checker.check(values[key], name)
 
 
-def _catalog_data(values: dict[str, Any], head: str) -> str:
+def _catalog_data(values: dict[str, Any], head: str) -> tuple[str, bool]:
+    """catalog_data.ts, and whether JavaScript cannot hold something in it (``_check_data`` then
+    says what, and where: here a problem is seen once per value written, not per place in the data)."""
     writer = JsWriter()
     out = writer.out
     out.write(head)
@@ -206,7 +208,7 @@ def _catalog_data(values: dict[str, Any], head: str) -> str:
         " * of side effects for that). Not exported by index.ts. */\n"
     )
     _data_object(out, "NATIVE_CATALOG_DATA", {"specs": "NATIVE_SPECS", "family_specs": "NATIVE_FAMILY_SPECS"})
-    return out.getvalue()
+    return out.getvalue(), bool(writer.problems)
 
 
 def _const_object(name: str, doc: str, members: list[tuple[str, str]]) -> str:
@@ -390,8 +392,9 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
     files = runtime_files()
     data_writer, context_writer = JsChecker(), JsWriter()
     values = catalog_values(catalog, families)
-    _check_data(values, data_writer)
-    files["catalog_data.ts"] = _catalog_data(values, head)
+    files["catalog_data.ts"], unfit = _catalog_data(values, head)
+    if unfit:
+        _check_data(values, data_writer)
     files["context.ts"] = _context(catalog, context_writer)
     _report(catalog, values, data_writer.problems + context_writer.problems, diags)
     _check_regexes(catalog, diags)

@@ -82,9 +82,9 @@ class JsWriter:
         """``value`` with Code and Call values replaced by marked strings; problems recorded on the way."""
         if isinstance(value, Code):
             return _CODE_MARK + str(value)
-        if isinstance(value, Call):
-            args = ", ".join(self._literal(arg, [*path, value.name, i], True) for i, arg in enumerate(value.args))
-            self._inline.append(f"{value.name}({args})")
+        if isinstance(value, Call):  # its arguments are written as a one-line list, brackets cut off
+            args = self._literal(list(value.args), [*path, value.name], True)
+            self._inline.append(f"{value.name}({args[1:-1]})")
             return f"{_CODE_MARK}@{len(self._inline) - 1}"
         if isinstance(value, str):
             if _CODE_MARK in value:
@@ -164,49 +164,55 @@ def shared_values(values: list[Any]) -> Shared:
     seen: set[int] = set()
     counts = [0] * len(table.sizes)
     pending = list(reversed(roots))
-    while pending:  # count per place written: a repeat's insides once
+    while pending:  # count per place written: what a repeat holds, once
         node = pending.pop()
         counts[node] += 1
         if node in seen:
             continue
-        if table.repeats[node] > 1 and table.worth(node):
-            seen.add(node)
+        if table.worth(node):
+            seen.add(node)  # if it comes again it is written once, its insides with it
         pending.extend(reversed(table.children[node]))
     shared = {node for node, count in enumerate(counts) if count > 1 and table.worth(node)}
+    holds = [False] * len(table.sizes)  # whether a shared value is inside (parts come before the whole)
+    for node, children in enumerate(table.children):
+        holds[node] = any(child in shared or holds[child] for child in children)
     names: dict[int, Code] = {}
     texts: list[str] = []
     others: list[Any] = []
 
-    def rebuilt(value: Any) -> tuple[int, Any]:
-        if isinstance(value, Code):
-            return table.node(value), value
+    def parts(value: Any) -> Any:
         if isinstance(value, Mapping):
-            parts = {key: rebuilt(item) for key, item in value.items()}
-            node = table.ids[("m", tuple((key, part[0]) for key, part in parts.items()))]
-            made: Any = {key: part[1] for key, part in parts.items()}
-        elif isinstance(value, Call):
-            args = [rebuilt(arg) for arg in value.args]
-            node = table.ids[("f", value.name, tuple(part[0] for part in args))]
-            made = Call(value.name, tuple(part[1] for part in args))
-        elif isinstance(value, (list, tuple)):
-            items = [rebuilt(item) for item in value]
-            node = table.ids[("l", tuple(part[0] for part in items))]
-            made = [part[1] for part in items]
-        else:
-            node, made = table.node(value), value
-        if node not in shared:
-            return node, made
-        if node not in names:
-            if isinstance(value, str):
+            return {key: rebuilt(item) for key, item in value.items()}
+        if isinstance(value, Call):
+            return Call(value.name, tuple(rebuilt(arg) for arg in value.args))
+        return [rebuilt(item) for item in value]
+
+    def rebuilt(value: Any) -> Any:
+        kind = type(value)
+        if kind in _SCALARS:
+            return value
+        if kind is str or kind is Code:
+            node = table.ids.get(("s", value)) if kind is str else None
+            if node not in shared:
+                return value
+            if node not in names:
                 names[node] = Code(f"_T{len(texts)}")
                 texts.append(value)
-            else:
+            return names[node]
+        node = table.objects[id(value)]
+        if node in shared:
+            if node not in names:
+                made = parts(value)  # its parts are named first
                 names[node] = Code(f"_V{len(others)}")
                 others.append(made)
-        return node, names[node]
+            return names[node]
+        return parts(value) if holds[node] else value
 
-    out = [rebuilt(value)[1] for value in values]
+    out = [rebuilt(value) for value in values]
     return Shared(texts, others, out)
+
+
+_SCALARS = frozenset({bool, int, float, type(None)})
 
 
 class _Table:
@@ -217,27 +223,39 @@ class _Table:
         self.ids: dict[tuple[Any, ...], int] = {}
         self.sizes: list[int] = []  # length of the one-line literal, about
         self.children: list[tuple[int, ...]] = []
-        self.repeats: list[int] = []  # how often the values hold it, insides of repeats included
+        self.objects: dict[int, int] = {}  # id() of a list, object or Call the values hold -> its node
         self.kinds: list[str] = []  # "s" text, "m", "l", "f" containers, "x" scalar, "t" Code or holding one
 
     def node(self, value: Any) -> int:
-        if isinstance(value, Code):
+        kind = type(value)  # exact types first: this runs for every value of the catalog
+        if kind is str:
+            found = self.ids.get(("s", value))
+            if found is not None:
+                return found
+            return self._add(("s", value), "t" if _CODE_MARK in value else "s", len(value) + 2, ())
+        if kind in _SCALARS:
+            key = ("j", kind, repr(value) if kind is float else value)  # 0.0 == -0.0, written apart
+            found = self.ids.get(key)
+            return self._add(key, "x", len(repr(value)), ()) if found is None else found
+        if isinstance(value, str):  # a Code
             return self._add(("c", str(value)), "t", len(value), ())
-        if isinstance(value, str):
-            kind = "t" if _CODE_MARK in value else "s"
-            return self._add(("s", value), kind, len(value) + 2, ())
-        if isinstance(value, Mapping):
-            parts = [(key, self.node(item)) for key, item in value.items()]
-            size = 2 + sum(len(key) + 4 + self.sizes[node] for key, node in parts)
-            return self._add(("m", tuple(parts)), "m", size, tuple(node for _, node in parts))
-        if isinstance(value, Call):
-            nodes = tuple(self.node(arg) for arg in value.args)
-            size = len(value.name) + 2 + sum(self.sizes[node] + 2 for node in nodes)
-            return self._add(("f", value.name, nodes), "f", size, nodes)
-        if isinstance(value, (list, tuple)):
-            nodes = tuple(self.node(item) for item in value)
-            return self._add(("l", nodes), "l", 2 + sum(self.sizes[node] + 2 for node in nodes), nodes)
-        return self._add(("j", type(value).__name__, repr(value)), "x", len(repr(value)), ())
+        found = self.objects.get(id(value))  # the same object again (the values are alive throughout)
+        if found is not None:
+            return found
+        if kind is Call:
+            nodes = tuple([self.node(arg) for arg in value.args])
+            size = len(value.name) + 2 + sum([self.sizes[node] + 2 for node in nodes])
+            node = self._add(("f", value.name, nodes), "f", size, nodes)
+        elif kind is list or kind is tuple or not isinstance(value, Mapping):
+            nodes = tuple([self.node(item) for item in value])
+            node = self._add(("l", nodes), "l", 2 + sum([self.sizes[node] + 2 for node in nodes]), nodes)
+        else:
+            keys = tuple(value)
+            nodes = tuple([self.node(item) for item in value.values()])
+            size = 2 + sum([len(key) + 4 for key in keys]) + sum([self.sizes[node] for node in nodes])
+            node = self._add(("m", keys, nodes), "m", size, nodes)
+        self.objects[id(value)] = node
+        return node
 
     def _add(self, key: tuple[Any, ...], kind: str, size: int, children: tuple[int, ...]) -> int:
         node = self.ids.get(key)
@@ -247,9 +265,7 @@ class _Table:
                 kind = "t"
             self.sizes.append(size)
             self.children.append(children)
-            self.repeats.append(0)
             self.kinds.append(kind)
-        self.repeats[node] += 1
         return node
 
     def worth(self, node: int) -> bool:

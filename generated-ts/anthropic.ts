@@ -11,9 +11,9 @@ import { readCalls as readAnyCalls, type ReadOptions } from "./_runtime/replies.
 import { resultMessages as anyResultMessages } from "./_runtime/results.js";
 import { nativeTools, type NativeToolsOptions } from "./_runtime/tool_lists.js";
 import type { ToolResult, ToolUse } from "./_runtime/tool_types.js";
-import { CATALOG } from "./catalog.js";
 import type { Context } from "./context.js";
 import type { PromptFamily } from "./ids.js";
+import { NATIVE_CATALOG } from "./native_catalog.js";
 
 checkVersion(9, "anthropic");
 
@@ -27,7 +27,7 @@ export function tools(
   context: Context | object | null = null,
   options: Omit<NativeToolsOptions, "format"> = {},
 ): ToolEntry<typeof DIALECT>[] {
-  return nativeTools(CATALOG, family, context, { ...options, format: DIALECT }) as ToolEntry<typeof DIALECT>[];
+  return nativeTools(NATIVE_CATALOG, family, context, { ...options, format: DIALECT }) as ToolEntry<typeof DIALECT>[];
 }
 
 /** Every tool call in a anthropic `response`, in order (`readCalls` with this format). */

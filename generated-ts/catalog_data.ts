@@ -7,1565 +7,172 @@ import type { CatalogData, FamilyData, McpData, ParameterData, PlaceholderData, 
 
 checkVersion(9, "catalog_data");
 
-// Texts the data below holds more than once, written once.
-const _T0 = "Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress.";
-const _T1 = "One or more SEARCH/REPLACE blocks describing the edits, written in the exact format explained here.\nEach block is a line holding only ------- SEARCH, then the lines to find, then a line holding only =======, then the lines that should take their place, then a line holding only +++++++ REPLACE. Rules: (1) The SEARCH lines must match the current file character for character, including indentation, whitespace, comments and line endings, and they must be whole lines, never fragments of a line. (2) A block changes only the first place where its SEARCH text occurs; to change several places, send several blocks and order them as the passages appear from top to bottom in the file. (3) Keep each SEARCH part short: include the lines you are changing plus only as many neighbouring lines as are needed to make the match unique, and do not repeat long unchanged stretches. (4) Write every line of a SEARCH part out in full; a line cut off partway will not match. (5) To move code, send one block with an empty REPLACE part where the code used to be and another block that inserts it at its new place. (6) To delete code, leave the REPLACE part empty. (7) If the file was reformatted after you last saw it, for instance by an auto-formatter, build your SEARCH text from the final version that was reported back to you rather than from memory. (8) Leave the code in a complete, valid state after each block; do not rely on a later edit to repair a half-finished change, such as a call to a function that no block defines. (9) Put nothing outside the blocks: no explanations, no code fences and no line numbers, because everything you send here is parsed as part of the edit.";
-const _T2 = "\nJupyter notebooks: a .ipynb file is stored as JSON, not as plain source code. When editing one, match the raw JSON text exactly as it is on disk, including the quotes, escaped sequences such as \\n and the commas between entries. The code and markdown of each cell sit in its \"source\" array, one JSON string per line; change those strings and keep them valid JSON. Leave execution counts, outputs and metadata alone unless asked, and check that every bracket and comma is still in place so the notebook still opens.";
-const _T3 = "Set to true to include the contents of all nested subdirectories; leave it out or false for just the top level.";
-const _T4 = "The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders.";
-const _T5 = "true if you must look at more files or run more searches before the plan is final, otherwise false (this one is optional)";
-const _T6 = "- [ ] Investigate the existing code - [ ] Agree on the approach with the user - [ ] Carry out the changes - [ ] Verify the result (checklist, optional)";
-const _T7 = "Ask the user a clarifying question when you genuinely cannot proceed without their input. Try to answer it yourself with other tools first, and keep the question focused so it can be answered in a single reply.";
-const _T8 = "Use this tool to report the finished work back to the user once the task is done. Confirm first that all previous tool calls succeeded, since you must not complete on top of a failed or unconfirmed action. Any remarks the user sends back are input for a further revision of the work. Write the result as a final statement rather than a question or an offer of more help. You may include a command that lets the user see the result in action, but never one whose sole effect is console output, and never report success if the checks you ran did not pass or the work is still incomplete.";
-const _T9 = "Run a shell command on the user's machine, in the current working directory. Use it for builds, tests, package management and any other step that needs a terminal.";
-const _T10 = "Changes part of an existing file, named by its absolute path, by applying SEARCH/REPLACE blocks: each block finds an exact stretch of the current text and puts new text in its place. Use it for focused edits; lines outside the blocks stay untouched, which is cheaper and safer than rewriting the file.";
-const _T11 = "Reads a file from the workspace and returns its contents. Use it whenever you need to look at existing code, configuration, logs or documentation, for example to understand how something works before changing it or to gather the facts a question depends on. Plain text files come back as they are; PDF and DOCX documents have their text extracted automatically, while other binary formats may come back as unreadable raw data. For a large file you can ask for just a slice by passing start_line and/or end_line, which keeps the response short and saves context; omit both to get the whole file. Read a file before editing it so that your change is based on its current state, and avoid reading the same file again unless it may have changed.";
-const _T12 = "Creates a file, or overwrites an existing one, with exactly the content you supply; folders missing along the path are created automatically. Refer to the file by its absolute path. The whole file is rewritten, so use it for new files or full rewrites and prefer a targeted edit when only a few lines change.";
-const _T13 = "Searches the files under a directory for matches of a regular expression and shows each hit together with a few lines of surrounding context. Useful for finding where a symbol is used, locating patterns, or tracking down TODO notes.";
-const _T14 = "Lists the files and folders contained in a directory. By default only the immediate entries are returned; set recursive to true to walk every nested subfolder as well. Use this to explore the layout of a project or to see what a folder holds before reading anything in it. Do not call it merely to check that a file you just wrote exists, since the outcome of each write is already reported back to you.";
-const _T15 = "Lists the names of the top-level source code definitions (classes, functions, methods and similar constructs) found in the files directly inside the given directory. Use it to get a quick map of how a codebase is organised and which important symbols exist, before deciding which files deserve a closer read. Files in subfolders are not scanned.";
-const _T16 = "Drive a headless browser session to look at web pages and interact with them. Every action except close returns a screenshot of the current viewport together with any new console output, which you should use to decide on your next step. Send one action per message and wait for its result before sending the next, because each step depends on what the page showed after the previous one. A session must start with launch and end with close; a page you cannot reach by clicking from the one on screen needs a fresh session, so close and then launch with that address. Use this tool to check that a web app you built renders and behaves correctly, to reproduce a bug reported by the user, or to read documentation that is only available as a web page.\nUntil the session is closed, every other tool is off limits: wrap up the browser work and close it before reading files, running commands or editing code, and if you hit an error, close the browser first, fix the problem with other tools, then relaunch to check the result. The viewport is {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} pixels. When clicking, aim for the center of the target element as seen in the most recent screenshot; coordinates must be read from that screenshot, never guessed. Scroll the page when the element you need is not yet visible. Check the console output for errors after each step, since it often explains what went wrong on the page. Avoid repeating the same failing action; change your approach instead.";
-const _T17 = "Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares.";
-const _T18 = "Read a resource published by one of the connected MCP servers, addressed by its URI. Reach for it when a server holds data you need, be it file contents, database rows, API output or system status. Give the server name exactly as listed and the full URI of the resource you want.";
-const _T19 = "Sends your reply to the user while in PLAN MODE. Use it to answer questions, share what you learned while exploring, and lay out a concrete plan for accomplishing the task; it is the only way to talk to the user in this mode, so never put your answer in plain text outside a tool call. Write as you would to a collaborator: direct, concrete and easy to review, naming the files and steps involved.\nBefore committing to a plan you may read files and search the codebase to understand the problem, and you can use this tool to ask clarifying questions or discuss trade-offs with the user. Keep iterating with the user until the plan is agreed on; once it is, the user switches to ACT MODE so the plan can be carried out. Only use this tool while you are in PLAN MODE, which the environment details indicate.";
-const _T20 = "Send the user a short progress message while you are working in ACT MODE, without stopping the task or waiting for a reply. Use it to explain what you just learned, what you are about to do next, or why you are changing approach, so the user can follow along as the work moves forward step by step and is never left wondering what is happening or why.\n\nThis tool is only for informational updates. It does not ask anything and it does not finish the task: use ask_followup_question when you truly need input from the user, and use attempt_completion once the work is actually done and has been verified. It is also not a place to present a plan for approval while in act mode.\n\nNever call this tool twice in a row. After sending an update, your very next step must be a real action such as reading a file, running a command or making an edit. Chains of back-to-back messages waste turns, add no value for the user, and will be rejected. If you have nothing new to report, simply continue with the next concrete action.\n\nGood moments for an update: right after an investigation that changed your understanding of the problem, just before a large or risky edit, when switching strategy after a failed attempt, or when a long multi-step task reaches a meaningful milestone worth reporting. Routine steps that go as expected usually need no update at all.\n\nKeep every message brief and concrete. Mention the files, commands or findings that matter, skip filler and any restating of the task, and write in plain prose rather than long bullet lists, so that the whole message can be read and understood at a glance.";
-const _T21 = "Fetches a web page, turns it into markdown and answers your prompt about its content. Use it to read documentation or articles online; the URL must be complete and valid. Only the answer is returned.";
-const _T22 = "Searches the web and returns result titles and URLs. Use it for current or external information; narrow the results with allowed_domains or blocked_domains, then open a promising page in full with web_fetch.";
-const _T23 = "Edit files by applying a patch written in a compact, file-oriented diff format. A single patch can add new files, change existing ones and delete files, so group related edits into one call instead of making many separate calls.\n\nThe patch text must begin with the line *** Begin Patch and finish with the line *** End Patch. Between those two markers, write one section per file you want to touch, in any order, each section introduced by its own header line.\n\nTo create a file, use the header *** Add File: <path> and follow it with the complete contents of the new file, writing every line with a leading + sign. There is no existing content to match, so no context lines are needed.\n\nTo remove a file, use the header *** Delete File: <path> with nothing after it. To modify a file, use *** Update File: <path>; if the file should also be renamed, put a line *** Move to: <new path> directly after that header.\n\nThe body of an update is made of hunks. Each hunk lists the changed lines together with nearby unchanged lines: a leading space marks context that stays as is, a leading - marks a line to remove, and a leading + marks a line to add.\n\nShow about three lines of unchanged context above and below each change so the location is unambiguous. When two changes are close together, do not repeat the context lines between them; merge them into one hunk with shared context.\n\nWhen three lines of context are not enough to pin down the location, for example in repetitive code, add a line starting with @@ followed by the class or function header that encloses the change, such as @@ class Parser or @@ def load().\n\nYou may stack several @@ lines to narrow the location further, one per enclosing scope, from outermost to innermost. Each @@ line is only a hint for finding the hunk, not a line of the file, so the patch never changes it.\n\nPaths in file headers must be relative to the workspace root, never absolute. Context lines and removed lines must match the current file exactly, including indentation, whitespace and punctuation, or the patch will be rejected.\n\nRead the relevant parts of a file before patching it so that your context lines are accurate. If a patch fails to apply, re-read the file to see its present contents and send a corrected patch instead of guessing again.\n\nKeep every patch focused on the task at hand. Do not reformat untouched code, reorder imports or rewrite unrelated sections, since extra changes make the patch harder to review and more likely to conflict with the file.\n\nA minimal example that updates one function: *** Begin Patch, then *** Update File: src/app.py, then @@ def greet():, then the line -    return \"hi\", then the line +    return \"hello\", and finally *** End Patch, each written on its own line.";
+/** A parameter from its fields, in ParameterData's order. */
+/* @__NO_SIDE_EFFECTS__ */ function _p(name: ParameterData["name"], required: ParameterData["required"], instruction: ParameterData["instruction"], description: ParameterData["description"], usage: ParameterData["usage"], schema: ParameterData["schema"], dependencies: ParameterData["dependencies"], requires: ParameterData["requires"]): ParameterData {
+  return { name, required, instruction, description, usage, schema, dependencies, requires };
+}
+/** A spec variant from its fields, in SpecData's order; the host-facing fields (title, ...) last. */
+/* @__NO_SIDE_EFFECTS__ */ function _s(id: SpecData["id"], spec: SpecData["spec"], name: SpecData["name"], description: SpecData["description"], requires: SpecData["requires"], strict: SpecData["strict"], parameters: SpecData["parameters"], extra: Omit<SpecData, "id" | "spec" | "name" | "description" | "requires" | "strict" | "parameters"> = {}): SpecData {
+  return { id, spec, name, description, requires, strict, parameters, ...extra };
+}
 
-const _PARAMS_0: readonly ParameterData[] = [
-  {
-    "name": "question",
-    "required": true,
-    "instruction": [
-      "The question to put to the user. Make it specific and say exactly which information you need from them to go on."
-    ],
-    "description": [],
-    "usage": "question for user",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "options",
-    "required": false,
-    "instruction": [
-      "Optional. A JSON array of two to five short answers the user can pick with one click instead of typing, e.g. [\"Option one\", \"Option two\"]. Each entry must be a plain string describing one possible answer. Offer options only when the likely answers form a small set. Never list choices that switch between plan and act mode; that is something the user must do themselves, so ask them directly if it is needed."
-    ],
-    "description": [],
-    "usage": "Array of possible answers here (optional), e.g. [\"First one\", \"Second one\"]",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_1: readonly ParameterData[] = [
-  {
-    "name": "question",
-    "required": true,
-    "instruction": [
-      "A specific question that states exactly what you need to know."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "options",
-    "required": true,
-    "instruction": [
-      "A JSON array of two to five short candidate answers the user can select with a single click, for example [\"Use the existing config\", \"Create a new config file\"]. Every entry must be a plain string that fully describes one answer. Choose options that cover the likely replies so the user rarely has to type. Pass an empty array [] when the question is open-ended and no sensible choices exist. Never offer an option that toggles between plan and act mode; ask the user to do that themselves."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_2: readonly ParameterData[] = [
-  {
-    "name": "result",
-    "required": true,
-    "instruction": [
-      "A clear, final description of what you did. Do not end it with a question or an offer."
-    ],
-    "description": [],
-    "usage": "Summary of the completed work here",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "command",
-    "required": false,
-    "instruction": [
-      "Optional. A CLI command that shows the user a live demonstration of the result, for example `open index.html` to view a built page or `npm run dev` to start a local server. Only give a command that actually displays something; echo, cat and similar output-only commands demonstrate nothing. The command must be valid for the user's operating system, safe to run, and must not modify files. Leave it out when there is nothing useful to show."
-    ],
-    "description": [],
-    "usage": "Optional demo command to run",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      "The final checklist of the task with every step ticked off, confirming that all planned work was finished by the end."
-    ],
-    "description": [
-      "If you have been keeping a task progress checklist, send it a final time with this tool, with every item marked complete."
-    ],
-    "usage": "Final checklist here, every item marked done, e.g. - [x] Write the tests",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_3: readonly ParameterData[] = [
-  {
-    "name": "result",
-    "required": true,
-    "instruction": [
-      "A concise, final summary of the outcome. It must not end with a question or an offer."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "command",
-    "required": false,
-    "instruction": [
-      "Optional. A command that demonstrates the finished result to the user, such as opening a built HTML page or starting a development server. It must be valid for the user's system and safe to run. Output-only commands such as echo or cat show nothing worth seeing; omit the parameter when there is nothing to show. The command must not change any files. Leave it empty if unsure."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      "Optional. The final version of the task checklist in markdown, with every item marked done using - [x]. Send it only if you have been tracking progress with a checklist during the task, so the user sees that all planned steps are complete."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_4: readonly ParameterData[] = [
-  {
-    "name": "command",
-    "required": true,
-    "instruction": [
-      "The command line to run. It must be valid for the user's operating system, correctly formatted, and free of anything harmful. Do not wrap it in extra quotes or backticks."
-    ],
-    "description": [],
-    "usage": "the command to run",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "requires_approval",
-    "required": true,
-    "instruction": [
-      "Whether the user must explicitly approve this command before it runs. Set it to true for actions with a real impact: installing or removing packages, deleting or overwriting files, changing system settings, network operations with side effects, or anything else that could be destructive or hard to undo. Set it to false for safe operations such as reading files or directories, running the dev server, building the project, or other commands that do not change the system in a lasting way. Be conservative when unsure."
-    ],
-    "description": [],
-    "usage": "true | false",
-    "schema": {
-      "type": "boolean"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "timeout",
-    "required": false,
-    "instruction": [
-      "Optional. How many seconds to wait for the command before treating it as stuck; use a longer value for slow builds or test runs."
-    ],
-    "description": [],
-    "usage": "30",
-    "schema": {
-      "type": "integer"
-    },
-    "dependencies": [],
-    "requires": {
-      "field": "yolo_mode",
-      "truthy": true
-    }
-  }
-];
-const _PARAMS_5: readonly ParameterData[] = [
-  {
-    "name": "command",
-    "required": true,
-    "instruction": [
-      "The exact command line to run. It must suit the user's operating system and shell. Chain steps with && where sensible, avoid interactive programs that wait for input, and prefer non-paging flags. To run it in another directory, prefix the command with cd <dir> && and then the command itself."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "requires_approval",
-    "required": true,
-    "instruction": [
-      "Set to true when the command has significant side effects and the user should approve it first: installing or uninstalling software, deleting or overwriting files, changing system configuration, or network calls that modify remote state. Set to false for safe, read-only or routine actions such as listing files, reading content, running tests, or starting a local development server. When in doubt about the impact of a command, choose true."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "boolean"
-    },
-    "dependencies": [],
-    "requires": null
-  }
-];
-const _PARAMS_6: readonly ParameterData[] = [
-  {
-    "name": "command",
-    "required": true,
-    "instruction": [
-      "The full command line to execute. Make sure it is valid for the user's operating system and shell, quote paths that contain spaces, and join dependent steps with &&. Avoid commands that open an interactive prompt or pager, since nobody can answer them; pass flags such as --yes or --no-pager instead. Do not include anything destructive the task does not need."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "requires_approval",
-    "required": true,
-    "instruction": [
-      "True if the command could change the system in a meaningful or risky way and should be confirmed by the user before it runs, for example installing packages, removing or overwriting files, editing system settings, or pushing to a remote. False for harmless commands that only read data or do routine work, such as listing a directory, printing a file, building the project, running the test suite, or launching a dev server. If unsure, pick true."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "boolean"
-    },
-    "dependencies": [],
-    "requires": null
-  }
-];
-const _PARAMS_7: readonly ParameterData[] = [
-  {
-    "name": "path",
-    "required": true,
-    "instruction": [
-      "The file to change; give its path as seen from the working folder {{CWD}}."
-    ],
-    "description": [],
-    "usage": "Path to a file",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "diff",
-    "required": true,
-    "instruction": [
-      _T1,
-      [
-        _T2,
-        {
-          "field": "editor_tabs",
-          "ends_with": ".ipynb"
-        }
-      ]
-    ],
-    "description": [],
-    "usage": "One or more SEARCH/REPLACE blocks",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_8: readonly ParameterData[] = [
-  {
-    "name": "absolutePath",
-    "required": true,
-    "instruction": [
-      "Absolute path of the file to be edited."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "diff",
-    "required": true,
-    "instruction": [
-      _T1,
-      [
-        _T2,
-        {
-          "field": "editor_tabs",
-          "ends_with": ".ipynb"
-        }
-      ]
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_9: readonly ParameterData[] = [
-  {
-    "name": "path",
-    "required": true,
-    "instruction": [
-      "The file to read; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"
-    ],
-    "description": [],
-    "usage": "Path to a file",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "start_line",
-    "required": false,
-    "instruction": [
-      "First line to return, counting from 1. Leave it out to start at the top."
-    ],
-    "description": [],
-    "usage": "1",
-    "schema": {
-      "type": "integer"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "end_line",
-    "required": false,
-    "instruction": [
-      "Last line to return, counting from 1; that line is included. Leave it out to read to the end of the file, or pair it with start_line to read one block."
-    ],
-    "description": [],
-    "usage": "1000",
-    "schema": {
-      "type": "integer"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_10: readonly ParameterData[] = [
-  {
-    "name": "path",
-    "required": true,
-    "instruction": [
-      "The file to create or overwrite; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"
-    ],
-    "description": [],
-    "usage": "Path to a file",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "content",
-    "required": true,
-    "instruction": [
-      "The entire text the file should contain afterwards. Give every line, including the parts you did not change; never abbreviate with remarks like 'rest of the file stays the same' and never leave anything out."
-    ],
-    "description": [],
-    "usage": "Complete new file text",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_11: readonly ParameterData[] = [
-  {
-    "name": "absolutePath",
-    "required": true,
-    "instruction": [
-      "Absolute path of the file to be written."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "content",
-    "required": true,
-    "instruction": [
-      "The complete contents the file should hold after the write, in full, with no lines skipped or abbreviated."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_12: readonly ParameterData[] = [
-  {
-    "name": "path",
-    "required": true,
-    "instruction": [
-      "The directory to search in; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Every file beneath it is searched, including those in nested folders."
-    ],
-    "description": [],
-    "usage": "Path of a directory",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "regex",
-    "required": true,
-    "instruction": [
-      "The pattern to look for, written in Rust regular-expression syntax."
-    ],
-    "description": [],
-    "usage": "Pattern to search for",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "file_pattern",
-    "required": false,
-    "instruction": [
-      "A glob that limits which files are searched, such as '*.py' for Python sources. When left out, every file is searched."
-    ],
-    "description": [],
-    "usage": "Glob to filter files (optional)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_13: readonly ParameterData[] = [
-  {
-    "name": "path",
-    "required": true,
-    "instruction": [
-      "The directory whose entries should be listed; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"
-    ],
-    "description": [],
-    "usage": "Path of a directory",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "recursive",
-    "required": false,
-    "instruction": [
-      _T3
-    ],
-    "description": [],
-    "usage": "true to recurse, or false",
-    "schema": {
-      "type": "boolean"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_14: readonly ParameterData[] = [
-  {
-    "name": "path",
-    "required": true,
-    "instruction": [
-      "Path of the directory whose entries to list."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "recursive",
-    "required": false,
-    "instruction": [
-      _T3
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "boolean"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_15: readonly ParameterData[] = [
-  {
-    "name": "path",
-    "required": true,
-    "instruction": [
-      _T4
-    ],
-    "description": [],
-    "usage": "Path of a directory",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_16: readonly ParameterData[] = [
-  {
-    "name": "path",
-    "required": true,
-    "instruction": [
-      _T4
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_17: readonly ParameterData[] = [
-  {
-    "name": "action",
-    "required": true,
-    "instruction": [
-      "The browser action to carry out. It must be one of the values below, and every session must begin with launch and end with close.\nlaunch: open a new browser at the given URL (needs url; must be the first action; use a full address such as http://localhost:3000 or file:///path/page.html). click: click at a position (needs coordinate; aim at the middle of the element seen in the last screenshot). type: send keystrokes that spell out the given text (needs text; handy once a click has focused an input box). scroll_down: move the page down by one viewport height. scroll_up: move the page up by one viewport height. close: shut the browser down (must be the last action, and is needed before any other tool can be used again). Only one action is allowed per message; wait for the screenshot and logs returned by each action before choosing the next one. Typical flow: launch the page, click or type as needed, scroll to inspect the rest of the content, then close the browser once you have what you need."
-    ],
-    "description": [],
-    "usage": "Which action to run: launch, click, type, scroll_down, scroll_up or close",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "url",
-    "required": false,
-    "instruction": [
-      "Used only with launch.\nThe full address to open, e.g. http://localhost:3000 or file:///path/to/page.html."
-    ],
-    "description": [],
-    "usage": "URL to open here (for the launch action)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "coordinate",
-    "required": false,
-    "instruction": [
-      "Used only with the click action.\nWhere to click, as x,y pixel values inside the {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} viewport, read from the latest screenshot, e.g. 450,300."
-    ],
-    "description": [],
-    "usage": "x,y position (click only)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "text",
-    "required": false,
-    "instruction": [
-      "Used only with type.\nThe exact text to enter with the keyboard, e.g. a search term or form value."
-    ],
-    "description": [],
-    "usage": "Text to type (for type)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  }
-];
-const _PARAMS_18: readonly ParameterData[] = [
-  {
-    "name": "action",
-    "required": true,
-    "instruction": [
-      "Which browser action to perform. Pick exactly one of the values listed here; a session always opens with launch and finishes with close.\nlaunch: start a fresh browser on the given URL (requires url; always the first action; pass a complete address like http://localhost:3000 or file:///path/page.html). click: press the mouse at a position (requires coordinate; target the middle of the element in the latest screenshot). type: produce the given characters as key presses (requires text; typically follows a click that focuses an input). scroll_down: scroll the page down by one screen. scroll_up: scroll the page up by one screen. close: end the browser session (always the last action; other tools stay unavailable until it is done). Send exactly one action per call and study the returned screenshot and console output carefully before you decide on the next one. A usual sequence is to launch, interact through clicks and typing, scroll to see more of the page, and close when finished."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "url",
-    "required": false,
-    "instruction": [
-      "For launch only; the complete URL to open in the browser."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "coordinate",
-    "required": false,
-    "instruction": [
-      "For click only; the x,y pixel position to click within the {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} viewport, taken from the most recent screenshot, e.g. 200,150."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "text",
-    "required": false,
-    "instruction": [
-      "For type only; the literal text to enter, such as a search term or form value."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  }
-];
-const _PARAMS_19: readonly ParameterData[] = [
-  {
-    "name": "server_name",
-    "required": true,
-    "instruction": [
-      "Name of the MCP server that offers the tool."
-    ],
-    "description": [],
-    "usage": "MCP server name",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "tool_name",
-    "required": true,
-    "instruction": [
-      "Name of the tool to be executed."
-    ],
-    "description": [],
-    "usage": "Tool to invoke",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "arguments",
-    "required": true,
-    "instruction": [
-      "The tool's arguments as a JSON object that conforms to the input schema the tool declares."
-    ],
-    "description": [],
-    "usage": "\n{\"first_argument\": \"a value\", \"second\": 42}\n",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_20: readonly ParameterData[] = [
-  {
-    "name": "server_name",
-    "required": true,
-    "instruction": [
-      "The name of the MCP server that owns the resource."
-    ],
-    "description": [],
-    "usage": "MCP server name",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "uri",
-    "required": true,
-    "instruction": [
-      "The URI that identifies the resource on that server."
-    ],
-    "description": [],
-    "usage": "the resource URI",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_21: readonly ParameterData[] = [
-  {
-    "name": "context",
-    "required": true,
-    "instruction": [
-      "The handoff summary that will be loaded into the new task. Write it for a reader who has seen none of this conversation and must continue the work from it alone, without being able to ask you anything.\nCover, in order: 1) Current work: what was being done right before this handoff, with enough detail to resume it. 2) Key technical concepts: the languages, frameworks, libraries, conventions and design decisions that matter for the rest of the task. 3) Relevant files and code: every file that was read, created or changed and why it matters, with short snippets where the exact code is important. 4) Problem solving: the problems that were solved, the approaches that failed and why, and any troubleshooting still under way. 5) Pending tasks and next steps: everything the user asked for that is not done yet, the exact next step to take, any preferences or limits the user stated (coding style, tools to avoid, files that must not change), and direct quotes from the most recent messages that show where the work left off, so that no detail of intent is lost in the transition. Prefer concrete facts such as paths, names, commands and error messages over general statements, and leave out chatter that the next task does not need."
-    ],
-    "description": [],
-    "usage": "Detailed summary for the new task",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  }
-];
-const _PARAMS_22: readonly ParameterData[] = [
-  {
-    "name": "response",
-    "required": true,
-    "instruction": [
-      "What you want to say to the user: an answer, a proposed plan, or a question. Put the text here rather than in <thinking> tags or outside the tool call, and keep it focused on what the user needs to decide next."
-    ],
-    "description": [],
-    "usage": "Reply to the user",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "needs_more_exploration",
-    "required": false,
-    "instruction": [
-      "Set to true when you realise, while drafting this reply, that you still need to inspect more files or run more searches before you can give a complete plan. The response is then treated as a progress note and you continue exploring. Leave it false or omit it when the plan or answer is ready."
-    ],
-    "description": [],
-    "usage": _T5,
-    "schema": {
-      "type": "boolean"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      "A checklist of the steps planned for the task, written as markdown lines such as - [ ] step. Update it as the plan changes."
-    ],
-    "description": [],
-    "usage": _T6,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_23: readonly ParameterData[] = [
-  {
-    "name": "response",
-    "required": true,
-    "instruction": [
-      "The reply or plan to show the user."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      "Optional markdown checklist (- [ ] open, - [x] done) of the planned steps and which of them are finished."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  }
-];
-const _PARAMS_24: readonly ParameterData[] = [
-  {
-    "name": "response",
-    "required": true,
-    "instruction": [
-      "The reply or plan to show the user."
-    ],
-    "description": [],
-    "usage": "Reply to the user",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "needs_more_exploration",
-    "required": false,
-    "instruction": [
-      "Set this to true when you still need to read more files or run more searches before a full plan can be given; your reply is then handled as an interim update and you keep exploring. Use false or leave it out once the plan or answer is complete. Do not set it just to put off answering: explore with a clear purpose."
-    ],
-    "description": [],
-    "usage": _T5,
-    "schema": {
-      "type": "boolean"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      "A markdown checklist of the task's steps, one per line as - [ ] for pending and - [x] for done. In PLAN MODE list the steps your plan intends to carry out, so the user can review them, and revise the list whenever the plan changes. Send the complete list each time rather than only the changes, and keep each item short and concrete."
-    ],
-    "description": [],
-    "usage": _T6,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_25: readonly ParameterData[] = [
-  {
-    "name": "response",
-    "required": true,
-    "instruction": [
-      "The message to show the user, in plain language. Summarize what you have done so far, what you found out, and what you plan to do next. Keep it focused on information the user would want while the task continues, and leave out questions or closing remarks."
-    ],
-    "description": [],
-    "usage": "progress message",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      "Optional markdown checklist of the task's steps, with finished items ticked, showing current progress."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  }
-];
-const _PARAMS_26: readonly ParameterData[] = [
-  {
-    "name": "url",
-    "required": true,
-    "instruction": [
-      "The full URL of the web page."
-    ],
-    "description": [],
-    "usage": "https://example.com/docs",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "prompt",
-    "required": true,
-    "instruction": [
-      "What you want to learn from or extract out of the page."
-    ],
-    "description": [],
-    "usage": "Question to answer from the page content",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_27: readonly ParameterData[] = [
-  {
-    "name": "url",
-    "required": true,
-    "instruction": [
-      "The full URL of the web page."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "prompt",
-    "required": true,
-    "instruction": [
-      "What to find out from the fetched page."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_28: readonly ParameterData[] = [
-  {
-    "name": "query",
-    "required": true,
-    "instruction": [
-      "The text to search for."
-    ],
-    "description": [],
-    "usage": "What to search the web for",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "allowed_domains",
-    "required": false,
-    "instruction": [
-      "Only return results from the listed domains."
-    ],
-    "description": [],
-    "usage": "Domains to include (optional)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "blocked_domains",
-    "required": false,
-    "instruction": [
-      "Never return results from any of these domains."
-    ],
-    "description": [],
-    "usage": "Domains to skip, if any",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_29: readonly ParameterData[] = [
-  {
-    "name": "query",
-    "required": true,
-    "instruction": [
-      "The text to search for."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "allowed_domains",
-    "required": false,
-    "instruction": [
-      "Only return results from the listed domains."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "blocked_domains",
-    "required": false,
-    "instruction": [
-      "Never return results from any of these domains."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_30: readonly ParameterData[] = [
-  {
-    "name": "input",
-    "required": true,
-    "instruction": [
-      "The full patch text, from Begin Patch to End Patch."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "task_progress",
-    "required": false,
-    "instruction": [
-      _T0
-    ],
-    "description": [],
-    "usage": "Task checklist (markdown)",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [
-      "focus_chain"
-    ],
-    "requires": null
-  }
-];
-const _PARAMS_31: readonly ParameterData[] = [
-  {
-    "name": "title",
-    "required": true,
-    "instruction": [
-      "A short, descriptive heading for the explanation panel that names what is being compared, e.g. \"Changes in the last commit\" or \"Login fix review\"."
-    ],
-    "description": [],
-    "usage": "Title of the diff view",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "from_ref",
-    "required": true,
-    "instruction": [
-      "The git reference to compare from: a commit hash, branch name or tag, such as HEAD~1 or main. Use HEAD~1 to explain only the most recent commit."
-    ],
-    "description": [],
-    "usage": "HEAD~1",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "to_ref",
-    "required": false,
-    "instruction": [
-      "Optional. The git reference to compare to, such as HEAD or a branch name. When omitted, the comparison runs against the current working tree, which includes uncommitted and staged changes as well."
-    ],
-    "description": [],
-    "usage": "HEAD",
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  }
-];
-const _PARAMS_32: readonly ParameterData[] = [
-  {
-    "name": "skill_name",
-    "required": true,
-    "instruction": [
-      "The name of the skill to load, spelled exactly as it appears in the list of available skills."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  }
-];
-const _PARAMS_33: readonly ParameterData[] = [
-  {
-    "name": "prompt_1",
-    "required": true,
-    "instruction": [
-      "Task for subagent one."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "prompt_2",
-    "required": false,
-    "instruction": [
-      "Optional task for subagent two."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "prompt_3",
-    "required": false,
-    "instruction": [
-      "Optional task for subagent three."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "prompt_4",
-    "required": false,
-    "instruction": [
-      "Optional task for subagent four."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  },
-  {
-    "name": "prompt_5",
-    "required": false,
-    "instruction": [
-      "Optional task for subagent five."
-    ],
-    "description": [],
-    "usage": null,
-    "schema": {
-      "type": "string"
-    },
-    "dependencies": [],
-    "requires": null
-  }
-];
+// Texts and values the data below holds more than once, written once.
+const _T0 = "true if you must look at more files or run more searches before the plan is final, otherwise false (this one is optional)";
+const _T1 = "- [ ] Investigate the existing code - [ ] Agree on the approach with the user - [ ] Carry out the changes - [ ] Verify the result (checklist, optional)";
+const _T2 = "generic/list_code_definition_names";
+const _V0 = {"model_matches": "gpt5_family"} as const;
+const _V1 = {"model_matches": "gpt_oss_family"} as const;
+const _V2 = {"model_matches": "gemini3_family"} as const;
+const _V3 = {"field": "enable_native_tool_calls", "truthy": true} as const;
+const _V4 = {"provider_in": "next_gen_providers"} as const;
+const _V5 = {"model_matches": "gpt51_plus"} as const;
+const _V6 = {"not": {"model_raw_contains": "chat"}} as const;
+const _V7 = {"field": "enable_native_tool_calls", "truthy": false} as const;
+const _V8 = {"model_matches": "next_gen_family"} as const;
+const _V9 = {"model_matches": "glm_family"} as const;
+const _V10 = {"field": "custom_prompt", "equals": "compact"} as const;
+const _V11 = {"provider_in": "local_providers"} as const;
+const _V12 = {"not": {"all": [_V10, _V11]}} as const;
+const _V13 = {"model_matches": "trinity_family"} as const;
+const _V14 = {"stable": 1, "production": 1, "advanced": 1, "use_native_tools": 1} as const;
+const _V15 = ["browser_viewport_height", "browser_viewport_width", "cline_web_tools_enabled", "cwd", "enable_native_tool_calls", "focus_chain_enabled", "has_mcp_hub", "is_cli", "is_multi_root_enabled", "is_subagent_run", "model_id", "provider_id", "subagents_enabled", "supports_browser_use", "yolo_mode"] as const;
+const _V16 = {"field": "skills", "truthy": true} as const;
+const _V17 = [_V16] as const;
+const _V18 = {"stable": 1, "production": 1, "advanced": 1} as const;
+const _V19 = ["execute_command", "read_file", "write_to_file", "replace_in_file", "search_files", "list_files", "list_code_definition_names", "browser_action", "web_fetch", "web_search", "use_mcp_tool", "access_mcp_resource", "ask_followup_question", "attempt_completion", "plan_mode_respond", "load_mcp_documentation", "focus_chain", "generate_explanation", "use_skill", "use_subagents"] as const;
+const _V20 = ["browser_viewport_height", "browser_viewport_width", "cline_web_tools_enabled", "cwd", "enable_native_tool_calls", "focus_chain_enabled", "has_mcp_hub", "is_cli", "is_multi_root_enabled", "is_subagent_run", "provider_id", "subagents_enabled", "supports_browser_use", "yolo_mode"] as const;
+const _V21 = {"field": "editor_tabs", "ends_with": ".ipynb"} as const;
+const _V22 = [_V21, _V16] as const;
+const _V23 = {"stable": 1, "production": 1} as const;
+const _V24 = ["execute_command", "read_file", "write_to_file", "replace_in_file", "search_files", "list_files", "list_code_definition_names", "browser_action", "use_mcp_tool", "access_mcp_resource", "ask_followup_question", "attempt_completion", "plan_mode_respond", "load_mcp_documentation", "focus_chain", "generate_explanation", "use_skill", "use_subagents"] as const;
+const _V25 = ["browser_viewport_height", "browser_viewport_width", "cwd", "enable_native_tool_calls", "focus_chain_enabled", "has_mcp_hub", "is_cli", "is_multi_root_enabled", "is_subagent_run", "subagents_enabled", "supports_browser_use", "yolo_mode"] as const;
+const _V26 = {"field": "yolo_mode", "truthy": false} as const;
+const _V27 = {"type": "string"} as const;
+const _V28 = ["focus_chain"] as const;
+const _V29 = _p("task_progress", false, ["Optional. Send the current progress of the overall task as a markdown checklist, one item per line using - [ ] for open steps and - [x] for finished ones. Resend the whole list each time, ticking off steps you have completed and adding any new steps you discover, so the user can follow your progress."], [], "Task checklist (markdown)", _V27, _V28, null);
+const _V30 = {"readOnlyHint": true, "openWorldHint": false} as const;
+const _V31 = {"title": "Ask the user", "annotations": _V30} as const;
+const _V32 = _s("ask_followup_question", "generic", "ask_followup_question", ["Ask the user a question when you cannot continue without more information, for example to resolve an ambiguity, confirm a choice, or get a detail that is not in the files. Use it sparingly: first try to find the answer yourself with the other tools, such as searching the codebase or reading the configuration. A clear, specific question lets the user answer quickly and keeps the task moving without needless back-and-forth."], _V26, false, [_p("question", true, ["The question to put to the user. Make it specific and say exactly which information you need from them to go on."], [], "question for user", _V27, [], null), _p("options", false, ["Optional. A JSON array of two to five short answers the user can pick with one click instead of typing, e.g. [\"Option one\", \"Option two\"]. Each entry must be a plain string describing one possible answer. Offer options only when the likely answers form a small set. Never list choices that switch between plan and act mode; that is something the user must do themselves, so ask them directly if it is needed."], [], "Array of possible answers here (optional), e.g. [\"First one\", \"Second one\"]", _V27, [], null), _V29], _V31);
+const _V33 = ["Ask the user a clarifying question when you genuinely cannot proceed without their input. Try to answer it yourself with other tools first, and keep the question focused so it can be answered in a single reply."] as const;
+const _V34 = [_p("question", true, ["A specific question that states exactly what you need to know."], [], null, _V27, [], null), _p("options", true, ["A JSON array of two to five short candidate answers the user can select with a single click, for example [\"Use the existing config\", \"Create a new config file\"]. Every entry must be a plain string that fully describes one answer. Choose options that cover the likely replies so the user rarely has to type. Pass an empty array [] when the question is open-ended and no sensible choices exist. Never offer an option that toggles between plan and act mode; ask the user to do that themselves."], [], null, _V27, [], null), _V29] as const;
+const _V35 = _s("ask_followup_question", "gpt-5-native", "ask_followup_question", _V33, _V26, false, _V34, _V31);
+const _V36 = _s("ask_followup_question", "native-next-gen", "ask_followup_question", _V33, _V26, false, _V34, _V31);
+const _V37 = [_p("result", true, ["A clear, final description of what you did. Do not end it with a question or an offer."], [], "Summary of the completed work here", _V27, [], null), _p("command", false, ["Optional. A CLI command that shows the user a live demonstration of the result, for example `open index.html` to view a built page or `npm run dev` to start a local server. Only give a command that actually displays something; echo, cat and similar output-only commands demonstrate nothing. The command must be valid for the user's operating system, safe to run, and must not modify files. Leave it out when there is nothing useful to show."], [], "Optional demo command to run", _V27, [], null), _p("task_progress", false, ["The final checklist of the task with every step ticked off, confirming that all planned work was finished by the end."], ["If you have been keeping a task progress checklist, send it a final time with this tool, with every item marked complete."], "Final checklist here, every item marked done, e.g. - [x] Write the tests", _V27, _V28, null)] as const;
+const _V38 = {"title": "Complete the task"} as const;
+const _V39 = _s("attempt_completion", "generic", "attempt_completion", ["Call this tool to report the finished work to the user when the task is done and every tool use so far has succeeded. Only use it after the user has confirmed the outcome of your previous tool calls; completing while an action is still unconfirmed can leave the code broken or half-done, so if you are not sure, wait for that confirmation first. If the user answers with comments, take them as input for another round of improvements. Before calling it, ask yourself whether you have received the results of all earlier tool uses; if not, do not call this tool. State the result as final: do not end with a question or an offer of further help. If a command lets the user see the result, such as opening an HTML page in a browser or starting a dev server, you can supply it as well. Output-only commands such as echo or cat demonstrate nothing and must not be used, and never claim success when verification failed."], null, false, _V37, _V38);
+const _V40 = ["Use this tool to report the finished work back to the user once the task is done. Confirm first that all previous tool calls succeeded, since you must not complete on top of a failed or unconfirmed action. Any remarks the user sends back are input for a further revision of the work. Write the result as a final statement rather than a question or an offer of more help. You may include a command that lets the user see the result in action, but never one whose sole effect is console output, and never report success if the checks you ran did not pass or the work is still incomplete."] as const;
+const _V41 = [_p("result", true, ["A concise, final summary of the outcome. It must not end with a question or an offer."], [], null, _V27, [], null), _p("command", false, ["Optional. A command that demonstrates the finished result to the user, such as opening a built HTML page or starting a development server. It must be valid for the user's system and safe to run. Output-only commands such as echo or cat show nothing worth seeing; omit the parameter when there is nothing to show. The command must not change any files. Leave it empty if unsure."], [], null, _V27, [], null), _p("task_progress", false, ["Optional. The final version of the task checklist in markdown, with every item marked done using - [x]. Send it only if you have been tracking progress with a checklist during the task, so the user sees that all planned steps are complete."], [], null, _V27, _V28, null)] as const;
+const _V42 = _s("attempt_completion", "native-next-gen", "attempt_completion", _V40, null, false, _V41, _V38);
+const _V43 = _s("attempt_completion", "gpt-5-native", "attempt_completion", _V40, null, false, _V41, _V38);
+const _V44 = {"type": "boolean"} as const;
+const _V45 = {"type": "integer"} as const;
+const _V46 = {"title": "Run a command", "annotations": {"readOnlyHint": false, "destructiveHint": true, "openWorldHint": true}} as const;
+const _V47 = _s("execute_command", "generic", "execute_command", ["Run a CLI command on the user's machine. Use it for any system operation or task step that needs the shell, such as building, testing, installing packages or inspecting the environment. Write commands that suit the user's operating system and shell, and briefly explain what each one does. Prefer running an existing script over typing many small ad-hoc commands, and chain dependent steps with the shell's own operators where that helps. Long-running commands are allowed, since they run in the user's terminal. Each command starts in the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"], null, false, [_p("command", true, ["The command line to run. It must be valid for the user's operating system, correctly formatted, and free of anything harmful. Do not wrap it in extra quotes or backticks."], [], "the command to run", _V27, [], null), _p("requires_approval", true, ["Whether the user must explicitly approve this command before it runs. Set it to true for actions with a real impact: installing or removing packages, deleting or overwriting files, changing system settings, network operations with side effects, or anything else that could be destructive or hard to undo. Set it to false for safe operations such as reading files or directories, running the dev server, building the project, or other commands that do not change the system in a lasting way. Be conservative when unsure."], [], "true | false", _V44, [], null), _p("timeout", false, ["Optional. How many seconds to wait for the command before treating it as stuck; use a longer value for slow builds or test runs."], [], "30", _V45, [], {"field": "yolo_mode", "truthy": true})], _V46);
+const _V48 = ["Run a shell command on the user's machine, in the current working directory. Use it for builds, tests, package management and any other step that needs a terminal."] as const;
+const _V49 = [_p("command", true, ["The exact command line to run. It must suit the user's operating system and shell. Chain steps with && where sensible, avoid interactive programs that wait for input, and prefer non-paging flags. To run it in another directory, prefix the command with cd <dir> && and then the command itself."], [], null, _V27, [], null), _p("requires_approval", true, ["Set to true when the command has significant side effects and the user should approve it first: installing or uninstalling software, deleting or overwriting files, changing system configuration, or network calls that modify remote state. Set to false for safe, read-only or routine actions such as listing files, reading content, running tests, or starting a local development server. When in doubt about the impact of a command, choose true."], [], null, _V44, [], null)] as const;
+const _V50 = _s("execute_command", "gpt-5-native", "execute_command", _V48, null, false, _V49, _V46);
+const _V51 = _s("execute_command", "native-next-gen", "execute_command", _V48, null, false, _V49, _V46);
+const _V52 = _s("execute_command", "gemini3", "execute_command", ["Execute a command in the terminal on the user's system. Use it whenever a step requires the shell: compiling, running tests, installing dependencies, using git, or inspecting the environment. Commands start in the current working directory, so use paths relative to it or prefix the command with a cd when needed. Keep commands non-interactive, and prefer a single well-formed command over many small ones. Read the output carefully before deciding on your next step, especially when a command fails."], null, false, [_p("command", true, ["The full command line to execute. Make sure it is valid for the user's operating system and shell, quote paths that contain spaces, and join dependent steps with &&. Avoid commands that open an interactive prompt or pager, since nobody can answer them; pass flags such as --yes or --no-pager instead. Do not include anything destructive the task does not need."], [], null, _V27, [], null), _p("requires_approval", true, ["True if the command could change the system in a meaningful or risky way and should be confirmed by the user before it runs, for example installing packages, removing or overwriting files, editing system settings, or pushing to a remote. False for harmless commands that only read data or do routine work, such as listing a directory, printing a file, building the project, running the test suite, or launching a dev server. If unsure, pick true."], [], null, _V44, [], null)], _V46);
+const _V53 = ["One or more SEARCH/REPLACE blocks describing the edits, written in the exact format explained here.\nEach block is a line holding only ------- SEARCH, then the lines to find, then a line holding only =======, then the lines that should take their place, then a line holding only +++++++ REPLACE. Rules: (1) The SEARCH lines must match the current file character for character, including indentation, whitespace, comments and line endings, and they must be whole lines, never fragments of a line. (2) A block changes only the first place where its SEARCH text occurs; to change several places, send several blocks and order them as the passages appear from top to bottom in the file. (3) Keep each SEARCH part short: include the lines you are changing plus only as many neighbouring lines as are needed to make the match unique, and do not repeat long unchanged stretches. (4) Write every line of a SEARCH part out in full; a line cut off partway will not match. (5) To move code, send one block with an empty REPLACE part where the code used to be and another block that inserts it at its new place. (6) To delete code, leave the REPLACE part empty. (7) If the file was reformatted after you last saw it, for instance by an auto-formatter, build your SEARCH text from the final version that was reported back to you rather than from memory. (8) Leave the code in a complete, valid state after each block; do not rely on a later edit to repair a half-finished change, such as a call to a function that no block defines. (9) Put nothing outside the blocks: no explanations, no code fences and no line numbers, because everything you send here is parsed as part of the edit.", ["\nJupyter notebooks: a .ipynb file is stored as JSON, not as plain source code. When editing one, match the raw JSON text exactly as it is on disk, including the quotes, escaped sequences such as \\n and the commas between entries. The code and markdown of each cell sit in its \"source\" array, one JSON string per line; change those strings and keep them valid JSON. Leave execution counts, outputs and metadata alone unless asked, and check that every bracket and comma is still in place so the notebook still opens.", _V21]] as const;
+const _V54 = {"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false} as const;
+const _V55 = {"title": "Edit a file", "annotations": _V54} as const;
+const _V56 = _s("replace_in_file", "generic", "replace_in_file", ["Edits an existing file by swapping specific blocks of its text for new text, using SEARCH/REPLACE blocks. Prefer it over rewriting the whole file when only some parts need to change, since every untouched line is kept exactly as it was."], null, false, [_p("path", true, ["The file to change; give its path as seen from the working folder {{CWD}}."], [], "Path to a file", _V27, [], null), _p("diff", true, _V53, [], "One or more SEARCH/REPLACE blocks", _V27, [], null), _V29], _V55);
+const _V57 = ["Changes part of an existing file, named by its absolute path, by applying SEARCH/REPLACE blocks: each block finds an exact stretch of the current text and puts new text in its place. Use it for focused edits; lines outside the blocks stay untouched, which is cheaper and safer than rewriting the file."] as const;
+const _V58 = [_p("absolutePath", true, ["Absolute path of the file to be edited."], [], null, _V27, [], null), _p("diff", true, _V53, [], null, _V27, [], null), _V29] as const;
+const _V59 = _s("replace_in_file", "native-next-gen", "replace_in_file", _V57, null, false, _V58, _V55);
+const _V60 = ["Reads a file from the workspace and returns its contents. Use it whenever you need to look at existing code, configuration, logs or documentation, for example to understand how something works before changing it or to gather the facts a question depends on. Plain text files come back as they are; PDF and DOCX documents have their text extracted automatically, while other binary formats may come back as unreadable raw data. For a large file you can ask for just a slice by passing start_line and/or end_line, which keeps the response short and saves context; omit both to get the whole file. Read a file before editing it so that your change is based on its current state, and avoid reading the same file again unless it may have changed."] as const;
+const _V61 = [_p("path", true, ["The file to read; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"], [], "Path to a file", _V27, [], null), _p("start_line", false, ["First line to return, counting from 1. Leave it out to start at the top."], [], "1", _V45, [], null), _p("end_line", false, ["Last line to return, counting from 1; that line is included. Leave it out to read to the end of the file, or pair it with start_line to read one block."], [], "1000", _V45, [], null), _V29] as const;
+const _V62 = {"title": "Read a file", "annotations": _V30} as const;
+const _V63 = _s("read_file", "generic", "read_file", _V60, null, false, _V61, _V62);
+const _V64 = _s("read_file", "native-next-gen", "read_file", _V60, null, false, _V61, _V62);
+const _V65 = _s("read_file", "gpt-5-native", "read_file", _V60, null, false, _V61, _V62);
+const _V66 = {"title": "Write a file", "annotations": {"readOnlyHint": false, "destructiveHint": true, "idempotentHint": true, "openWorldHint": false}} as const;
+const _V67 = _s("write_to_file", "generic", "write_to_file", ["Writes the given content to a file, replacing the whole file if it already exists or creating it if it does not. Any folders missing from the path are created as well. The complete file is sent every time, so prefer targeted edits for small changes."], null, false, [_p("path", true, ["The file to create or overwrite; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"], [], "Path to a file", _V27, [], null), _p("content", true, ["The entire text the file should contain afterwards. Give every line, including the parts you did not change; never abbreviate with remarks like 'rest of the file stays the same' and never leave anything out."], [], "Complete new file text", _V27, [], null), _V29], _V66);
+const _V68 = ["Creates a file, or overwrites an existing one, with exactly the content you supply; folders missing along the path are created automatically. Refer to the file by its absolute path. The whole file is rewritten, so use it for new files or full rewrites and prefer a targeted edit when only a few lines change."] as const;
+const _V69 = [_p("absolutePath", true, ["Absolute path of the file to be written."], [], null, _V27, [], null), _p("content", true, ["The complete contents the file should hold after the write, in full, with no lines skipped or abbreviated."], [], null, _V27, [], null), _V29] as const;
+const _V70 = _s("write_to_file", "native-next-gen", "write_to_file", _V68, null, false, _V69, _V66);
+const _V71 = ["Searches the files under a directory for matches of a regular expression and shows each hit together with a few lines of surrounding context. Useful for finding where a symbol is used, locating patterns, or tracking down TODO notes."] as const;
+const _V72 = [_p("path", true, ["The directory to search in; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Every file beneath it is searched, including those in nested folders."], [], "Path of a directory", _V27, [], null), _p("regex", true, ["The pattern to look for, written in Rust regular-expression syntax."], [], "Pattern to search for", _V27, [], null), _p("file_pattern", false, ["A glob that limits which files are searched, such as '*.py' for Python sources. When left out, every file is searched."], [], "Glob to filter files (optional)", _V27, [], null), _V29] as const;
+const _V73 = {"title": "Search files", "annotations": _V30} as const;
+const _V74 = _s("search_files", "generic", "search_files", _V71, null, false, _V72, _V73);
+const _V75 = _s("search_files", "gpt-5-native", "search_files", _V71, null, false, _V72, _V73);
+const _V76 = _s("search_files", "native-next-gen", "search_files", _V71, null, false, _V72, _V73);
+const _V77 = ["Lists the files and folders contained in a directory. By default only the immediate entries are returned; set recursive to true to walk every nested subfolder as well. Use this to explore the layout of a project or to see what a folder holds before reading anything in it. Do not call it merely to check that a file you just wrote exists, since the outcome of each write is already reported back to you."] as const;
+const _V78 = ["Set to true to include the contents of all nested subdirectories; leave it out or false for just the top level."] as const;
+const _V79 = {"title": "List files", "annotations": _V30} as const;
+const _V80 = _s("list_files", "generic", "list_files", _V77, null, false, [_p("path", true, ["The directory whose entries should be listed; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"], [], "Path of a directory", _V27, [], null), _p("recursive", false, _V78, [], "true to recurse, or false", _V44, [], null), _V29], _V79);
+const _V81 = [_p("path", true, ["Path of the directory whose entries to list."], [], null, _V27, [], null), _p("recursive", false, _V78, [], null, _V44, [], null), _V29] as const;
+const _V82 = _s("list_files", "gpt-5-native", "list_files", _V77, null, false, _V81, _V79);
+const _V83 = _s("list_files", "native-next-gen", "list_files", _V77, null, false, _V81, _V79);
+const _V84 = ["Lists the names of the top-level source code definitions (classes, functions, methods and similar constructs) found in the files directly inside the given directory. Use it to get a quick map of how a codebase is organised and which important symbols exist, before deciding which files deserve a closer read. Files in subfolders are not scanned."] as const;
+const _V85 = ["The directory whose top-level source files should be scanned for definitions; give its path as seen from the working folder {{CWD}}.{{MULTI_ROOT_HINT}} Only files directly inside this directory are examined, not nested folders."] as const;
+const _V86 = {"title": "List code definitions", "annotations": _V30} as const;
+const _V87 = _s("list_code_definition_names", "generic", "list_code_definition_names", _V84, null, false, [_p("path", true, _V85, [], "Path of a directory", _V27, [], null), _V29], _V86);
+const _V88 = [_p("path", true, _V85, [], null, _V27, [], null), _V29] as const;
+const _V89 = _s("list_code_definition_names", "gpt-5-native", "list_code_definition_names", _V84, null, false, _V88, _V86);
+const _V90 = _s("list_code_definition_names", "native-next-gen", "list_code_definition_names", _V84, null, false, _V88, _V86);
+const _V91 = ["Drive a headless browser session to look at web pages and interact with them. Every action except close returns a screenshot of the current viewport together with any new console output, which you should use to decide on your next step. Send one action per message and wait for its result before sending the next, because each step depends on what the page showed after the previous one. A session must start with launch and end with close; a page you cannot reach by clicking from the one on screen needs a fresh session, so close and then launch with that address. Use this tool to check that a web app you built renders and behaves correctly, to reproduce a bug reported by the user, or to read documentation that is only available as a web page.\nUntil the session is closed, every other tool is off limits: wrap up the browser work and close it before reading files, running commands or editing code, and if you hit an error, close the browser first, fix the problem with other tools, then relaunch to check the result. The viewport is {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} pixels. When clicking, aim for the center of the target element as seen in the most recent screenshot; coordinates must be read from that screenshot, never guessed. Scroll the page when the element you need is not yet visible. Check the console output for errors after each step, since it often explains what went wrong on the page. Avoid repeating the same failing action; change your approach instead."] as const;
+const _V92 = {"field": "supports_browser_use", "truthy": true} as const;
+const _V93 = {"title": "Use the browser", "annotations": {"readOnlyHint": false, "openWorldHint": true}} as const;
+const _V94 = _s("browser_action", "generic", "browser_action", _V91, _V92, false, [_p("action", true, ["The browser action to carry out. It must be one of the values below, and every session must begin with launch and end with close.\nlaunch: open a new browser at the given URL (needs url; must be the first action; use a full address such as http://localhost:3000 or file:///path/page.html). click: click at a position (needs coordinate; aim at the middle of the element seen in the last screenshot). type: send keystrokes that spell out the given text (needs text; handy once a click has focused an input box). scroll_down: move the page down by one viewport height. scroll_up: move the page up by one viewport height. close: shut the browser down (must be the last action, and is needed before any other tool can be used again). Only one action is allowed per message; wait for the screenshot and logs returned by each action before choosing the next one. Typical flow: launch the page, click or type as needed, scroll to inspect the rest of the content, then close the browser once you have what you need."], [], "Which action to run: launch, click, type, scroll_down, scroll_up or close", _V27, [], null), _p("url", false, ["Used only with launch.\nThe full address to open, e.g. http://localhost:3000 or file:///path/to/page.html."], [], "URL to open here (for the launch action)", _V27, [], null), _p("coordinate", false, ["Used only with the click action.\nWhere to click, as x,y pixel values inside the {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} viewport, read from the latest screenshot, e.g. 450,300."], [], "x,y position (click only)", _V27, [], null), _p("text", false, ["Used only with type.\nThe exact text to enter with the keyboard, e.g. a search term or form value."], [], "Text to type (for type)", _V27, [], null)], _V93);
+const _V95 = _s("browser_action", "native-next-gen", "browser_action", _V91, _V92, false, [_p("action", true, ["Which browser action to perform. Pick exactly one of the values listed here; a session always opens with launch and finishes with close.\nlaunch: start a fresh browser on the given URL (requires url; always the first action; pass a complete address like http://localhost:3000 or file:///path/page.html). click: press the mouse at a position (requires coordinate; target the middle of the element in the latest screenshot). type: produce the given characters as key presses (requires text; typically follows a click that focuses an input). scroll_down: scroll the page down by one screen. scroll_up: scroll the page up by one screen. close: end the browser session (always the last action; other tools stay unavailable until it is done). Send exactly one action per call and study the returned screenshot and console output carefully before you decide on the next one. A usual sequence is to launch, interact through clicks and typing, scroll to see more of the page, and close when finished."], [], null, _V27, [], null), _p("url", false, ["For launch only; the complete URL to open in the browser."], [], null, _V27, [], null), _p("coordinate", false, ["For click only; the x,y pixel position to click within the {{BROWSER_VIEWPORT_WIDTH}}x{{BROWSER_VIEWPORT_HEIGHT}} viewport, taken from the most recent screenshot, e.g. 200,150."], [], null, _V27, [], null), _p("text", false, ["For type only; the literal text to enter, such as a search term or form value."], [], null, _V27, [], null)], _V93);
+const _V96 = {"field": "has_mcp_hub", "truthy": true} as const;
+const _V97 = _s("use_mcp_tool", "generic", "use_mcp_tool", ["Calls a tool offered by one of the connected MCP servers. Each server advertises its tools along with an input schema describing the arguments they accept; build the call from that schema and fill in its required fields."], _V96, false, [_p("server_name", true, ["Name of the MCP server that offers the tool."], [], "MCP server name", _V27, [], null), _p("tool_name", true, ["Name of the tool to be executed."], [], "Tool to invoke", _V27, [], null), _p("arguments", true, ["The tool's arguments as a JSON object that conforms to the input schema the tool declares."], [], "\n{\"first_argument\": \"a value\", \"second\": 42}\n", _V27, [], null), _V29], {"title": "Use an MCP tool"});
+const _V98 = ["Fetch a resource exposed by a connected MCP server, identified by its URI. A resource can be a file, a database record, an API reply, live status data or anything else the server shares."] as const;
+const _V99 = [_p("server_name", true, ["The name of the MCP server that owns the resource."], [], "MCP server name", _V27, [], null), _p("uri", true, ["The URI that identifies the resource on that server."], [], "the resource URI", _V27, [], null), _V29] as const;
+const _V100 = {"readOnlyHint": true, "openWorldHint": true} as const;
+const _V101 = {"title": "Read an MCP resource", "annotations": _V100} as const;
+const _V102 = _s("access_mcp_resource", "generic", "access_mcp_resource", _V98, _V96, false, _V99, _V101);
+const _V103 = ["Read a resource published by one of the connected MCP servers, addressed by its URI. Reach for it when a server holds data you need, be it file contents, database rows, API output or system status. Give the server name exactly as listed and the full URI of the resource you want."] as const;
+const _V104 = _s("access_mcp_resource", "gpt-5-native", "access_mcp_resource", _V103, _V96, false, _V99, _V101);
+const _V105 = _s("access_mcp_resource", "native-next-gen", "access_mcp_resource", _V103, _V96, false, _V99, _V101);
+const _V106 = _s("load_mcp_documentation", "generic", "load_mcp_documentation", ["Fetches the reference documentation for building and configuring MCP (Model Context Protocol) servers. Call it when the user asks you to create a new MCP server, extend an existing one, or wire up a tool or resource that should be exposed through MCP, and you need details such as the layout of a server project, the SDK interfaces, how tools and resources are declared, and how a server is registered in the settings file. It takes no parameters and returns the documentation as text for you to study before you write any code. Load it only when the task really involves writing or changing an MCP server; it is not needed just to call tools that connected servers already provide."], _V96, false, [], {"title": "Load MCP documentation", "annotations": _V30});
+const _V107 = _s("new_task", "generic", "new_task", ["Asks the user to start a fresh task that is seeded with a summary you write of the work so far. The user sees your summary, may edit it, and decides whether the new task actually begins; if it does, the summary becomes the starting context of that task and the detailed history of the current conversation is left behind.\nUse this when the conversation has grown long and its context is filling up, when a natural milestone has been reached and the remaining work is better handled with a clean slate, or when the user explicitly asks to continue elsewhere. Everything not captured in your summary is lost to the next task, so make it complete: a good handoff lets the next task pick up at once without redoing any exploration. It is not meant for short conversations that still have plenty of room left."], _V26, false, [_p("context", true, ["The handoff summary that will be loaded into the new task. Write it for a reader who has seen none of this conversation and must continue the work from it alone, without being able to ask you anything.\nCover, in order: 1) Current work: what was being done right before this handoff, with enough detail to resume it. 2) Key technical concepts: the languages, frameworks, libraries, conventions and design decisions that matter for the rest of the task. 3) Relevant files and code: every file that was read, created or changed and why it matters, with short snippets where the exact code is important. 4) Problem solving: the problems that were solved, the approaches that failed and why, and any troubleshooting still under way. 5) Pending tasks and next steps: everything the user asked for that is not done yet, the exact next step to take, any preferences or limits the user stated (coding style, tools to avoid, files that must not change), and direct quotes from the most recent messages that show where the work left off, so that no detail of intent is lost in the transition. Prefer concrete facts such as paths, names, commands and error messages over general statements, and leave out chatter that the next task does not need."], [], "Detailed summary for the new task", _V27, [], null)], {"title": "Start a new task"});
+const _V108 = ["Sends your reply to the user while in PLAN MODE. Use it to answer questions, share what you learned while exploring, and lay out a concrete plan for accomplishing the task; it is the only way to talk to the user in this mode, so never put your answer in plain text outside a tool call. Write as you would to a collaborator: direct, concrete and easy to review, naming the files and steps involved.\nBefore committing to a plan you may read files and search the codebase to understand the problem, and you can use this tool to ask clarifying questions or discuss trade-offs with the user. Keep iterating with the user until the plan is agreed on; once it is, the user switches to ACT MODE so the plan can be carried out. Only use this tool while you are in PLAN MODE, which the environment details indicate."] as const;
+const _V109 = {"title": "Respond in plan mode", "annotations": _V30} as const;
+const _V110 = _s("plan_mode_respond", "generic", "plan_mode_respond", _V108, null, false, [_p("response", true, ["What you want to say to the user: an answer, a proposed plan, or a question. Put the text here rather than in <thinking> tags or outside the tool call, and keep it focused on what the user needs to decide next."], [], "Reply to the user", _V27, [], null), _p("needs_more_exploration", false, ["Set to true when you realise, while drafting this reply, that you still need to inspect more files or run more searches before you can give a complete plan. The response is then treated as a progress note and you continue exploring. Leave it false or omit it when the plan or answer is ready."], [], _T0, _V44, [], null), _p("task_progress", false, ["A checklist of the steps planned for the task, written as markdown lines such as - [ ] step. Update it as the plan changes."], [], _T1, _V27, _V28, null)], _V109);
+const _V111 = ["The reply or plan to show the user."] as const;
+const _V112 = [_p("response", true, _V111, [], null, _V27, [], null), _p("task_progress", false, ["Optional markdown checklist (- [ ] open, - [x] done) of the planned steps and which of them are finished."], [], null, _V27, [], null)] as const;
+const _V113 = _s("plan_mode_respond", "gpt-5-native", "plan_mode_respond", _V108, null, false, _V112, _V109);
+const _V114 = _s("plan_mode_respond", "native-next-gen", "plan_mode_respond", _V108, null, false, _V112, _V109);
+const _V115 = _s("plan_mode_respond", "gemini3", "plan_mode_respond", ["Replies to the user in PLAN MODE. This tool is your only channel for answering questions, reporting what you have found and presenting a step-by-step plan while planning; text written outside of a tool call is not delivered, so always put your message here. Keep each reply readable on its own, with short sections or numbered steps where they help.\nGather the facts first by reading files and searching the code, then share a plan that names the files to change and the approach to take, or ask for clarification when the request is ambiguous. Iterate with the user until they approve, at which point they switch to ACT MODE and the work begins. Do not start editing files while planning, since changes belong to ACT MODE. Call it only while PLAN MODE is active, as shown in the environment details."], null, false, [_p("response", true, _V111, [], "Reply to the user", _V27, [], null), _p("needs_more_exploration", false, ["Set this to true when you still need to read more files or run more searches before a full plan can be given; your reply is then handled as an interim update and you keep exploring. Use false or leave it out once the plan or answer is complete. Do not set it just to put off answering: explore with a clear purpose."], [], _T0, _V44, [], null), _p("task_progress", false, ["A markdown checklist of the task's steps, one per line as - [ ] for pending and - [x] for done. In PLAN MODE list the steps your plan intends to carry out, so the user can review them, and revise the list whenever the plan changes. Send the complete list each time rather than only the changes, and keep each item short and concrete."], [], _T1, _V27, _V28, null)], _V109);
+const _V116 = ["Send the user a short progress message while you are working in ACT MODE, without stopping the task or waiting for a reply. Use it to explain what you just learned, what you are about to do next, or why you are changing approach, so the user can follow along as the work moves forward step by step and is never left wondering what is happening or why.\n\nThis tool is only for informational updates. It does not ask anything and it does not finish the task: use ask_followup_question when you truly need input from the user, and use attempt_completion once the work is actually done and has been verified. It is also not a place to present a plan for approval while in act mode.\n\nNever call this tool twice in a row. After sending an update, your very next step must be a real action such as reading a file, running a command or making an edit. Chains of back-to-back messages waste turns, add no value for the user, and will be rejected. If you have nothing new to report, simply continue with the next concrete action.\n\nGood moments for an update: right after an investigation that changed your understanding of the problem, just before a large or risky edit, when switching strategy after a failed attempt, or when a long multi-step task reaches a meaningful milestone worth reporting. Routine steps that go as expected usually need no update at all.\n\nKeep every message brief and concrete. Mention the files, commands or findings that matter, skip filler and any restating of the task, and write in plain prose rather than long bullet lists, so that the whole message can be read and understood at a glance."] as const;
+const _V117 = [_p("response", true, ["The message to show the user, in plain language. Summarize what you have done so far, what you found out, and what you plan to do next. Keep it focused on information the user would want while the task continues, and leave out questions or closing remarks."], [], "progress message", _V27, [], null), _p("task_progress", false, ["Optional markdown checklist of the task's steps, with finished items ticked, showing current progress."], [], null, _V27, [], null)] as const;
+const _V118 = {"title": "Respond in act mode", "annotations": _V30} as const;
+const _V119 = _s("act_mode_respond", "gpt-5-native", "act_mode_respond", _V116, null, false, _V117, _V118);
+const _V120 = _s("act_mode_respond", "gemini3", "act_mode_respond", _V116, null, false, _V117, _V118);
+const _V121 = _s("focus_chain", "generic", "focus_chain", [""], {"field": "focus_chain_enabled", "truthy": true}, false, [], {"title": "Update the task checklist"});
+const _V122 = {"all": [{"field": "provider_id", "equals": "cline"}, {"field": "cline_web_tools_enabled", "truthy": true}]} as const;
+const _V123 = ["The full URL of the web page."] as const;
+const _V124 = {"title": "Fetch a web page", "annotations": _V100} as const;
+const _V125 = _s("web_fetch", "generic", "web_fetch", ["Downloads the page at a URL, converts its HTML to markdown, and then has a model read the page and answer your prompt about it, returning only that answer instead of the whole page.\nUse it to look things up in online documentation, articles or other public pages when the information is not available locally. The URL has to be a complete, valid address, and plain http links are upgraded to https. Answers about very large pages may be based on a condensed view, so ask a focused question. Fetching is read-only and changes nothing on the site."], _V122, false, [_p("url", true, _V123, [], "https://example.com/docs", _V27, [], null), _p("prompt", true, ["What you want to learn from or extract out of the page."], [], "Question to answer from the page content", _V27, [], null), _V29], _V124);
+const _V126 = ["Fetches a web page, turns it into markdown and answers your prompt about its content. Use it to read documentation or articles online; the URL must be complete and valid. Only the answer is returned."] as const;
+const _V127 = [_p("url", true, _V123, [], null, _V27, [], null), _p("prompt", true, ["What to find out from the fetched page."], [], null, _V27, [], null), _V29] as const;
+const _V128 = _s("web_fetch", "gpt-5-native", "web_fetch", _V126, _V122, false, _V127, _V124);
+const _V129 = _s("web_fetch", "native-next-gen", "web_fetch", _V126, _V122, false, _V127, _V124);
+const _V130 = ["The text to search for."] as const;
+const _V131 = ["Only return results from the listed domains."] as const;
+const _V132 = ["Never return results from any of these domains."] as const;
+const _V133 = {"title": "Search the web", "annotations": _V100} as const;
+const _V134 = _s("web_search", "generic", "web_search", ["Runs a web search and returns a list of matching results, each with a title and URL, for finding information that is newer than your training data or not present in the workspace.\nWrite a clear, specific query for the best results. You can narrow the search with allowed_domains to keep only results from certain sites, or exclude sites with blocked_domains; give one or the other, not both at once. After finding a promising result, use web_fetch on its URL to read the full page. Searching changes nothing and is safe to run whenever the task needs up-to-date outside knowledge."], _V122, false, [_p("query", true, _V130, [], "What to search the web for", _V27, [], null), _p("allowed_domains", false, _V131, [], "Domains to include (optional)", _V27, [], null), _p("blocked_domains", false, _V132, [], "Domains to skip, if any", _V27, [], null), _V29], _V133);
+const _V135 = ["Searches the web and returns result titles and URLs. Use it for current or external information; narrow the results with allowed_domains or blocked_domains, then open a promising page in full with web_fetch."] as const;
+const _V136 = [_p("query", true, _V130, [], null, _V27, [], null), _p("allowed_domains", false, _V131, [], null, _V27, [], null), _p("blocked_domains", false, _V132, [], null, _V27, [], null), _V29] as const;
+const _V137 = _s("web_search", "gpt-5-native", "web_search", _V135, _V122, false, _V136, _V133);
+const _V138 = _s("web_search", "native-next-gen", "web_search", _V135, _V122, false, _V136, _V133);
+const _V139 = ["Edit files by applying a patch written in a compact, file-oriented diff format. A single patch can add new files, change existing ones and delete files, so group related edits into one call instead of making many separate calls.\n\nThe patch text must begin with the line *** Begin Patch and finish with the line *** End Patch. Between those two markers, write one section per file you want to touch, in any order, each section introduced by its own header line.\n\nTo create a file, use the header *** Add File: <path> and follow it with the complete contents of the new file, writing every line with a leading + sign. There is no existing content to match, so no context lines are needed.\n\nTo remove a file, use the header *** Delete File: <path> with nothing after it. To modify a file, use *** Update File: <path>; if the file should also be renamed, put a line *** Move to: <new path> directly after that header.\n\nThe body of an update is made of hunks. Each hunk lists the changed lines together with nearby unchanged lines: a leading space marks context that stays as is, a leading - marks a line to remove, and a leading + marks a line to add.\n\nShow about three lines of unchanged context above and below each change so the location is unambiguous. When two changes are close together, do not repeat the context lines between them; merge them into one hunk with shared context.\n\nWhen three lines of context are not enough to pin down the location, for example in repetitive code, add a line starting with @@ followed by the class or function header that encloses the change, such as @@ class Parser or @@ def load().\n\nYou may stack several @@ lines to narrow the location further, one per enclosing scope, from outermost to innermost. Each @@ line is only a hint for finding the hunk, not a line of the file, so the patch never changes it.\n\nPaths in file headers must be relative to the workspace root, never absolute. Context lines and removed lines must match the current file exactly, including indentation, whitespace and punctuation, or the patch will be rejected.\n\nRead the relevant parts of a file before patching it so that your context lines are accurate. If a patch fails to apply, re-read the file to see its present contents and send a corrected patch instead of guessing again.\n\nKeep every patch focused on the task at hand. Do not reformat untouched code, reorder imports or rewrite unrelated sections, since extra changes make the patch harder to review and more likely to conflict with the file.\n\nA minimal example that updates one function: *** Begin Patch, then *** Update File: src/app.py, then @@ def greet():, then the line -    return \"hi\", then the line +    return \"hello\", and finally *** End Patch, each written on its own line."] as const;
+const _V140 = {"any": [_V0, _V1]} as const;
+const _V141 = [_p("input", true, ["The full patch text, from Begin Patch to End Patch."], [], null, _V27, [], null), _V29] as const;
+const _V142 = {"title": "Apply a patch", "annotations": _V54} as const;
+const _V143 = _s("apply_patch", "gpt-5-native", "apply_patch", _V139, _V140, false, _V141, _V142);
+const _V144 = _s("generate_explanation", "generic", "generate_explanation", ["Open a side panel that explains the code changes between two git references with inline comments, helping the user understand a diff. Use it after finishing a change, when the user asks what a commit did, or to review a branch. It runs a separate model to write the explanation, so call it once per comparison and wait for the result."], {"field": "is_cli", "truthy": false}, false, [_p("title", true, ["A short, descriptive heading for the explanation panel that names what is being compared, e.g. \"Changes in the last commit\" or \"Login fix review\"."], [], "Title of the diff view", _V27, [], null), _p("from_ref", true, ["The git reference to compare from: a commit hash, branch name or tag, such as HEAD~1 or main. Use HEAD~1 to explain only the most recent commit."], [], "HEAD~1", _V27, [], null), _p("to_ref", false, ["Optional. The git reference to compare to, such as HEAD or a branch name. When omitted, the comparison runs against the current working tree, which includes uncommitted and staged changes as well."], [], "HEAD", _V27, [], null)], {"title": "Explain changes"});
+const _V145 = _s("use_skill", "generic", "use_skill", ["Loads a skill, a packaged set of instructions and resources for a particular kind of work, and brings its full guidance into the conversation. When the task matches one of the available skills listed in your instructions, load that skill first and then follow what it says. Load each skill at most once per task."], _V16, false, [_p("skill_name", true, ["The name of the skill to load, spelled exactly as it appears in the list of available skills."], [], null, _V27, [], null)], {"title": "Load a skill", "annotations": _V30});
+const _V146 = _s("use_subagents", "generic", "use_subagents", ["Starts between one and five subagents that work in parallel, each on its own prompt, and returns their results once all of them have finished. A subagent begins with a fresh context and can read and search the codebase, but it cannot see this conversation, so every prompt must be self-contained. Use it to split a broad investigation into independent parts that can run side by side, such as exploring separate areas of a large codebase."], {"all": [{"field": "subagents_enabled", "truthy": true}, {"field": "is_subagent_run", "truthy": false}]}, false, [_p("prompt_1", true, ["Task for subagent one."], [], null, _V27, [], null), _p("prompt_2", false, ["Optional task for subagent two."], [], null, _V27, [], null), _p("prompt_3", false, ["Optional task for subagent three."], [], null, _V27, [], null), _p("prompt_4", false, ["Optional task for subagent four."], [], null, _V27, [], null), _p("prompt_5", false, ["Optional task for subagent five."], [], null, _V27, [], null)], {"title": "Delegate to subagents"});
+const _V147 = ["gpt-5-native/execute_command", "gpt-5-native/read_file", "gpt-5-native/apply_patch", "gpt-5-native/search_files", "gpt-5-native/list_files", "gpt-5-native/list_code_definition_names", "generic/browser_action", "gpt-5-native/web_fetch", "gpt-5-native/web_search", "gpt-5-native/access_mcp_resource", "gpt-5-native/ask_followup_question", "gpt-5-native/attempt_completion", "gpt-5-native/plan_mode_respond", "generic/load_mcp_documentation", "generic/focus_chain", "generic/generate_explanation", "generic/use_skill", "generic/use_subagents"] as const;
+const _V148 = ["generic/execute_command", "generic/read_file", "gpt-5-native/apply_patch", "generic/search_files", "generic/list_files", _T2, "generic/browser_action", "generic/web_fetch", "generic/web_search", "generic/access_mcp_resource", "generic/ask_followup_question", "generic/attempt_completion", "generic/new_task", "generic/plan_mode_respond", "gpt-5-native/act_mode_respond", "generic/load_mcp_documentation", "generic/focus_chain", "generic/generate_explanation", "generic/use_skill", "generic/use_subagents"] as const;
+const _V149 = ["gemini3/execute_command", "generic/read_file", "generic/write_to_file", "generic/replace_in_file", "generic/search_files", "generic/list_files", _T2, "generic/browser_action", "generic/web_fetch", "generic/use_mcp_tool", "generic/access_mcp_resource", "generic/ask_followup_question", "generic/attempt_completion", "generic/new_task", "gemini3/plan_mode_respond", "gemini3/act_mode_respond", "generic/load_mcp_documentation", "generic/focus_chain", "generic/generate_explanation", "generic/use_skill", "generic/use_subagents"] as const;
+const _V150 = ["native-next-gen/ask_followup_question", "native-next-gen/execute_command", "native-next-gen/read_file", "native-next-gen/write_to_file", "native-next-gen/replace_in_file", "native-next-gen/search_files", "native-next-gen/list_files", "native-next-gen/list_code_definition_names", "native-next-gen/browser_action", "native-next-gen/web_fetch", "native-next-gen/web_search", "native-next-gen/access_mcp_resource", "native-next-gen/attempt_completion", "native-next-gen/plan_mode_respond", "generic/load_mcp_documentation", "generic/focus_chain", "generic/generate_explanation", "generic/use_skill", "generic/use_subagents"] as const;
+const _V151 = ["generic/execute_command", "generic/read_file", "generic/write_to_file", "generic/replace_in_file", "generic/search_files", "generic/list_files", _T2, "generic/browser_action", "generic/use_mcp_tool", "generic/access_mcp_resource", "generic/ask_followup_question", "generic/attempt_completion", "generic/plan_mode_respond", "generic/load_mcp_documentation", "generic/focus_chain", "generic/generate_explanation", "generic/use_skill", "generic/use_subagents"] as const;
+const _V152 = ["generic/execute_command", "generic/read_file", "generic/write_to_file", "generic/replace_in_file", "generic/search_files", "generic/ask_followup_question", "generic/attempt_completion", "generic/plan_mode_respond", "generic/use_subagents"] as const;
 
 export const SELECTION: SelectionData = {
   "provider_sets": {
@@ -1780,18 +387,12 @@ export const SELECTION: SelectionData = {
         {
           "model_matches": "grok4_family"
         },
-        {
-          "model_matches": "gpt5_family"
-        },
-        {
-          "model_matches": "gpt_oss_family"
-        },
+        _V0,
+        _V1,
         {
           "model_matches": "minimax_family"
         },
-        {
-          "model_matches": "gemini3_family"
-        },
+        _V2,
         {
           "model_matches": "next_gen_open_source_family"
         },
@@ -1814,33 +415,18 @@ export const RULES: readonly RuleData[] = [
     "gpt-5-native",
     {
       "all": [
-        {
-          "field": "enable_native_tool_calls",
-          "truthy": true
-        },
-        {
-          "provider_in": "next_gen_providers"
-        },
+        _V3,
+        _V4,
         {
           "any": [
-            {
-              "model_matches": "gpt_oss_family"
-            },
+            _V1,
             {
               "all": [
+                _V0,
                 {
-                  "model_matches": "gpt5_family"
+                  "not": _V5
                 },
-                {
-                  "not": {
-                    "model_matches": "gpt51_plus"
-                  }
-                },
-                {
-                  "not": {
-                    "model_raw_contains": "chat"
-                  }
-                }
+                _V6
               ]
             }
           ]
@@ -1852,21 +438,10 @@ export const RULES: readonly RuleData[] = [
     "gpt-5",
     {
       "all": [
-        {
-          "model_matches": "gpt5_family"
-        },
-        {
-          "not": {
-            "model_raw_contains": "chat"
-          }
-        },
-        {
-          "provider_in": "next_gen_providers"
-        },
-        {
-          "field": "enable_native_tool_calls",
-          "truthy": false
-        }
+        _V0,
+        _V6,
+        _V4,
+        _V7
       ]
     }
   ],
@@ -1874,21 +449,10 @@ export const RULES: readonly RuleData[] = [
     "gpt-5-1-native",
     {
       "all": [
-        {
-          "field": "enable_native_tool_calls",
-          "truthy": true
-        },
-        {
-          "not": {
-            "model_raw_contains": "chat"
-          }
-        },
-        {
-          "model_matches": "gpt51_plus"
-        },
-        {
-          "provider_in": "next_gen_providers"
-        }
+        _V3,
+        _V6,
+        _V5,
+        _V4
       ]
     }
   ],
@@ -1896,16 +460,9 @@ export const RULES: readonly RuleData[] = [
     "gemini3",
     {
       "all": [
-        {
-          "field": "enable_native_tool_calls",
-          "truthy": true
-        },
-        {
-          "provider_in": "next_gen_providers"
-        },
-        {
-          "model_matches": "gemini3_family"
-        }
+        _V3,
+        _V4,
+        _V2
       ]
     }
   ],
@@ -1913,29 +470,18 @@ export const RULES: readonly RuleData[] = [
     "native-next-gen",
     {
       "all": [
+        _V3,
+        _V4,
         {
-          "field": "enable_native_tool_calls",
-          "truthy": true
+          "not": _V0
         },
-        {
-          "provider_in": "next_gen_providers"
-        },
-        {
-          "not": {
-            "model_matches": "gpt5_family"
-          }
-        },
-        {
-          "model_matches": "next_gen_family"
-        }
+        _V8
       ]
     }
   ],
   [
     "glm",
-    {
-      "model_matches": "glm_family"
-    }
+    _V9
   ],
   [
     "hermes",
@@ -1955,49 +501,22 @@ export const RULES: readonly RuleData[] = [
       "any": [
         {
           "all": [
-            {
-              "model_matches": "next_gen_family"
-            },
-            {
-              "field": "enable_native_tool_calls",
-              "truthy": false
-            }
+            _V8,
+            _V7
           ]
         },
         {
           "all": [
+            _V12,
+            {
+              "not": _V4
+            },
+            _V8,
             {
               "not": {
                 "all": [
-                  {
-                    "field": "custom_prompt",
-                    "equals": "compact"
-                  },
-                  {
-                    "provider_in": "local_providers"
-                  }
-                ]
-              }
-            },
-            {
-              "not": {
-                "provider_in": "next_gen_providers"
-              }
-            },
-            {
-              "model_matches": "next_gen_family"
-            },
-            {
-              "not": {
-                "all": [
-                  {
-                    "model_matches": "gpt5_family"
-                  },
-                  {
-                    "not": {
-                      "model_raw_contains": "chat"
-                    }
-                  }
+                  _V0,
+                  _V6
                 ]
               }
             }
@@ -2008,21 +527,14 @@ export const RULES: readonly RuleData[] = [
   ],
   [
     "trinity",
-    {
-      "model_matches": "trinity_family"
-    }
+    _V13
   ],
   [
     "xs",
     {
       "all": [
-        {
-          "provider_in": "local_providers"
-        },
-        {
-          "field": "custom_prompt",
-          "equals": "compact"
-        }
+        _V11,
+        _V10
       ]
     }
   ],
@@ -2040,40 +552,20 @@ export const RULES: readonly RuleData[] = [
         },
         {
           "all": [
+            _V12,
             {
               "not": {
                 "all": [
-                  {
-                    "field": "custom_prompt",
-                    "equals": "compact"
-                  },
-                  {
-                    "provider_in": "local_providers"
-                  }
+                  _V4,
+                  _V8
                 ]
               }
             },
             {
-              "not": {
-                "all": [
-                  {
-                    "provider_in": "next_gen_providers"
-                  },
-                  {
-                    "model_matches": "next_gen_family"
-                  }
-                ]
-              }
+              "not": _V9
             },
             {
-              "not": {
-                "model_matches": "glm_family"
-              }
-            },
-            {
-              "not": {
-                "model_matches": "trinity_family"
-              }
+              "not": _V13
             }
           ]
         }
@@ -2092,12 +584,7 @@ export const FALLBACK: string = "generic";
 export const FAMILIES: { readonly [family: string]: FamilyData } = {
   "gpt-5-native": {
     "description": "Prompt for GPT-5 and gpt-oss models called through native tool calling, editing files with patches.",
-    "labels": {
-      "stable": 1,
-      "production": 1,
-      "advanced": 1,
-      "use_native_tools": 1
-    },
+    "labels": _V14,
     "tools": [
       "execute_command",
       "read_file",
@@ -2119,95 +606,20 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "use_subagents"
     ],
     "use_native_tools": true,
-    "context_fields": [
-      "browser_viewport_height",
-      "browser_viewport_width",
-      "cline_web_tools_enabled",
-      "cwd",
-      "enable_native_tool_calls",
-      "focus_chain_enabled",
-      "has_mcp_hub",
-      "is_cli",
-      "is_multi_root_enabled",
-      "is_subagent_run",
-      "model_id",
-      "provider_id",
-      "subagents_enabled",
-      "supports_browser_use",
-      "yolo_mode"
-    ],
-    "context_tests": [
-      {
-        "field": "skills",
-        "truthy": true
-      }
-    ]
+    "context_fields": _V15,
+    "context_tests": _V17
   },
   "gpt-5": {
     "description": "Prompt for GPT-5 models when tools are described in the text prompt instead of called natively.",
-    "labels": {
-      "stable": 1,
-      "production": 1,
-      "advanced": 1
-    },
-    "tools": [
-      "execute_command",
-      "read_file",
-      "write_to_file",
-      "replace_in_file",
-      "search_files",
-      "list_files",
-      "list_code_definition_names",
-      "browser_action",
-      "web_fetch",
-      "web_search",
-      "use_mcp_tool",
-      "access_mcp_resource",
-      "ask_followup_question",
-      "attempt_completion",
-      "plan_mode_respond",
-      "load_mcp_documentation",
-      "focus_chain",
-      "generate_explanation",
-      "use_skill",
-      "use_subagents"
-    ],
+    "labels": _V18,
+    "tools": _V19,
     "use_native_tools": false,
-    "context_fields": [
-      "browser_viewport_height",
-      "browser_viewport_width",
-      "cline_web_tools_enabled",
-      "cwd",
-      "enable_native_tool_calls",
-      "focus_chain_enabled",
-      "has_mcp_hub",
-      "is_cli",
-      "is_multi_root_enabled",
-      "is_subagent_run",
-      "provider_id",
-      "subagents_enabled",
-      "supports_browser_use",
-      "yolo_mode"
-    ],
-    "context_tests": [
-      {
-        "field": "editor_tabs",
-        "ends_with": ".ipynb"
-      },
-      {
-        "field": "skills",
-        "truthy": true
-      }
-    ]
+    "context_fields": _V20,
+    "context_tests": _V22
   },
   "gpt-5-1-native": {
     "description": "Prompt for GPT-5.1 and later models using native tool calling and patch-based edits.",
-    "labels": {
-      "stable": 1,
-      "production": 1,
-      "advanced": 1,
-      "use_native_tools": 1
-    },
+    "labels": _V14,
     "tools": [
       "execute_command",
       "read_file",
@@ -2231,29 +643,8 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "use_subagents"
     ],
     "use_native_tools": true,
-    "context_fields": [
-      "browser_viewport_height",
-      "browser_viewport_width",
-      "cline_web_tools_enabled",
-      "cwd",
-      "enable_native_tool_calls",
-      "focus_chain_enabled",
-      "has_mcp_hub",
-      "is_cli",
-      "is_multi_root_enabled",
-      "is_subagent_run",
-      "model_id",
-      "provider_id",
-      "subagents_enabled",
-      "supports_browser_use",
-      "yolo_mode"
-    ],
-    "context_tests": [
-      {
-        "field": "skills",
-        "truthy": true
-      }
-    ]
+    "context_fields": _V15,
+    "context_tests": _V17
   },
   "gemini3": {
     "description": "Prompt for Gemini 3 models using native tool calling.",
@@ -2286,41 +677,12 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "use_subagents"
     ],
     "use_native_tools": true,
-    "context_fields": [
-      "browser_viewport_height",
-      "browser_viewport_width",
-      "cline_web_tools_enabled",
-      "cwd",
-      "enable_native_tool_calls",
-      "focus_chain_enabled",
-      "has_mcp_hub",
-      "is_cli",
-      "is_multi_root_enabled",
-      "is_subagent_run",
-      "provider_id",
-      "subagents_enabled",
-      "supports_browser_use",
-      "yolo_mode"
-    ],
-    "context_tests": [
-      {
-        "field": "editor_tabs",
-        "ends_with": ".ipynb"
-      },
-      {
-        "field": "skills",
-        "truthy": true
-      }
-    ]
+    "context_fields": _V20,
+    "context_tests": _V22
   },
   "native-next-gen": {
     "description": "Prompt for capable frontier models (other than GPT-5) that use native tool calling.",
-    "labels": {
-      "stable": 1,
-      "production": 1,
-      "advanced": 1,
-      "use_native_tools": 1
-    },
+    "labels": _V14,
     "tools": [
       "ask_followup_question",
       "execute_command",
@@ -2343,91 +705,20 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "use_subagents"
     ],
     "use_native_tools": true,
-    "context_fields": [
-      "browser_viewport_height",
-      "browser_viewport_width",
-      "cline_web_tools_enabled",
-      "cwd",
-      "enable_native_tool_calls",
-      "focus_chain_enabled",
-      "has_mcp_hub",
-      "is_cli",
-      "is_multi_root_enabled",
-      "is_subagent_run",
-      "provider_id",
-      "subagents_enabled",
-      "supports_browser_use",
-      "yolo_mode"
-    ],
-    "context_tests": [
-      {
-        "field": "editor_tabs",
-        "ends_with": ".ipynb"
-      },
-      {
-        "field": "skills",
-        "truthy": true
-      }
-    ]
+    "context_fields": _V20,
+    "context_tests": _V22
   },
   "glm": {
     "description": "Prompt tuned for the GLM model family using text-described tools.",
-    "labels": {
-      "stable": 1,
-      "production": 1
-    },
-    "tools": [
-      "execute_command",
-      "read_file",
-      "write_to_file",
-      "replace_in_file",
-      "search_files",
-      "list_files",
-      "list_code_definition_names",
-      "browser_action",
-      "use_mcp_tool",
-      "access_mcp_resource",
-      "ask_followup_question",
-      "attempt_completion",
-      "plan_mode_respond",
-      "load_mcp_documentation",
-      "focus_chain",
-      "generate_explanation",
-      "use_skill",
-      "use_subagents"
-    ],
+    "labels": _V23,
+    "tools": _V24,
     "use_native_tools": false,
-    "context_fields": [
-      "browser_viewport_height",
-      "browser_viewport_width",
-      "cwd",
-      "enable_native_tool_calls",
-      "focus_chain_enabled",
-      "has_mcp_hub",
-      "is_cli",
-      "is_multi_root_enabled",
-      "is_subagent_run",
-      "subagents_enabled",
-      "supports_browser_use",
-      "yolo_mode"
-    ],
-    "context_tests": [
-      {
-        "field": "editor_tabs",
-        "ends_with": ".ipynb"
-      },
-      {
-        "field": "skills",
-        "truthy": true
-      }
-    ]
+    "context_fields": _V25,
+    "context_tests": _V22
   },
   "hermes": {
     "description": "Prompt tuned for Hermes 4 models using text-described tools.",
-    "labels": {
-      "stable": 1,
-      "production": 1
-    },
+    "labels": _V23,
     "tools": [
       "execute_command",
       "read_file",
@@ -2450,37 +741,12 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "use_subagents"
     ],
     "use_native_tools": false,
-    "context_fields": [
-      "browser_viewport_height",
-      "browser_viewport_width",
-      "cwd",
-      "enable_native_tool_calls",
-      "focus_chain_enabled",
-      "has_mcp_hub",
-      "is_cli",
-      "is_multi_root_enabled",
-      "is_subagent_run",
-      "subagents_enabled",
-      "supports_browser_use",
-      "yolo_mode"
-    ],
-    "context_tests": [
-      {
-        "field": "editor_tabs",
-        "ends_with": ".ipynb"
-      },
-      {
-        "field": "skills",
-        "truthy": true
-      }
-    ]
+    "context_fields": _V25,
+    "context_tests": _V22
   },
   "devstral": {
     "description": "Prompt tuned for Devstral models using text-described tools.",
-    "labels": {
-      "stable": 1,
-      "production": 1
-    },
+    "labels": _V23,
     "tools": [
       "execute_command",
       "read_file",
@@ -2518,134 +784,27 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "supports_browser_use",
       "yolo_mode"
     ],
-    "context_tests": [
-      {
-        "field": "editor_tabs",
-        "ends_with": ".ipynb"
-      },
-      {
-        "field": "skills",
-        "truthy": true
-      }
-    ]
+    "context_tests": _V22
   },
   "next-gen": {
     "description": "Prompt for capable frontier models when tools are described in the text prompt.",
-    "labels": {
-      "stable": 1,
-      "production": 1,
-      "advanced": 1
-    },
-    "tools": [
-      "execute_command",
-      "read_file",
-      "write_to_file",
-      "replace_in_file",
-      "search_files",
-      "list_files",
-      "list_code_definition_names",
-      "browser_action",
-      "web_fetch",
-      "web_search",
-      "use_mcp_tool",
-      "access_mcp_resource",
-      "ask_followup_question",
-      "attempt_completion",
-      "plan_mode_respond",
-      "load_mcp_documentation",
-      "focus_chain",
-      "generate_explanation",
-      "use_skill",
-      "use_subagents"
-    ],
+    "labels": _V18,
+    "tools": _V19,
     "use_native_tools": false,
-    "context_fields": [
-      "browser_viewport_height",
-      "browser_viewport_width",
-      "cline_web_tools_enabled",
-      "cwd",
-      "enable_native_tool_calls",
-      "focus_chain_enabled",
-      "has_mcp_hub",
-      "is_cli",
-      "is_multi_root_enabled",
-      "is_subagent_run",
-      "provider_id",
-      "subagents_enabled",
-      "supports_browser_use",
-      "yolo_mode"
-    ],
-    "context_tests": [
-      {
-        "field": "editor_tabs",
-        "ends_with": ".ipynb"
-      },
-      {
-        "field": "skills",
-        "truthy": true
-      }
-    ]
+    "context_fields": _V20,
+    "context_tests": _V22
   },
   "trinity": {
     "description": "Prompt tuned for Arcee Trinity models using text-described tools.",
-    "labels": {
-      "stable": 1,
-      "production": 1
-    },
-    "tools": [
-      "execute_command",
-      "read_file",
-      "write_to_file",
-      "replace_in_file",
-      "search_files",
-      "list_files",
-      "list_code_definition_names",
-      "browser_action",
-      "use_mcp_tool",
-      "access_mcp_resource",
-      "ask_followup_question",
-      "attempt_completion",
-      "plan_mode_respond",
-      "load_mcp_documentation",
-      "focus_chain",
-      "generate_explanation",
-      "use_skill",
-      "use_subagents"
-    ],
+    "labels": _V23,
+    "tools": _V24,
     "use_native_tools": false,
-    "context_fields": [
-      "browser_viewport_height",
-      "browser_viewport_width",
-      "cwd",
-      "enable_native_tool_calls",
-      "focus_chain_enabled",
-      "has_mcp_hub",
-      "is_cli",
-      "is_multi_root_enabled",
-      "is_subagent_run",
-      "subagents_enabled",
-      "supports_browser_use",
-      "yolo_mode"
-    ],
-    "context_tests": [
-      {
-        "field": "editor_tabs",
-        "ends_with": ".ipynb"
-      },
-      {
-        "field": "skills",
-        "truthy": true
-      }
-    ]
+    "context_fields": _V25,
+    "context_tests": _V22
   },
   "xs": {
     "description": "Compact prompt with a reduced tool set for small local models.",
-    "labels": {
-      "stable": 1,
-      "production": 1,
-      "advanced": 1,
-      "use_native_tools": 1
-    },
+    "labels": _V14,
     "tools": [
       "execute_command",
       "read_file",
@@ -2669,10 +828,7 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "yolo_mode"
     ],
     "context_tests": [
-      {
-        "field": "editor_tabs",
-        "ends_with": ".ipynb"
-      }
+      _V21
     ]
   },
   "generic": {
@@ -2681,1135 +837,78 @@ export const FAMILIES: { readonly [family: string]: FamilyData } = {
       "stable": 1,
       "fallback": 1
     },
-    "tools": [
-      "execute_command",
-      "read_file",
-      "write_to_file",
-      "replace_in_file",
-      "search_files",
-      "list_files",
-      "list_code_definition_names",
-      "browser_action",
-      "use_mcp_tool",
-      "access_mcp_resource",
-      "ask_followup_question",
-      "attempt_completion",
-      "plan_mode_respond",
-      "load_mcp_documentation",
-      "focus_chain",
-      "generate_explanation",
-      "use_skill",
-      "use_subagents"
-    ],
+    "tools": _V24,
     "use_native_tools": false,
-    "context_fields": [
-      "browser_viewport_height",
-      "browser_viewport_width",
-      "cwd",
-      "enable_native_tool_calls",
-      "focus_chain_enabled",
-      "has_mcp_hub",
-      "is_cli",
-      "is_multi_root_enabled",
-      "is_subagent_run",
-      "subagents_enabled",
-      "supports_browser_use",
-      "yolo_mode"
-    ],
-    "context_tests": [
-      {
-        "field": "editor_tabs",
-        "ends_with": ".ipynb"
-      },
-      {
-        "field": "skills",
-        "truthy": true
-      }
-    ]
+    "context_fields": _V25,
+    "context_tests": _V22
   }
 };
 
 /** Every spec variant, keyed "<family>/<tool id>"; families share them by key. */
 export const SPECS: { readonly [key: string]: SpecData } = {
-  "generic/ask_followup_question": {
-    "id": "ask_followup_question",
-    "spec": "generic",
-    "name": "ask_followup_question",
-    "description": [
-      "Ask the user a question when you cannot continue without more information, for example to resolve an ambiguity, confirm a choice, or get a detail that is not in the files. Use it sparingly: first try to find the answer yourself with the other tools, such as searching the codebase or reading the configuration. A clear, specific question lets the user answer quickly and keeps the task moving without needless back-and-forth."
-    ],
-    "requires": {
-      "field": "yolo_mode",
-      "truthy": false
-    },
-    "strict": false,
-    "parameters": _PARAMS_0,
-    "title": "Ask the user",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "gpt-5-native/ask_followup_question": {
-    "id": "ask_followup_question",
-    "spec": "gpt-5-native",
-    "name": "ask_followup_question",
-    "description": [
-      _T7
-    ],
-    "requires": {
-      "field": "yolo_mode",
-      "truthy": false
-    },
-    "strict": false,
-    "parameters": _PARAMS_1,
-    "title": "Ask the user",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "native-next-gen/ask_followup_question": {
-    "id": "ask_followup_question",
-    "spec": "native-next-gen",
-    "name": "ask_followup_question",
-    "description": [
-      _T7
-    ],
-    "requires": {
-      "field": "yolo_mode",
-      "truthy": false
-    },
-    "strict": false,
-    "parameters": _PARAMS_1,
-    "title": "Ask the user",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "generic/attempt_completion": {
-    "id": "attempt_completion",
-    "spec": "generic",
-    "name": "attempt_completion",
-    "description": [
-      "Call this tool to report the finished work to the user when the task is done and every tool use so far has succeeded. Only use it after the user has confirmed the outcome of your previous tool calls; completing while an action is still unconfirmed can leave the code broken or half-done, so if you are not sure, wait for that confirmation first. If the user answers with comments, take them as input for another round of improvements. Before calling it, ask yourself whether you have received the results of all earlier tool uses; if not, do not call this tool. State the result as final: do not end with a question or an offer of further help. If a command lets the user see the result, such as opening an HTML page in a browser or starting a dev server, you can supply it as well. Output-only commands such as echo or cat demonstrate nothing and must not be used, and never claim success when verification failed."
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_2,
-    "title": "Complete the task"
-  },
-  "gpt-5/attempt_completion": {
-    "id": "attempt_completion",
-    "spec": "gpt-5",
-    "name": "attempt_completion",
-    "description": [
-      "This is the tool that reports the finished work to the user; call it once the task is complete and every tool use so far has succeeded. Use it only after the user has confirmed the outcome of your earlier tool calls; completing while an action is still unconfirmed can leave the code broken or half-done, so if in doubt, wait for that confirmation first. Before finishing, verify the work where you can, for example by running the tests, the build or the linter, and fix anything that fails. Should the user come back with remarks, work them into a revised attempt. Ask yourself before calling it whether you have the results of all earlier tool uses; if not, do not call this tool. Phrase the result as final, without ending on a question or an offer of more help. If a command lets the user see the result, such as opening an HTML page or starting a dev server, you may include it. Skip output-only commands such as echo or cat, which demonstrate nothing, and never report success when a check failed."
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_2,
-    "title": "Complete the task"
-  },
-  "native-next-gen/attempt_completion": {
-    "id": "attempt_completion",
-    "spec": "native-next-gen",
-    "name": "attempt_completion",
-    "description": [
-      _T8
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_3,
-    "title": "Complete the task"
-  },
-  "gpt-5-native/attempt_completion": {
-    "id": "attempt_completion",
-    "spec": "gpt-5-native",
-    "name": "attempt_completion",
-    "description": [
-      _T8
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_3,
-    "title": "Complete the task"
-  },
-  "generic/execute_command": {
-    "id": "execute_command",
-    "spec": "generic",
-    "name": "execute_command",
-    "description": [
-      "Run a CLI command on the user's machine. Use it for any system operation or task step that needs the shell, such as building, testing, installing packages or inspecting the environment. Write commands that suit the user's operating system and shell, and briefly explain what each one does. Prefer running an existing script over typing many small ad-hoc commands, and chain dependent steps with the shell's own operators where that helps. Long-running commands are allowed, since they run in the user's terminal. Each command starts in the working folder {{CWD}}.{{MULTI_ROOT_HINT}}"
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_4,
-    "title": "Run a command",
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": true,
-      "openWorldHint": true
-    }
-  },
-  "gpt-5-native/execute_command": {
-    "id": "execute_command",
-    "spec": "gpt-5-native",
-    "name": "execute_command",
-    "description": [
-      _T9
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_5,
-    "title": "Run a command",
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": true,
-      "openWorldHint": true
-    }
-  },
-  "native-next-gen/execute_command": {
-    "id": "execute_command",
-    "spec": "native-next-gen",
-    "name": "execute_command",
-    "description": [
-      _T9
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_5,
-    "title": "Run a command",
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": true,
-      "openWorldHint": true
-    }
-  },
-  "gemini3/execute_command": {
-    "id": "execute_command",
-    "spec": "gemini3",
-    "name": "execute_command",
-    "description": [
-      "Execute a command in the terminal on the user's system. Use it whenever a step requires the shell: compiling, running tests, installing dependencies, using git, or inspecting the environment. Commands start in the current working directory, so use paths relative to it or prefix the command with a cd when needed. Keep commands non-interactive, and prefer a single well-formed command over many small ones. Read the output carefully before deciding on your next step, especially when a command fails."
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_6,
-    "title": "Run a command",
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": true,
-      "openWorldHint": true
-    }
-  },
-  "generic/replace_in_file": {
-    "id": "replace_in_file",
-    "spec": "generic",
-    "name": "replace_in_file",
-    "description": [
-      "Edits an existing file by swapping specific blocks of its text for new text, using SEARCH/REPLACE blocks. Prefer it over rewriting the whole file when only some parts need to change, since every untouched line is kept exactly as it was."
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_7,
-    "title": "Edit a file",
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": true,
-      "idempotentHint": false,
-      "openWorldHint": false
-    }
-  },
-  "native-next-gen/replace_in_file": {
-    "id": "replace_in_file",
-    "spec": "native-next-gen",
-    "name": "replace_in_file",
-    "description": [
-      _T10
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_8,
-    "title": "Edit a file",
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": true,
-      "idempotentHint": false,
-      "openWorldHint": false
-    }
-  },
-  "gpt-5-native/replace_in_file": {
-    "id": "replace_in_file",
-    "spec": "gpt-5-native",
-    "name": "replace_in_file",
-    "description": [
-      _T10
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_8,
-    "title": "Edit a file",
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": true,
-      "idempotentHint": false,
-      "openWorldHint": false
-    }
-  },
-  "generic/read_file": {
-    "id": "read_file",
-    "spec": "generic",
-    "name": "read_file",
-    "description": [
-      _T11
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_9,
-    "title": "Read a file",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "native-next-gen/read_file": {
-    "id": "read_file",
-    "spec": "native-next-gen",
-    "name": "read_file",
-    "description": [
-      _T11
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_9,
-    "title": "Read a file",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "gpt-5-native/read_file": {
-    "id": "read_file",
-    "spec": "gpt-5-native",
-    "name": "read_file",
-    "description": [
-      _T11
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_9,
-    "title": "Read a file",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "generic/write_to_file": {
-    "id": "write_to_file",
-    "spec": "generic",
-    "name": "write_to_file",
-    "description": [
-      "Writes the given content to a file, replacing the whole file if it already exists or creating it if it does not. Any folders missing from the path are created as well. The complete file is sent every time, so prefer targeted edits for small changes."
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_10,
-    "title": "Write a file",
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": true,
-      "idempotentHint": true,
-      "openWorldHint": false
-    }
-  },
-  "native-next-gen/write_to_file": {
-    "id": "write_to_file",
-    "spec": "native-next-gen",
-    "name": "write_to_file",
-    "description": [
-      _T12
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_11,
-    "title": "Write a file",
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": true,
-      "idempotentHint": true,
-      "openWorldHint": false
-    }
-  },
-  "gpt-5-native/write_to_file": {
-    "id": "write_to_file",
-    "spec": "gpt-5-native",
-    "name": "write_to_file",
-    "description": [
-      _T12
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_11,
-    "title": "Write a file",
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": true,
-      "idempotentHint": true,
-      "openWorldHint": false
-    }
-  },
-  "generic/search_files": {
-    "id": "search_files",
-    "spec": "generic",
-    "name": "search_files",
-    "description": [
-      _T13
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_12,
-    "title": "Search files",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "gpt-5-native/search_files": {
-    "id": "search_files",
-    "spec": "gpt-5-native",
-    "name": "search_files",
-    "description": [
-      _T13
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_12,
-    "title": "Search files",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "native-next-gen/search_files": {
-    "id": "search_files",
-    "spec": "native-next-gen",
-    "name": "search_files",
-    "description": [
-      _T13
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_12,
-    "title": "Search files",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "generic/list_files": {
-    "id": "list_files",
-    "spec": "generic",
-    "name": "list_files",
-    "description": [
-      _T14
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_13,
-    "title": "List files",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "gpt-5-native/list_files": {
-    "id": "list_files",
-    "spec": "gpt-5-native",
-    "name": "list_files",
-    "description": [
-      _T14
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_14,
-    "title": "List files",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "native-next-gen/list_files": {
-    "id": "list_files",
-    "spec": "native-next-gen",
-    "name": "list_files",
-    "description": [
-      _T14
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_14,
-    "title": "List files",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "generic/list_code_definition_names": {
-    "id": "list_code_definition_names",
-    "spec": "generic",
-    "name": "list_code_definition_names",
-    "description": [
-      _T15
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_15,
-    "title": "List code definitions",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "gpt-5-native/list_code_definition_names": {
-    "id": "list_code_definition_names",
-    "spec": "gpt-5-native",
-    "name": "list_code_definition_names",
-    "description": [
-      _T15
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_16,
-    "title": "List code definitions",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "native-next-gen/list_code_definition_names": {
-    "id": "list_code_definition_names",
-    "spec": "native-next-gen",
-    "name": "list_code_definition_names",
-    "description": [
-      _T15
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_16,
-    "title": "List code definitions",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "generic/browser_action": {
-    "id": "browser_action",
-    "spec": "generic",
-    "name": "browser_action",
-    "description": [
-      _T16
-    ],
-    "requires": {
-      "field": "supports_browser_use",
-      "truthy": true
-    },
-    "strict": false,
-    "parameters": _PARAMS_17,
-    "title": "Use the browser",
-    "annotations": {
-      "readOnlyHint": false,
-      "openWorldHint": true
-    }
-  },
-  "native-next-gen/browser_action": {
-    "id": "browser_action",
-    "spec": "native-next-gen",
-    "name": "browser_action",
-    "description": [
-      _T16
-    ],
-    "requires": {
-      "field": "supports_browser_use",
-      "truthy": true
-    },
-    "strict": false,
-    "parameters": _PARAMS_18,
-    "title": "Use the browser",
-    "annotations": {
-      "readOnlyHint": false,
-      "openWorldHint": true
-    }
-  },
-  "generic/use_mcp_tool": {
-    "id": "use_mcp_tool",
-    "spec": "generic",
-    "name": "use_mcp_tool",
-    "description": [
-      "Calls a tool offered by one of the connected MCP servers. Each server advertises its tools along with an input schema describing the arguments they accept; build the call from that schema and fill in its required fields."
-    ],
-    "requires": {
-      "field": "has_mcp_hub",
-      "truthy": true
-    },
-    "strict": false,
-    "parameters": _PARAMS_19,
-    "title": "Use an MCP tool"
-  },
-  "generic/access_mcp_resource": {
-    "id": "access_mcp_resource",
-    "spec": "generic",
-    "name": "access_mcp_resource",
-    "description": [
-      _T17
-    ],
-    "requires": {
-      "field": "has_mcp_hub",
-      "truthy": true
-    },
-    "strict": false,
-    "parameters": _PARAMS_20,
-    "title": "Read an MCP resource",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": true
-    }
-  },
-  "next-gen/access_mcp_resource": {
-    "id": "access_mcp_resource",
-    "spec": "next-gen",
-    "name": "access_mcp_resource",
-    "description": [
-      _T17
-    ],
-    "requires": {
-      "field": "has_mcp_hub",
-      "truthy": true
-    },
-    "strict": false,
-    "parameters": _PARAMS_20,
-    "title": "Read an MCP resource",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": true
-    }
-  },
-  "gpt/access_mcp_resource": {
-    "id": "access_mcp_resource",
-    "spec": "gpt",
-    "name": "access_mcp_resource",
-    "description": [
-      _T17
-    ],
-    "requires": {
-      "field": "has_mcp_hub",
-      "truthy": true
-    },
-    "strict": false,
-    "parameters": _PARAMS_20,
-    "title": "Read an MCP resource",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": true
-    }
-  },
-  "gpt-5-native/access_mcp_resource": {
-    "id": "access_mcp_resource",
-    "spec": "gpt-5-native",
-    "name": "access_mcp_resource",
-    "description": [
-      _T18
-    ],
-    "requires": {
-      "field": "has_mcp_hub",
-      "truthy": true
-    },
-    "strict": false,
-    "parameters": _PARAMS_20,
-    "title": "Read an MCP resource",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": true
-    }
-  },
-  "native-next-gen/access_mcp_resource": {
-    "id": "access_mcp_resource",
-    "spec": "native-next-gen",
-    "name": "access_mcp_resource",
-    "description": [
-      _T18
-    ],
-    "requires": {
-      "field": "has_mcp_hub",
-      "truthy": true
-    },
-    "strict": false,
-    "parameters": _PARAMS_20,
-    "title": "Read an MCP resource",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": true
-    }
-  },
-  "generic/load_mcp_documentation": {
-    "id": "load_mcp_documentation",
-    "spec": "generic",
-    "name": "load_mcp_documentation",
-    "description": [
-      "Fetches the reference documentation for building and configuring MCP (Model Context Protocol) servers. Call it when the user asks you to create a new MCP server, extend an existing one, or wire up a tool or resource that should be exposed through MCP, and you need details such as the layout of a server project, the SDK interfaces, how tools and resources are declared, and how a server is registered in the settings file. It takes no parameters and returns the documentation as text for you to study before you write any code. Load it only when the task really involves writing or changing an MCP server; it is not needed just to call tools that connected servers already provide."
-    ],
-    "requires": {
-      "field": "has_mcp_hub",
-      "truthy": true
-    },
-    "strict": false,
-    "parameters": [],
-    "title": "Load MCP documentation",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "generic/new_task": {
-    "id": "new_task",
-    "spec": "generic",
-    "name": "new_task",
-    "description": [
-      "Asks the user to start a fresh task that is seeded with a summary you write of the work so far. The user sees your summary, may edit it, and decides whether the new task actually begins; if it does, the summary becomes the starting context of that task and the detailed history of the current conversation is left behind.\nUse this when the conversation has grown long and its context is filling up, when a natural milestone has been reached and the remaining work is better handled with a clean slate, or when the user explicitly asks to continue elsewhere. Everything not captured in your summary is lost to the next task, so make it complete: a good handoff lets the next task pick up at once without redoing any exploration. It is not meant for short conversations that still have plenty of room left."
-    ],
-    "requires": {
-      "field": "yolo_mode",
-      "truthy": false
-    },
-    "strict": false,
-    "parameters": _PARAMS_21,
-    "title": "Start a new task"
-  },
-  "generic/plan_mode_respond": {
-    "id": "plan_mode_respond",
-    "spec": "generic",
-    "name": "plan_mode_respond",
-    "description": [
-      _T19
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_22,
-    "title": "Respond in plan mode",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "gpt-5-native/plan_mode_respond": {
-    "id": "plan_mode_respond",
-    "spec": "gpt-5-native",
-    "name": "plan_mode_respond",
-    "description": [
-      _T19
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_23,
-    "title": "Respond in plan mode",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "native-next-gen/plan_mode_respond": {
-    "id": "plan_mode_respond",
-    "spec": "native-next-gen",
-    "name": "plan_mode_respond",
-    "description": [
-      _T19
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_23,
-    "title": "Respond in plan mode",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "gemini3/plan_mode_respond": {
-    "id": "plan_mode_respond",
-    "spec": "gemini3",
-    "name": "plan_mode_respond",
-    "description": [
-      "Replies to the user in PLAN MODE. This tool is your only channel for answering questions, reporting what you have found and presenting a step-by-step plan while planning; text written outside of a tool call is not delivered, so always put your message here. Keep each reply readable on its own, with short sections or numbered steps where they help.\nGather the facts first by reading files and searching the code, then share a plan that names the files to change and the approach to take, or ask for clarification when the request is ambiguous. Iterate with the user until they approve, at which point they switch to ACT MODE and the work begins. Do not start editing files while planning, since changes belong to ACT MODE. Call it only while PLAN MODE is active, as shown in the environment details."
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_24,
-    "title": "Respond in plan mode",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "gpt-5-native/act_mode_respond": {
-    "id": "act_mode_respond",
-    "spec": "gpt-5-native",
-    "name": "act_mode_respond",
-    "description": [
-      _T20
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_25,
-    "title": "Respond in act mode",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "native-next-gen/act_mode_respond": {
-    "id": "act_mode_respond",
-    "spec": "native-next-gen",
-    "name": "act_mode_respond",
-    "description": [
-      _T20
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_25,
-    "title": "Respond in act mode",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "gemini3/act_mode_respond": {
-    "id": "act_mode_respond",
-    "spec": "gemini3",
-    "name": "act_mode_respond",
-    "description": [
-      _T20
-    ],
-    "requires": null,
-    "strict": false,
-    "parameters": _PARAMS_25,
-    "title": "Respond in act mode",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "generic/focus_chain": {
-    "id": "focus_chain",
-    "spec": "generic",
-    "name": "focus_chain",
-    "description": [
-      ""
-    ],
-    "requires": {
-      "field": "focus_chain_enabled",
-      "truthy": true
-    },
-    "strict": false,
-    "parameters": [],
-    "title": "Update the task checklist"
-  },
-  "generic/web_fetch": {
-    "id": "web_fetch",
-    "spec": "generic",
-    "name": "web_fetch",
-    "description": [
-      "Downloads the page at a URL, converts its HTML to markdown, and then has a model read the page and answer your prompt about it, returning only that answer instead of the whole page.\nUse it to look things up in online documentation, articles or other public pages when the information is not available locally. The URL has to be a complete, valid address, and plain http links are upgraded to https. Answers about very large pages may be based on a condensed view, so ask a focused question. Fetching is read-only and changes nothing on the site."
-    ],
-    "requires": {
-      "all": [
-        {
-          "field": "provider_id",
-          "equals": "cline"
-        },
-        {
-          "field": "cline_web_tools_enabled",
-          "truthy": true
-        }
-      ]
-    },
-    "strict": false,
-    "parameters": _PARAMS_26,
-    "title": "Fetch a web page",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": true
-    }
-  },
-  "gpt-5-native/web_fetch": {
-    "id": "web_fetch",
-    "spec": "gpt-5-native",
-    "name": "web_fetch",
-    "description": [
-      _T21
-    ],
-    "requires": {
-      "all": [
-        {
-          "field": "provider_id",
-          "equals": "cline"
-        },
-        {
-          "field": "cline_web_tools_enabled",
-          "truthy": true
-        }
-      ]
-    },
-    "strict": false,
-    "parameters": _PARAMS_27,
-    "title": "Fetch a web page",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": true
-    }
-  },
-  "native-next-gen/web_fetch": {
-    "id": "web_fetch",
-    "spec": "native-next-gen",
-    "name": "web_fetch",
-    "description": [
-      _T21
-    ],
-    "requires": {
-      "all": [
-        {
-          "field": "provider_id",
-          "equals": "cline"
-        },
-        {
-          "field": "cline_web_tools_enabled",
-          "truthy": true
-        }
-      ]
-    },
-    "strict": false,
-    "parameters": _PARAMS_27,
-    "title": "Fetch a web page",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": true
-    }
-  },
-  "generic/web_search": {
-    "id": "web_search",
-    "spec": "generic",
-    "name": "web_search",
-    "description": [
-      "Runs a web search and returns a list of matching results, each with a title and URL, for finding information that is newer than your training data or not present in the workspace.\nWrite a clear, specific query for the best results. You can narrow the search with allowed_domains to keep only results from certain sites, or exclude sites with blocked_domains; give one or the other, not both at once. After finding a promising result, use web_fetch on its URL to read the full page. Searching changes nothing and is safe to run whenever the task needs up-to-date outside knowledge."
-    ],
-    "requires": {
-      "all": [
-        {
-          "field": "provider_id",
-          "equals": "cline"
-        },
-        {
-          "field": "cline_web_tools_enabled",
-          "truthy": true
-        }
-      ]
-    },
-    "strict": false,
-    "parameters": _PARAMS_28,
-    "title": "Search the web",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": true
-    }
-  },
-  "gpt-5-native/web_search": {
-    "id": "web_search",
-    "spec": "gpt-5-native",
-    "name": "web_search",
-    "description": [
-      _T22
-    ],
-    "requires": {
-      "all": [
-        {
-          "field": "provider_id",
-          "equals": "cline"
-        },
-        {
-          "field": "cline_web_tools_enabled",
-          "truthy": true
-        }
-      ]
-    },
-    "strict": false,
-    "parameters": _PARAMS_29,
-    "title": "Search the web",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": true
-    }
-  },
-  "native-next-gen/web_search": {
-    "id": "web_search",
-    "spec": "native-next-gen",
-    "name": "web_search",
-    "description": [
-      _T22
-    ],
-    "requires": {
-      "all": [
-        {
-          "field": "provider_id",
-          "equals": "cline"
-        },
-        {
-          "field": "cline_web_tools_enabled",
-          "truthy": true
-        }
-      ]
-    },
-    "strict": false,
-    "parameters": _PARAMS_29,
-    "title": "Search the web",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": true
-    }
-  },
-  "gpt-5-native/apply_patch": {
-    "id": "apply_patch",
-    "spec": "gpt-5-native",
-    "name": "apply_patch",
-    "description": [
-      _T23
-    ],
-    "requires": {
-      "any": [
-        {
-          "model_matches": "gpt5_family"
-        },
-        {
-          "model_matches": "gpt_oss_family"
-        }
-      ]
-    },
-    "strict": false,
-    "parameters": _PARAMS_30,
-    "title": "Apply a patch",
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": true,
-      "idempotentHint": false,
-      "openWorldHint": false
-    }
-  },
-  "gpt-5/apply_patch": {
-    "id": "apply_patch",
-    "spec": "gpt-5",
-    "name": "apply_patch",
-    "description": [
-      _T23
-    ],
-    "requires": {
-      "any": [
-        {
-          "model_matches": "gpt5_family"
-        },
-        {
-          "model_matches": "gpt_oss_family"
-        }
-      ]
-    },
-    "strict": false,
-    "parameters": _PARAMS_30,
-    "title": "Apply a patch",
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": true,
-      "idempotentHint": false,
-      "openWorldHint": false
-    }
-  },
-  "generic/generate_explanation": {
-    "id": "generate_explanation",
-    "spec": "generic",
-    "name": "generate_explanation",
-    "description": [
-      "Open a side panel that explains the code changes between two git references with inline comments, helping the user understand a diff. Use it after finishing a change, when the user asks what a commit did, or to review a branch. It runs a separate model to write the explanation, so call it once per comparison and wait for the result."
-    ],
-    "requires": {
-      "field": "is_cli",
-      "truthy": false
-    },
-    "strict": false,
-    "parameters": _PARAMS_31,
-    "title": "Explain changes"
-  },
-  "generic/use_skill": {
-    "id": "use_skill",
-    "spec": "generic",
-    "name": "use_skill",
-    "description": [
-      "Loads a skill, a packaged set of instructions and resources for a particular kind of work, and brings its full guidance into the conversation. When the task matches one of the available skills listed in your instructions, load that skill first and then follow what it says. Load each skill at most once per task."
-    ],
-    "requires": {
-      "field": "skills",
-      "truthy": true
-    },
-    "strict": false,
-    "parameters": _PARAMS_32,
-    "title": "Load a skill",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    }
-  },
-  "generic/use_subagents": {
-    "id": "use_subagents",
-    "spec": "generic",
-    "name": "use_subagents",
-    "description": [
-      "Starts between one and five subagents that work in parallel, each on its own prompt, and returns their results once all of them have finished. A subagent begins with a fresh context and can read and search the codebase, but it cannot see this conversation, so every prompt must be self-contained. Use it to split a broad investigation into independent parts that can run side by side, such as exploring separate areas of a large codebase."
-    ],
-    "requires": {
-      "all": [
-        {
-          "field": "subagents_enabled",
-          "truthy": true
-        },
-        {
-          "field": "is_subagent_run",
-          "truthy": false
-        }
-      ]
-    },
-    "strict": false,
-    "parameters": _PARAMS_33,
-    "title": "Delegate to subagents"
-  }
+  "generic/ask_followup_question": _V32,
+  "gpt-5-native/ask_followup_question": _V35,
+  "native-next-gen/ask_followup_question": _V36,
+  "generic/attempt_completion": _V39,
+  "gpt-5/attempt_completion": _s("attempt_completion", "gpt-5", "attempt_completion", ["This is the tool that reports the finished work to the user; call it once the task is complete and every tool use so far has succeeded. Use it only after the user has confirmed the outcome of your earlier tool calls; completing while an action is still unconfirmed can leave the code broken or half-done, so if in doubt, wait for that confirmation first. Before finishing, verify the work where you can, for example by running the tests, the build or the linter, and fix anything that fails. Should the user come back with remarks, work them into a revised attempt. Ask yourself before calling it whether you have the results of all earlier tool uses; if not, do not call this tool. Phrase the result as final, without ending on a question or an offer of more help. If a command lets the user see the result, such as opening an HTML page or starting a dev server, you may include it. Skip output-only commands such as echo or cat, which demonstrate nothing, and never report success when a check failed."], null, false, _V37, _V38),
+  "native-next-gen/attempt_completion": _V42,
+  "gpt-5-native/attempt_completion": _V43,
+  "generic/execute_command": _V47,
+  "gpt-5-native/execute_command": _V50,
+  "native-next-gen/execute_command": _V51,
+  "gemini3/execute_command": _V52,
+  "generic/replace_in_file": _V56,
+  "native-next-gen/replace_in_file": _V59,
+  "gpt-5-native/replace_in_file": _s("replace_in_file", "gpt-5-native", "replace_in_file", _V57, null, false, _V58, _V55),
+  "generic/read_file": _V63,
+  "native-next-gen/read_file": _V64,
+  "gpt-5-native/read_file": _V65,
+  "generic/write_to_file": _V67,
+  "native-next-gen/write_to_file": _V70,
+  "gpt-5-native/write_to_file": _s("write_to_file", "gpt-5-native", "write_to_file", _V68, null, false, _V69, _V66),
+  "generic/search_files": _V74,
+  "gpt-5-native/search_files": _V75,
+  "native-next-gen/search_files": _V76,
+  "generic/list_files": _V80,
+  "gpt-5-native/list_files": _V82,
+  "native-next-gen/list_files": _V83,
+  "generic/list_code_definition_names": _V87,
+  "gpt-5-native/list_code_definition_names": _V89,
+  "native-next-gen/list_code_definition_names": _V90,
+  "generic/browser_action": _V94,
+  "native-next-gen/browser_action": _V95,
+  "generic/use_mcp_tool": _V97,
+  "generic/access_mcp_resource": _V102,
+  "next-gen/access_mcp_resource": _s("access_mcp_resource", "next-gen", "access_mcp_resource", _V98, _V96, false, _V99, _V101),
+  "gpt/access_mcp_resource": _s("access_mcp_resource", "gpt", "access_mcp_resource", _V98, _V96, false, _V99, _V101),
+  "gpt-5-native/access_mcp_resource": _V104,
+  "native-next-gen/access_mcp_resource": _V105,
+  "generic/load_mcp_documentation": _V106,
+  "generic/new_task": _V107,
+  "generic/plan_mode_respond": _V110,
+  "gpt-5-native/plan_mode_respond": _V113,
+  "native-next-gen/plan_mode_respond": _V114,
+  "gemini3/plan_mode_respond": _V115,
+  "gpt-5-native/act_mode_respond": _V119,
+  "native-next-gen/act_mode_respond": _s("act_mode_respond", "native-next-gen", "act_mode_respond", _V116, null, false, _V117, _V118),
+  "gemini3/act_mode_respond": _V120,
+  "generic/focus_chain": _V121,
+  "generic/web_fetch": _V125,
+  "gpt-5-native/web_fetch": _V128,
+  "native-next-gen/web_fetch": _V129,
+  "generic/web_search": _V134,
+  "gpt-5-native/web_search": _V137,
+  "native-next-gen/web_search": _V138,
+  "gpt-5-native/apply_patch": _V143,
+  "gpt-5/apply_patch": _s("apply_patch", "gpt-5", "apply_patch", _V139, _V140, false, _V141, _V142),
+  "generic/generate_explanation": _V144,
+  "generic/use_skill": _V145,
+  "generic/use_subagents": _V146
 };
 
 /** Each prompt family's resolved tool list, as SPECS keys in prompt order. */
 export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
-  "gpt-5-native": [
-    "gpt-5-native/execute_command",
-    "gpt-5-native/read_file",
-    "gpt-5-native/apply_patch",
-    "gpt-5-native/search_files",
-    "gpt-5-native/list_files",
-    "gpt-5-native/list_code_definition_names",
-    "generic/browser_action",
-    "gpt-5-native/web_fetch",
-    "gpt-5-native/web_search",
-    "gpt-5-native/access_mcp_resource",
-    "gpt-5-native/ask_followup_question",
-    "gpt-5-native/attempt_completion",
-    "gpt-5-native/plan_mode_respond",
-    "generic/load_mcp_documentation",
-    "generic/focus_chain",
-    "generic/generate_explanation",
-    "generic/use_skill",
-    "generic/use_subagents"
-  ],
+  "gpt-5-native": _V147,
   "gpt-5": [
     "generic/execute_command",
     "generic/read_file",
@@ -3817,7 +916,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/replace_in_file",
     "generic/search_files",
     "generic/list_files",
-    "generic/list_code_definition_names",
+    _T2,
     "generic/browser_action",
     "generic/web_fetch",
     "generic/web_search",
@@ -3832,92 +931,10 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/use_skill",
     "generic/use_subagents"
   ],
-  "gpt-5-1-native": [
-    "generic/execute_command",
-    "generic/read_file",
-    "gpt-5-native/apply_patch",
-    "generic/search_files",
-    "generic/list_files",
-    "generic/list_code_definition_names",
-    "generic/browser_action",
-    "generic/web_fetch",
-    "generic/web_search",
-    "generic/access_mcp_resource",
-    "generic/ask_followup_question",
-    "generic/attempt_completion",
-    "generic/new_task",
-    "generic/plan_mode_respond",
-    "gpt-5-native/act_mode_respond",
-    "generic/load_mcp_documentation",
-    "generic/focus_chain",
-    "generic/generate_explanation",
-    "generic/use_skill",
-    "generic/use_subagents"
-  ],
-  "gemini3": [
-    "gemini3/execute_command",
-    "generic/read_file",
-    "generic/write_to_file",
-    "generic/replace_in_file",
-    "generic/search_files",
-    "generic/list_files",
-    "generic/list_code_definition_names",
-    "generic/browser_action",
-    "generic/web_fetch",
-    "generic/use_mcp_tool",
-    "generic/access_mcp_resource",
-    "generic/ask_followup_question",
-    "generic/attempt_completion",
-    "generic/new_task",
-    "gemini3/plan_mode_respond",
-    "gemini3/act_mode_respond",
-    "generic/load_mcp_documentation",
-    "generic/focus_chain",
-    "generic/generate_explanation",
-    "generic/use_skill",
-    "generic/use_subagents"
-  ],
-  "native-next-gen": [
-    "native-next-gen/ask_followup_question",
-    "native-next-gen/execute_command",
-    "native-next-gen/read_file",
-    "native-next-gen/write_to_file",
-    "native-next-gen/replace_in_file",
-    "native-next-gen/search_files",
-    "native-next-gen/list_files",
-    "native-next-gen/list_code_definition_names",
-    "native-next-gen/browser_action",
-    "native-next-gen/web_fetch",
-    "native-next-gen/web_search",
-    "native-next-gen/access_mcp_resource",
-    "native-next-gen/attempt_completion",
-    "native-next-gen/plan_mode_respond",
-    "generic/load_mcp_documentation",
-    "generic/focus_chain",
-    "generic/generate_explanation",
-    "generic/use_skill",
-    "generic/use_subagents"
-  ],
-  "glm": [
-    "generic/execute_command",
-    "generic/read_file",
-    "generic/write_to_file",
-    "generic/replace_in_file",
-    "generic/search_files",
-    "generic/list_files",
-    "generic/list_code_definition_names",
-    "generic/browser_action",
-    "generic/use_mcp_tool",
-    "generic/access_mcp_resource",
-    "generic/ask_followup_question",
-    "generic/attempt_completion",
-    "generic/plan_mode_respond",
-    "generic/load_mcp_documentation",
-    "generic/focus_chain",
-    "generic/generate_explanation",
-    "generic/use_skill",
-    "generic/use_subagents"
-  ],
+  "gpt-5-1-native": _V148,
+  "gemini3": _V149,
+  "native-next-gen": _V150,
+  "glm": _V151,
   "hermes": [
     "generic/execute_command",
     "generic/read_file",
@@ -3925,7 +942,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/replace_in_file",
     "generic/search_files",
     "generic/list_files",
-    "generic/list_code_definition_names",
+    _T2,
     "generic/browser_action",
     "generic/use_mcp_tool",
     "generic/access_mcp_resource",
@@ -3946,7 +963,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/replace_in_file",
     "generic/search_files",
     "generic/list_files",
-    "generic/list_code_definition_names",
+    _T2,
     "generic/browser_action",
     "generic/web_fetch",
     "generic/web_search",
@@ -3967,7 +984,7 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/replace_in_file",
     "generic/search_files",
     "generic/list_files",
-    "generic/list_code_definition_names",
+    _T2,
     "generic/browser_action",
     "generic/web_fetch",
     "generic/web_search",
@@ -3982,57 +999,9 @@ export const FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
     "generic/use_skill",
     "generic/use_subagents"
   ],
-  "trinity": [
-    "generic/execute_command",
-    "generic/read_file",
-    "generic/write_to_file",
-    "generic/replace_in_file",
-    "generic/search_files",
-    "generic/list_files",
-    "generic/list_code_definition_names",
-    "generic/browser_action",
-    "generic/use_mcp_tool",
-    "generic/access_mcp_resource",
-    "generic/ask_followup_question",
-    "generic/attempt_completion",
-    "generic/plan_mode_respond",
-    "generic/load_mcp_documentation",
-    "generic/focus_chain",
-    "generic/generate_explanation",
-    "generic/use_skill",
-    "generic/use_subagents"
-  ],
-  "xs": [
-    "generic/execute_command",
-    "generic/read_file",
-    "generic/write_to_file",
-    "generic/replace_in_file",
-    "generic/search_files",
-    "generic/ask_followup_question",
-    "generic/attempt_completion",
-    "generic/plan_mode_respond",
-    "generic/use_subagents"
-  ],
-  "generic": [
-    "generic/execute_command",
-    "generic/read_file",
-    "generic/write_to_file",
-    "generic/replace_in_file",
-    "generic/search_files",
-    "generic/list_files",
-    "generic/list_code_definition_names",
-    "generic/browser_action",
-    "generic/use_mcp_tool",
-    "generic/access_mcp_resource",
-    "generic/ask_followup_question",
-    "generic/attempt_completion",
-    "generic/plan_mode_respond",
-    "generic/load_mcp_documentation",
-    "generic/focus_chain",
-    "generic/generate_explanation",
-    "generic/use_skill",
-    "generic/use_subagents"
-  ]
+  "trinity": _V151,
+  "xs": _V152,
+  "generic": _V151
 };
 
 export const PLACEHOLDERS: { readonly [name: string]: PlaceholderData } = {
@@ -4124,6 +1093,88 @@ export const CATALOG_DATA: CatalogData = {
   families: FAMILIES,
   specs: SPECS,
   familySpecs: FAMILY_SPECS,
+  placeholders: PLACEHOLDERS,
+  routing: ROUTING,
+  mcp: MCP,
+  subagents: SUBAGENTS,
+};
+
+/** The spec variants of the families that use native tool calling, and their lists: what
+ * NATIVE_CATALOG_DATA holds instead of SPECS and FAMILY_SPECS. */
+const NATIVE_SPECS: { readonly [key: string]: SpecData } = {
+  "generic/ask_followup_question": _V32,
+  "gpt-5-native/ask_followup_question": _V35,
+  "native-next-gen/ask_followup_question": _V36,
+  "generic/attempt_completion": _V39,
+  "native-next-gen/attempt_completion": _V42,
+  "gpt-5-native/attempt_completion": _V43,
+  "generic/execute_command": _V47,
+  "gpt-5-native/execute_command": _V50,
+  "native-next-gen/execute_command": _V51,
+  "gemini3/execute_command": _V52,
+  "generic/replace_in_file": _V56,
+  "native-next-gen/replace_in_file": _V59,
+  "generic/read_file": _V63,
+  "native-next-gen/read_file": _V64,
+  "gpt-5-native/read_file": _V65,
+  "generic/write_to_file": _V67,
+  "native-next-gen/write_to_file": _V70,
+  "generic/search_files": _V74,
+  "gpt-5-native/search_files": _V75,
+  "native-next-gen/search_files": _V76,
+  "generic/list_files": _V80,
+  "gpt-5-native/list_files": _V82,
+  "native-next-gen/list_files": _V83,
+  "generic/list_code_definition_names": _V87,
+  "gpt-5-native/list_code_definition_names": _V89,
+  "native-next-gen/list_code_definition_names": _V90,
+  "generic/browser_action": _V94,
+  "native-next-gen/browser_action": _V95,
+  "generic/use_mcp_tool": _V97,
+  "generic/access_mcp_resource": _V102,
+  "gpt-5-native/access_mcp_resource": _V104,
+  "native-next-gen/access_mcp_resource": _V105,
+  "generic/load_mcp_documentation": _V106,
+  "generic/new_task": _V107,
+  "generic/plan_mode_respond": _V110,
+  "gpt-5-native/plan_mode_respond": _V113,
+  "native-next-gen/plan_mode_respond": _V114,
+  "gemini3/plan_mode_respond": _V115,
+  "gpt-5-native/act_mode_respond": _V119,
+  "gemini3/act_mode_respond": _V120,
+  "generic/focus_chain": _V121,
+  "generic/web_fetch": _V125,
+  "gpt-5-native/web_fetch": _V128,
+  "native-next-gen/web_fetch": _V129,
+  "generic/web_search": _V134,
+  "gpt-5-native/web_search": _V137,
+  "native-next-gen/web_search": _V138,
+  "gpt-5-native/apply_patch": _V143,
+  "generic/generate_explanation": _V144,
+  "generic/use_skill": _V145,
+  "generic/use_subagents": _V146
+};
+const NATIVE_FAMILY_SPECS: { readonly [family: string]: readonly string[] } = {
+  "gpt-5-native": _V147,
+  "gpt-5-1-native": _V148,
+  "gemini3": _V149,
+  "native-next-gen": _V150,
+  "xs": _V152
+};
+
+/** CATALOG_DATA with only the variants of the families that use native tool calling: what
+ * native tool lists read (native_catalog.ts, for the one-format modules anthropic.ts, ...), as
+ * the others' lists are refused before their variants are read. A bundle of one format then
+ * leaves out SPECS, FAMILY_SPECS and what only they hold (the functions above are marked free
+ * of side effects for that). Not exported by index.ts. */
+export const NATIVE_CATALOG_DATA: CatalogData = {
+  selection: SELECTION,
+  rules: RULES,
+  precondition: PRECONDITION,
+  fallback: FALLBACK,
+  families: FAMILIES,
+  specs: NATIVE_SPECS,
+  familySpecs: NATIVE_FAMILY_SPECS,
   placeholders: PLACEHOLDERS,
   routing: ROUTING,
   mcp: MCP,

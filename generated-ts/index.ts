@@ -8,7 +8,7 @@
 
 export * from "./ids.js";
 export * from "./context.js";
-export * from "./catalog_data.js";
+export { SELECTION, RULES, PRECONDITION, FALLBACK, FAMILIES, SPECS, FAMILY_SPECS, PLACEHOLDERS, ROUTING, MCP, SUBAGENTS, CATALOG_DATA } from "./catalog_data.js";
 export * from "./catalog.js";
 export * from "./prompt.js";
 export * from "./providers.js";

@@ -34,9 +34,8 @@ class Memo:
     ) -> T:
         """``compute(collector)``'s result for ``key`` (compared by identity); its findings go to ``diags``."""
         ident = (tag, *map(id, key))
-        hit = self._now.get(ident) or self._before.get(ident)
-        if hit is not None and len(hit[0]) == len(key) and all(a is b for a, b in zip(hit[0], key, strict=True)):
-            self._now[ident] = hit
+        hit = self._hit(ident, key)
+        if hit is not None:
             diags.extend(hit[2])
             result: T = hit[1]
             return result
@@ -46,6 +45,35 @@ class Memo:
         self._now[ident] = (key, value, tuple(found.items))
         return value
 
+    def _hit(self, ident: tuple[Hashable, ...], key: tuple[object, ...]) -> _Entry | None:
+        """The entry for ``key`` (every object the very one), now marked as used; else None."""
+        hit = self._now.get(ident) or self._before.get(ident)
+        if hit is None or len(hit[0]) != len(key) or any(a is not b for a, b in zip(hit[0], key, strict=True)):
+            return None
+        self._now[ident] = hit
+        return hit
+
+    def kept(self, key: tuple[object, ...], compute: Callable[[], T], tag: Hashable = None) -> T:
+        """:meth:`get` for a computation that reports nothing."""
+        ident = (tag, *map(id, key))
+        hit = self._hit(ident, key)
+        if hit is not None:
+            result: T = hit[1]
+            return result
+        value = compute()
+        self._now[ident] = (key, value, ())
+        return value
+
+    def peek(self, key: tuple[object, ...], tag: Hashable = None) -> object:
+        """What :meth:`put` (or :meth:`kept`) left for ``key`` in this pass or the last, or None;
+        for a stage that checks a remembered result before taking it."""
+        hit = self._hit((tag, *map(id, key)), key)
+        return None if hit is None else hit[1]
+
+    def put(self, key: tuple[object, ...], value: object, tag: Hashable = None) -> None:
+        """Remember ``value`` (no findings) for ``key`` in this pass."""
+        self._now[(tag, *map(id, key))] = (key, value, ())
+
 
 def remembered(
     memo: Memo | None, key: tuple[object, ...], compute: Callable[[Diagnostics], T], diags: Diagnostics, tag: Hashable
@@ -54,3 +82,10 @@ def remembered(
     if memo is None:
         return compute(diags)
     return memo.get(key, compute, diags, tag)
+
+
+def kept(memo: Memo | None, key: tuple[object, ...], compute: Callable[[], T], tag: Hashable) -> T:
+    """:func:`remembered` for a computation that reports nothing (rendering's data, say)."""
+    if memo is None:
+        return compute()
+    return memo.kept(key, compute, tag)

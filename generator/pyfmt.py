@@ -14,7 +14,9 @@ from __future__ import annotations
 import io
 import math
 import re
+from collections.abc import Callable, Iterator
 from functools import lru_cache
+from itertools import repeat
 from types import MappingProxyType
 from typing import Any, TextIO
 
@@ -87,6 +89,9 @@ def atom(value: Any) -> str | None:
     return None
 
 
+_BRACKETS: dict[type, tuple[str, str]] = {dict: ("{", "}"), tuple: ("(", ")"), list: ("[", "]")}
+
+
 def _kind(value: Any) -> tuple[str, str]:
     if isinstance(value, (dict, MappingProxyType)):
         return "{", "}"
@@ -143,32 +148,68 @@ class _Flat:
         return found[0] if found is not None and found[1] <= budget else None
 
     def form(self, value: Any) -> tuple[str, int] | None:
+        kind = type(value)
+        if kind is str:
+            found = _string_form(value)
+            return found if found[1] <= LINE_LENGTH else None
+        if kind is dict or kind is tuple or kind is list:
+            key = id(value)
+            seen = self.seen
+            return seen[key] if key in seen else self._remember(key, value)
         text = atom(value)
         if text is not None:
             width = str_width(text)
             return (text, width) if width <= LINE_LENGTH else None
         key = id(value)
-        if key in self.seen:
-            return self.seen[key]
+        return self.seen[key] if key in self.seen else self._remember(key, value)
+
+    def _remember(self, key: int, value: Any) -> tuple[str, int] | None:
         found = self._container(value)
         self.seen[key] = found
         return found
 
     def _container(self, value: Any) -> tuple[str, int] | None:
-        opening, closing = _kind(value)
+        opening, closing = _BRACKETS.get(type(value)) or _kind(value)
         used = 2
         parts: list[str] = []
-        for prefix, item in _items(value):
-            inner = self.form(item)
-            if inner is None:
-                return None
-            used += str_width(prefix) + inner[1] + (2 if parts else 0)
-            if used > LINE_LENGTH:
-                return None
-            parts.append(prefix + inner[0])
+        form = self.form
+        # Lazily: a collection of thousands of elements is found too wide after its first few.
+        if opening == "{":
+            for key, item in value.items():
+                prefix, width = _key_form(key)
+                inner = _string_form(item) if type(item) is str else form(item)
+                if inner is None:
+                    return None
+                used += width + inner[1] + (2 if parts else 0)
+                if used > LINE_LENGTH:
+                    return None
+                parts.append(prefix + inner[0])
+        else:
+            for item in value:
+                inner = _string_form(item) if type(item) is str else form(item)
+                if inner is None:
+                    return None
+                used += inner[1] + (2 if parts else 0)
+                if used > LINE_LENGTH:
+                    return None
+                parts.append(inner[0])
         if opening == "(" and len(parts) == 1:
             return (f"({parts[0]},)", used + 1) if used + 1 <= LINE_LENGTH else None
         return opening + ", ".join(parts) + closing, used
+
+
+@lru_cache(maxsize=8192)
+def _string_form(text: str) -> tuple[str, int]:
+    """A string's literal and its width (which may be more than a line: callers compare)."""
+    literal = string(text)
+    return literal, str_width(literal)
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _key_form(key: Any) -> tuple[str, int]:
+    """A mapping key's prefix (``_key``) and its width."""
+    prefix = _key(key)
+    return prefix, str_width(prefix)
 
 
 def _flat_within(value: Any, budget: int) -> str | None:
@@ -194,8 +235,49 @@ class _Writer:
             self.out.write("\n" + text)
 
 
-def _write_lines(writer: _Writer, value: Any, prefix: str, suffix: str, depth: int, flat: _Flat | None = None) -> None:
-    """Write the lines for ``prefix + value + suffix`` at indentation ``depth``, split as black would."""
+class Layouts:
+    """The laid-out lines of a literal's elements, remembered by each element's identity across renders.
+
+    ``generate --watch`` renders, after each edit, modules holding every tool; the elements of an
+    unchanged tool are the very objects of the last run (the workspace remembers them), so their
+    text is taken from here and only the edited tool's elements are laid out again. An element's
+    lines depend only on it, its key, the comma after it and its depth. The entry holds the
+    element, so its identity cannot pass to another object while remembered. Like memo.Memo,
+    ``sweep()`` starts a pass and drops what the previous pass did not use.
+    """
+
+    def __init__(self) -> None:
+        self._before: dict[tuple[int, str, str, int], tuple[Any, str]] = {}
+        self._now: dict[tuple[int, str, str, int], tuple[Any, str]] = {}
+
+    def sweep(self) -> None:
+        if self._now:
+            self._before, self._now = self._now, {}
+
+    def text(self, item: Any, prefix: str, suffix: str, depth: int, flat: _Flat) -> str:
+        """The lines of ``prefix + item + suffix`` at ``depth``, joined by newlines (``item`` is a
+        collection)."""
+        ident = (id(item), prefix, suffix, depth)
+        hit = self._now.get(ident) or self._before.get(ident)
+        if hit is None or hit[0] is not item:
+            lines: list[str] = []
+            _lines(lines.append, item, INDENT * depth + prefix, suffix, depth, flat)
+            hit = (item, "\n".join(lines))
+        self._now[ident] = hit
+        return hit[1]
+
+
+def _write_lines(
+    writer: _Writer,
+    value: Any,
+    prefix: str,
+    suffix: str,
+    depth: int,
+    flat: _Flat | None = None,
+    layouts: Layouts | None = None,
+) -> None:
+    """Write the lines for ``prefix + value + suffix`` at indentation ``depth``, split as black would;
+    ``layouts`` remembers the lines of this value's own elements (not deeper ones)."""
     flat = flat or _Flat()
     head = INDENT * depth + prefix
     text = atom(value)
@@ -206,22 +288,63 @@ def _write_lines(writer: _Writer, value: Any, prefix: str, suffix: str, depth: i
     if one is not None:
         writer.line(head + one + suffix)
         return
-    items = _items(value)
     opening, closing = _kind(value)
-    if not items:
+    if not len(value):
         writer.line(head + opening + closing + suffix)
         return
     writer.line(head + opening)
     # A lone element is hugged without a trailing comma, except in a tuple, which needs it.
-    comma = "," if len(items) > 1 or opening == "(" else ""
+    comma = "," if len(value) > 1 or opening == "(" else ""
     inner = INDENT * (depth + 1)
-    for key, item in items:
+    for key, item in _pairs(value, opening):
         text = atom(item)
         if text is not None:  # most elements: written here, without a call per line
             writer.line(inner + key + text + comma)
+        elif layouts is not None:
+            writer.line(layouts.text(item, key, comma, depth + 1, flat))
         else:
-            _write_lines(writer, item, key, comma, depth + 1, flat)
+            # One element's lines gathered in a list (small), not the whole literal's (megabytes).
+            lines: list[str] = []
+            _lines(lines.append, item, inner + key, comma, depth + 1, flat)
+            writer.line("\n".join(lines))
     writer.line(INDENT * depth + closing + suffix)
+
+
+def _pairs(value: Any, opening: str) -> Iterator[tuple[str, Any]]:
+    """(prefix, element) pairs, lazily: 'key: ' for mapping entries, '' for sequence elements."""
+    if opening == "{":
+        return zip(map(_key, value.keys()), value.values(), strict=True)
+    return zip(repeat(""), value, strict=False)  # repeat is endless
+
+
+def _lines(emit: Callable[[str], None], value: Any, head: str, suffix: str, depth: int, flat: _Flat) -> None:
+    """``_write_lines`` for a collection ``value`` under ``head`` (indentation and prefix), each line
+    handed to ``emit``: the inner loop of layout, with the common element types tested first."""
+    found = flat.form(value)
+    if found is not None and found[1] <= LINE_LENGTH - str_width(head) - str_width(suffix):
+        emit(head + found[0] + suffix)
+        return
+    opening, closing = _BRACKETS.get(type(value)) or _kind(value)
+    count = len(value)
+    if not count:
+        emit(head + opening + closing + suffix)
+        return
+    emit(head + opening)
+    comma = "," if count > 1 or opening == "(" else ""
+    inner = INDENT * (depth + 1)
+    for key, item in _pairs(value, opening):
+        kind = type(item)
+        if kind is str:
+            emit(inner + key + string(item) + comma)
+        elif kind is dict or kind is tuple or kind is list:
+            _lines(emit, item, inner + key, comma, depth + 1, flat)
+        else:
+            text = atom(item)
+            if text is None:
+                _lines(emit, item, inner + key, comma, depth + 1, flat)
+            else:
+                emit(inner + key + text + comma)
+    emit(INDENT * depth + closing + suffix)
 
 
 def assignment(target: str, value: Any, depth: int = 0) -> str:
@@ -231,13 +354,14 @@ def assignment(target: str, value: Any, depth: int = 0) -> str:
     return out.getvalue()
 
 
-def write_assignment(out: TextIO, target: str, value: Any, depth: int = 0) -> None:
+def write_assignment(out: TextIO, target: str, value: Any, depth: int = 0, layouts: Layouts | None = None) -> None:
     """Write ``assignment(target, value, depth)`` to ``out`` without building it as one string first.
 
     A right-hand side that is a single too-long atom is wrapped in parentheses when that makes
     it fit, exactly as black's right-hand-side split does. When even the first line of a
     collection's layout is too long and the target ends in a subscripted annotation
-    (``name: tuple[str, ...]``), black splits the annotation's brackets instead.
+    (``name: tuple[str, ...]``), black splits the annotation's brackets instead. ``layouts``
+    (``generate --watch``) reuses the lines of the value's elements laid out in earlier renders.
     """
     indent = INDENT * depth
     text = atom(value)
@@ -252,7 +376,7 @@ def write_assignment(out: TextIO, target: str, value: Any, depth: int = 0) -> No
     if split is not None:
         out.write(split)
         return
-    _write_lines(_Writer(out), value, f"{target} = ", "", depth)
+    _write_lines(_Writer(out), value, f"{target} = ", "", depth, None, layouts)
 
 
 def _annotation_split(target: str, value: Any, depth: int) -> str | None:

@@ -85,8 +85,9 @@ def _templates_dir() -> Path:
     return Path(generator.templates.__file__).resolve().parent
 
 
-def render_python(template: str, header: str, **context: Any) -> str:
-    """Render a Python template: header, skeleton, spliced literals."""
+def render_python(template: str, header: str, layouts: pyfmt.Layouts | None = None, **context: Any) -> str:
+    """Render a Python template: header, skeleton, spliced literals (their elements' lines taken
+    from ``layouts`` when laid out before, see pyfmt.Layouts)."""
     consts = _Consts()
     formatted = environment().get_template(template).render(const=consts, block=consts.block, **context)
     check_syntax(formatted, template)
@@ -105,9 +106,9 @@ def render_python(template: str, header: str, **context: Any) -> str:
             for index, (target, item) in enumerate(value.assignments):
                 if index:
                     out.write("\n")
-                pyfmt.write_assignment(out, target, item, depth)
+                pyfmt.write_assignment(out, target, item, depth, layouts)
         else:
-            pyfmt.write_assignment(out, match["target"], value, depth)
+            pyfmt.write_assignment(out, match["target"], value, depth, layouts)
         pos = match.end()
     out.write(formatted[pos:])
     return out.getvalue()

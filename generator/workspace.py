@@ -62,6 +62,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, Diagnostics, Location, shown
 from .load import PathKey, SourceFile, load_bytes
@@ -79,6 +80,9 @@ from .specfiles import (
     spec_folder_name,
 )
 from .validate import check_schema
+
+if TYPE_CHECKING:
+    from .lower.reuse import Reuse
 
 # What each spec file is: its meta-schema and how deep below the spec folder it lives.
 _TOP_FILES = {"toolgen.yaml": ("project", 0), "parameters.yaml": ("parameters", 0)}
@@ -169,6 +173,7 @@ class Workspace:
         self._full: Diagnostics | None = None
         self._model_memo = Memo()  # per-file model results an unchanged file's next build reuses
         self._checks_memo = Memo()  # per-variant output checks, likewise
+        self._renders: Reuse | None = None  # what the last render computed, for the next (--watch)
 
     @classmethod
     def in_memory(cls, files: Mapping[str, bytes], prefix: str) -> Workspace:
@@ -264,7 +269,7 @@ class Workspace:
 
     def front(self) -> Front:
         """Files and model, cached until a file's content changes."""
-        with _no_cyclic_collection():
+        with no_cyclic_collection():
             self._list()
         key = (self._global, tuple((rel, check.digest) for rel, check in self._files.items()))
         if self._front is None or key != self._front_key:
@@ -286,6 +291,14 @@ class Workspace:
         front = self.front()
         return Loaded(front.catalog, self.sources)
 
+    def renders(self) -> Reuse:
+        """What rendering keeps from one run to the next in this workspace (lower/reuse.py)."""
+        if self._renders is None:
+            from .lower.reuse import Reuse  # rendering only: validate and the language server need none
+
+            self._renders = Reuse()
+        return self._renders
+
     def diagnostics(self) -> Diagnostics:
         """Every finding, the outputs' checks included; what ``toolgen validate`` prints."""
         front = self.front()  # resets self._full when the files changed
@@ -296,7 +309,7 @@ class Workspace:
                 from .lower.checks import check_outputs  # imports no template engine
 
                 self._checks_memo.sweep()
-                with _no_cyclic_collection():
+                with no_cyclic_collection():
                     check_outputs(front.catalog, front.families, full, self._checks_memo)
                     if self._wants_typescript():
                         from .lower.ts import check as check_typescript  # the TypeScript package's own checks
@@ -340,7 +353,7 @@ class Workspace:
         tools = [c.source for rel, c in self._files.items() if rel.startswith("tools/")]
         families = [c.source for rel, c in self._files.items() if rel.startswith("variants/")]
         self._model_memo.sweep()
-        with _no_cyclic_collection():
+        with no_cyclic_collection():
             catalog = build_catalog(
                 project.source, shared.source if shared else None, tools, families, diags, self._model_memo
             )
@@ -489,7 +502,7 @@ def _stamp(path: Path) -> _Stamp | None:
 
 
 @contextmanager
-def _no_cyclic_collection() -> Iterator[None]:
+def no_cyclic_collection() -> Iterator[None]:
     """Building a model of thousands of tools makes many objects and no cycles: the cyclic
     collector would rescan them again and again (superlinear), so it waits until the end."""
     collecting = gc.isenabled()

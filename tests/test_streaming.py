@@ -20,7 +20,7 @@ import pytest
 
 from conftest import edit, read_tree, run_cli
 from generator import pipeline, write
-from generator.diagnostics import Location
+from generator.diagnostics import Diagnostics, Location
 from generator.lower import native
 
 
@@ -83,7 +83,7 @@ def _fail_after_first_emitter(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def emit(*args):  # type: ignore[no-untyped-def]
         rendered = real_emit(*args)
-        diags = args[-1]
+        diags = next(arg for arg in args if isinstance(arg, Diagnostics))
         diags.error(Location("specs/toolgen.yaml"), "E999", "injected by the test", "none")
         return rendered
 

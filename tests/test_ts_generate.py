@@ -5,7 +5,10 @@ JavaScript could not hold the data as Python does. None of this needs Node."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+
+import pytest
 
 from conftest import BUNDLED_SPECS, edit, read_tree, run_cli
 from generator import pipeline
@@ -145,8 +148,10 @@ def test_repeated_long_texts_are_written_once() -> None:
     long, other = "x" * ts_values.SHARED_TEXT_LENGTH, "y" * 80
     marked = "\x00toolgen-code:" + "z" * 80
     data = [{long: long, "a": [long, other, "short", "short"]}, (other, long, marked, marked)]
-    texts, out = ts_values.shared_texts(data)
-    assert texts == [long, other]  # in the order they first occur; once-only and short texts stay
+    shared = ts_values.shared_values(data)
+    assert shared.texts == [long, other]  # in the order they first occur; once-only and short texts stay
+    assert shared.values == []  # no list or object is there twice
+    out = shared.out
     assert out == [{long: "_T0", "a": ["_T0", "_T1", "short", "short"]}, ["_T1", "_T0", marked, marked]]
     assert all(isinstance(v, ts_values.Code) for v in (out[0][long], out[1][0]))
     writer = ts_values.JsWriter()
@@ -154,10 +159,52 @@ def test_repeated_long_texts_are_written_once() -> None:
     assert '"_T0"' not in writer.out.getvalue() and "_T0" in writer.out.getvalue()
 
 
+def test_repeated_values_are_written_once_and_counted_per_place() -> None:
+    long = "x" * ts_values.SHARED_TEXT_LENGTH
+    pred = {"field": "yolo_mode", "truthy": False}
+    param = ts_values.Call("_p", ("task", False, [long], pred))
+    tainted = [ts_values.Code("_X"), "p" * 30]
+    data = [[param, param], {"r": pred, "t": tainted}, [param], tainted, {"field": "a"}, {"field": "a"}]
+    shared = ts_values.shared_values(data)
+    # the text is inside the parameter, which is written once: it is written once there
+    assert shared.texts == []
+    # a value's parts are named before it; short values and what holds a Code stay where they are
+    assert shared.values == [pred, ts_values.Call("_p", ("task", False, [long], "_V0"))]
+    assert shared.out == [["_V1", "_V1"], {"r": "_V0", "t": tainted}, ["_V1"], tainted, {"field": "a"}, {"field": "a"}]
+    writer = ts_values.JsWriter()
+    writer.value(shared.values[1], "V", compact=True)
+    assert writer.out.getvalue() == f'_p("task", false, ["{long}"], _V0)'
+    proto = ts_values.JsWriter()
+    proto.value(ts_values.Call("_o", ({"__proto__": 1, "b": {"__proto__": "__proto__"}},)), "P")
+    assert proto.out.getvalue() == '_o({["__proto__"]: 1, "b": {["__proto__"]: "__proto__"}})'
+
+
+def test_records_are_calls_only_with_the_declared_fields() -> None:
+    param = {"name": "p", "required": True, "instruction": ["i"], "description": [], "usage": None}
+    param |= {"schema": {}, "dependencies": [], "requires": None}
+    spec = {"id": "t", "spec": "f", "name": "t", "description": ["d"], "requires": None, "strict": False}
+    specs = {
+        "f/t": {**spec, "parameters": ts_values.Code("_PARAMS[0]"), "title": "T"},
+        "f/u": {**spec, "parameters": (), "other": 1},  # a key _s does not take: an object
+        "f/v": {"spec": "f", **spec, "parameters": ({**param, "extra": 1},)},  # other order, other keys
+    }
+    out = ts._spec_records(specs, ((param,),))
+    fields = ("t", "f", "t", ["d"], None, False)
+    assert out["f/t"] == ts_values.Call("_s", (*fields, [ts_values.Call("_p", tuple(param.values()))], {"title": "T"}))
+    assert out["f/u"] == ts_values.Call("_s", (*fields, [], {"other": 1}))
+    assert out["f/v"] == {**specs["f/v"], "parameters": [{**param, "extra": 1}]}
+    with pytest.raises(ValueError, match="name no shared list"):
+        ts._spec_records({"f/w": {**spec, "parameters": ts_values.Code("_OTHER")}}, ())
+
+
 def test_catalog_data_holds_each_shared_text_once() -> None:
     text = pipeline.run(BUNDLED_SPECS, targets={"typescript": True}).targets["typescript"]["catalog_data.ts"].decode()
-    shared = [line for line in text.splitlines() if line.startswith("const _T")]
-    assert shared  # the bundled specs repeat tool descriptions across families
+    shared = [line for line in text.splitlines() if line.startswith(("const _T", "const _V"))]
+    assert any(line.startswith("const _T") for line in shared)  # the bundled specs repeat descriptions
+    assert any(line.startswith("const _V") for line in shared)  # and parameters, requirements
     for line in shared:
-        literal = line.split(" = ", 1)[1].rstrip(";")
-        assert text.count(literal) == 1, literal[:60]
+        literal = line.split(" = ", 1)[1].rstrip(";").removesuffix(" as const")
+        # written once as a value (a key of an object is written where it stands)
+        assert len(re.findall(re.escape(literal) + "(?!:)", text)) == 1, literal[:60]
+
+

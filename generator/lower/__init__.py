@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from importlib import resources
+from typing import Any
 
-from ..diagnostics import Diagnostics
+from ..diagnostics import Diagnostic, Diagnostics
 from ..model import Catalog
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
-from . import args, catalog_doc, core, dispatch, native, prompts, sent_checks
+from . import args, catalog_doc, core, dispatch, native, prompts, sent_checks, split
+from .reuse import Reuse
 
 # The runtime package (generator/runtime/) ships unchanged as the subpackage RUNTIME_PACKAGE of
 # every generated package; the generated modules hold data and import their code from it.
@@ -40,8 +43,12 @@ def emit_all(
     families: tuple[ResolvedFamily, ...],
     diags: Diagnostics,
     sink: Callable[[str, bytes], None] | None = None,
+    reuse: Reuse | None = None,
 ) -> tuple[dict[str, bytes], dict[str, bytes]]:
     """All files for generated/ (relative to --out) and for docs/ (relative to the project root).
+
+    ``reuse`` is what ``generate --watch`` keeps from its last run (reuse.py): the parts of
+    unchanged tools are taken from there, the output being the same bytes as without it.
 
     Each file is encoded as soon as it is rendered: text holding one wide character is stored at
     up to four bytes per character, so keeping rendered text around would multiply peak memory.
@@ -51,16 +58,38 @@ def emit_all(
     sources = core.spec_sources(catalog)
     files: dict[str, bytes] = {}
     add = _adder(files, sink)
+    if reuse is not None:
+        reuse.sweep()
+    memo = reuse.memo if reuse is not None else None
+    layouts = reuse.layouts if reuse is not None else None
+    specs = core.catalog_specs(catalog, memo)  # read by catalog_data and every native module
 
-    add(runtime_sources())
-    add(core.emit(catalog, families))
-    add(dispatch.emit(catalog))
-    add(args.emit(catalog))
-    add(prompts.emit(catalog, families))
     emitters = [e for e in NATIVE_EMITTERS if e.dialect in catalog.project.formats]
-    for emitter in emitters:
-        add(emitter.emit(catalog, families, sources, diags))
-    sent_checks.check(catalog, families, diags)
+    mine, child = emitters, None
+    if reuse is None and split.worth_it(sum(len(tool.variants) for tool in catalog.tools)):
+        # The later half of the native modules and the sent-schema checks in a second process
+        # (split.py); this one renders the rest meanwhile and adds the child's files after its own.
+        half = len(emitters) // 2
+        child = split.Child(partial(_share, tuple(emitters[half:]), catalog, families, sources, specs))
+        mine = emitters[:half]
+    try:
+        add(runtime_sources())
+        add(core.emit(catalog, families, specs, memo, layouts))
+        add(dispatch.emit(catalog, layouts))
+        add(args.emit(catalog, memo, layouts))
+        add(prompts.emit(catalog, families, memo))
+        for emitter in mine:
+            add(emitter.emit(catalog, families, sources, diags, specs, reuse))
+        if child is None:
+            sent_checks.check(catalog, families, diags, memo)
+        else:
+            encoded, found = child.result()
+            for name, data in encoded:
+                _add_encoded(files, sink, name, data)
+            diags.extend(found)
+    finally:
+        if child is not None:
+            child.close()
     add(
         {
             "providers.py": render_python(
@@ -81,7 +110,7 @@ def emit_all(
             ),
         }
     )
-    docs = {"docs/catalog.md": catalog_doc.emit(catalog, families).encode("utf-8")}
+    docs = {"docs/catalog.md": catalog_doc.emit(catalog, families, memo).encode("utf-8")}
     return dict(sorted(files.items())), docs
 
 
@@ -99,16 +128,39 @@ def emit_target(
     return files
 
 
+_Share = tuple[list[tuple[str, bytes]], list[Diagnostic]]
+
+
+def _share(
+    emitters: tuple[native.NativeEmitter, ...],
+    catalog: Catalog,
+    families: tuple[ResolvedFamily, ...],
+    sources: tuple[str, ...],
+    specs: dict[str, dict[str, Any]],
+) -> _Share:
+    """The child's share of ``emit_all`` (split.py): ``emitters``' files, encoded, then the
+    sent-schema checks; with the findings of both, in that order."""
+    found = Diagnostics()
+    encoded: list[tuple[str, bytes]] = []
+    for emitter in emitters:
+        for name, text in emitter.emit(catalog, families, sources, found, specs).items():
+            encoded.append((name, text.encode("utf-8")))
+    sent_checks.check(catalog, families, found)
+    return encoded, found.items
+
+
 def _adder(files: dict[str, bytes], sink: Callable[[str, bytes], None] | None) -> Callable[[dict[str, str]], None]:
     """Encode rendered files one at a time into ``files``, or hand each to ``sink``."""
 
     def add(rendered: dict[str, str]) -> None:
         for name in list(rendered):
-            data = rendered.pop(name).encode("utf-8")
-            if sink is None:
-                files[name] = data
-            else:
-                sink(name, data)
-            del data  # the sink has it: drop our reference before the next file is encoded
+            _add_encoded(files, sink, name, rendered.pop(name).encode("utf-8"))
 
     return add
+
+
+def _add_encoded(files: dict[str, bytes], sink: Callable[[str, bytes], None] | None, name: str, data: bytes) -> None:
+    if sink is None:
+        files[name] = data
+    else:
+        sink(name, data)  # the caller drops its reference before the next file is encoded

@@ -37,8 +37,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Catalog, Parameter, plain
-from ..pyfmt import INDENT, LINE_LENGTH, Code, flat, string
+from ..memo import Memo
+from ..model import Catalog, Parameter, Tool, plain
+from ..pyfmt import INDENT, LINE_LENGTH, Code, Layouts, flat, string
 from ..render import header, render_python
 from ..typelayout import Annotation, Sub, Union, assignment, class_header, field, functional
 
@@ -63,6 +64,8 @@ MODULE_NAMES = frozenset(
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # Where the TypedDicts go in the rendered skeleton.
 MARKER = "# toolgen: the TypedDicts go here"
+# Printable ASCII without backslash or double quote, no space at either end: a docstring as is.
+_PLAIN_DOC = re.compile(r"(?:[\x21\x23-\x5b\x5d-\x7e](?:[\x20\x21\x23-\x5b\x5d-\x7e]*[\x21\x23-\x5b\x5d-\x7e])?)?")
 _LITERAL_TYPES = ("string", "integer", "boolean")
 _SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
 
@@ -181,6 +184,13 @@ def docstring(text: str) -> str:
     Quotes are escaped, a final one and edge spaces as ``\\x22`` and ``\\x20``, so black's docstring
     handling (which strips whitespace and pads a closing quote) has nothing to change.
     """
+    if _PLAIN_DOC.fullmatch(text):
+        return '"""' + text + '"""'  # nothing to escape: most docs
+    return escaped_docstring(text)
+
+
+def escaped_docstring(text: str) -> str:
+    """:func:`docstring` character by character (any text; docstring's shortcut must agree with it)."""
     out = []
     for index, ch in enumerate(text):
         if ch in _ESCAPES:
@@ -197,19 +207,39 @@ def docstring(text: str) -> str:
     return '"""' + "".join(out) + '"""'
 
 
+# One question a tool's planning asked of the names: ("claim", stem, suffix, name) or ("free", key, "", answer).
+_Asked = tuple[str, str, str, "str | bool"]
+
+
 class _Names:
-    """Hands out unique class names in call order (see the module docstring's rule)."""
+    """Hands out unique class names in call order (see the module docstring's rule).
+
+    While ``asked`` is a list, every question and its answer is recorded there: the taken names
+    are all a tool's part of the plan depends on besides the tool, so another run may take that
+    part as it is when the same questions get the same answers (``_replayed``).
+    """
 
     def __init__(self) -> None:
         self.taken: set[str] = set(MODULE_NAMES)
+        self.asked: list[_Asked] | None = None
 
     def claim(self, stem: str, suffix: str = "") -> str:
+        asked = stem, suffix
         stem = stem if usable(stem + suffix) else "X" + stem  # an id starting with '_' or a digit part
         name, number = stem + suffix, 2
         while name in self.taken or not usable(name):
             name, number = f"{stem}{number}{suffix}", number + 1
         self.taken.add(name)
+        if self.asked is not None:
+            self.asked.append(("claim", *asked, name))
         return name
+
+    def free(self, key: str) -> bool:
+        """True when no class or module name is ``key``."""
+        answer = key not in self.taken
+        if self.asked is not None:
+            self.asked.append(("free", key, "", answer))
+        return answer
 
 
 class _Builder:
@@ -290,7 +320,7 @@ class _Builder:
 
     def add(self, name: str, doc: str, fields: list[Field], deprecated: str | None = None) -> str:
         total = any(f.required for f in fields)
-        class_syntax = all(usable(f.key) and f.key not in self.names.taken for f in fields)
+        class_syntax = all(usable(f.key) and self.names.free(f.key) for f in fields)
         self.defs.append(TypedDictDef(name, docstring(doc), tuple(fields), total, class_syntax, doc, deprecated))
         return name
 
@@ -331,8 +361,24 @@ def signature(params: tuple[Parameter, ...]) -> tuple[Any, ...]:
     return tuple((p.name, always_given(p), repr(p.schema)) for p in params)
 
 
-def plan(catalog: Catalog) -> ArgsPlan:
-    """The TypedDicts of the catalog and their names, by the naming rule of the module docstring."""
+@dataclass(frozen=True)
+class _ToolPart:
+    """One tool's share of the plan, with the questions its planning asked of the names."""
+
+    deprecated: object  # the tool's deprecation, which the docs hold
+    asked: tuple[_Asked, ...]
+    defs: tuple[TypedDictDef, ...]
+    by_key: tuple[tuple[str, str], ...]
+    primary: str
+    takes: tuple[str, ...]
+
+
+def plan(catalog: Catalog, memo: Memo | None = None) -> ArgsPlan:
+    """The TypedDicts of the catalog and their names, by the naming rule of the module docstring.
+
+    With a ``memo`` (``generate --watch``), an unchanged tool's part of the last plan is taken
+    again when the names it claimed are still its own (a renamed or new tool may take one).
+    """
     builder = _Builder()
     by_key: dict[str, str] = {}
     by_tool: dict[str, str] = {}
@@ -340,26 +386,16 @@ def plan(catalog: Catalog) -> ArgsPlan:
     for tool in catalog.tools:
         if not tool.variants:
             continue
-        groups: dict[tuple[Any, ...], list[str]] = {}
-        for variant in tool.variants:
-            groups.setdefault(signature(variant.parameters), []).append(variant.family)
-        counts = Counter({sig: len(families) for sig, families in groups.items()})
-        primary = max(groups, key=lambda sig: counts[sig])  # max keeps the first of equal counts
-        base = camel(tool.id)
-        names: dict[tuple[Any, ...], str] = {}
-        for sig in [primary, *(s for s in groups if s != primary)]:
-            families = groups[sig]
-            stem = base if sig == primary else base + camel(families[0])
-            name = builder.names.claim(stem, "Args")
-            variant = next(v for v in tool.variants if v.family == families[0])
-            listed = ", ".join(families)
-            deprecated = tool.deprecated.text("tool") if tool.deprecated else None
-            doc = f"Arguments of {tool.id} for {listed}."
-            names[sig] = builder.parameters(name, doc, variant.parameters, deprecated)
-        for variant in tool.variants:
-            by_key[variant.key] = names[signature(variant.parameters)]
-        by_tool[tool.id] = names[primary]
-        takes[tool.id] = list(names.values())
+        before = memo.peek((tool.variants,), "args") if memo is not None else None
+        if isinstance(before, _ToolPart) and before.deprecated == tool.deprecated and _replayed(builder, before):
+            part = before
+        else:
+            part = _tool_part(builder, tool)
+        if memo is not None:
+            memo.put((tool.variants,), part, "args")
+        by_key.update(part.by_key)
+        by_tool[tool.id] = part.primary
+        takes[tool.id] = list(part.takes)
     handlers = tuple(
         HandlerDef(
             tool_id,
@@ -372,13 +408,62 @@ def plan(catalog: Catalog) -> ArgsPlan:
     return ArgsPlan(tuple(builder.defs), by_key, by_tool, handlers)
 
 
-def emit(catalog: Catalog) -> dict[str, str]:
-    planned = plan(catalog)
+def _replayed(builder: _Builder, part: _ToolPart) -> bool:
+    """Claim ``part``'s names again; when every question gets its old answer, add its definitions
+    and say True, else give back what was claimed and say False."""
+    claimed: list[str] = []
+    for kind, first, second, answer in part.asked:
+        if kind == "claim":
+            got: str | bool = builder.names.claim(first, second)
+            claimed.append(str(got))
+        else:
+            got = builder.names.free(first)
+        if got != answer:
+            builder.names.taken.difference_update(claimed)
+            return False
+    builder.defs.extend(part.defs)
+    return True
+
+
+def _tool_part(builder: _Builder, tool: Tool) -> _ToolPart:
+    """Plan one tool's TypedDicts (added to ``builder``), recording what was asked of the names."""
+    start = len(builder.defs)
+    builder.names.asked = []
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    for variant in tool.variants:
+        groups.setdefault(signature(variant.parameters), []).append(variant.family)
+    counts = Counter({sig: len(families) for sig, families in groups.items()})
+    primary = max(groups, key=lambda sig: counts[sig])  # max keeps the first of equal counts
+    base = camel(tool.id)
+    names: dict[tuple[Any, ...], str] = {}
+    for sig in [primary, *(s for s in groups if s != primary)]:
+        families = groups[sig]
+        stem = base if sig == primary else base + camel(families[0])
+        name = builder.names.claim(stem, "Args")
+        variant = next(v for v in tool.variants if v.family == families[0])
+        listed = ", ".join(families)
+        deprecated = tool.deprecated.text("tool") if tool.deprecated else None
+        doc = f"Arguments of {tool.id} for {listed}."
+        names[sig] = builder.parameters(name, doc, variant.parameters, deprecated)
+    asked, builder.names.asked = tuple(builder.names.asked), None
+    return _ToolPart(
+        tool.deprecated,
+        asked,
+        tuple(builder.defs[start:]),
+        tuple((variant.key, names[signature(variant.parameters)]) for variant in tool.variants),
+        names[primary],
+        tuple(names.values()),
+    )
+
+
+def emit(catalog: Catalog, memo: Memo | None = None, layouts: Layouts | None = None) -> dict[str, str]:
+    planned = plan(catalog, memo)
     by_key, by_tool = planned.by_key, planned.by_tool
     root = catalog.project.source.split("/", 1)[0]
     skeleton = render_python(
         "args.py.j2",
         header((f"{root}/tools/*.yaml", f"{root}/variants/*.yaml", f"{root}/parameters.yaml")),
+        layouts,
         names=[d.name for d in planned.defs]
         + [name for h in planned.handlers for name in (h.call, h.protocol)],
         marker=MARKER,

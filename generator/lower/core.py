@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
+from ..memo import Memo, kept
 from ..model import Catalog, Parameter, Project, Text, ToolVariant
-from ..pyfmt import Code
+from ..pyfmt import Code, Layouts
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
 from ..runtime.predicates import field_tests, read_fields
@@ -106,45 +108,87 @@ def variant_data(variant: ToolVariant) -> dict[str, Any]:
     return data
 
 
-def _shared_parameters(variants: list[ToolVariant]) -> tuple[dict[str, Any], tuple[Any, ...]]:
+def catalog_specs(catalog: Catalog, memo: Memo | None = None) -> dict[str, dict[str, Any]]:
+    """Every variant as catalog data (``variant_data``) by key, computed once per run for every
+    module that reads it; with a ``memo`` (``generate --watch``), an unchanged tool's are the same
+    objects as last run. Nothing may change them: the memo and the layouts hold them."""
+    specs: dict[str, dict[str, Any]] = {}
+    for tool in catalog.tools:
+        specs.update(kept(memo, (tool.variants,), partial(_tool_data, tool.variants), "data"))
+    return specs
+
+
+def _tool_data(variants: tuple[ToolVariant, ...]) -> dict[str, dict[str, Any]]:
+    return {v.key: variant_data(v) for v in variants}
+
+
+def _shared_parameters(
+    variants: list[ToolVariant], specs: dict[str, dict[str, Any]], memo: Memo | None = None
+) -> tuple[dict[str, Any], tuple[Any, ...]]:
     """SPECS data with identical parameter lists emitted once, as ``_PARAMS[i]`` (extends shares them)."""
     index: dict[str, int] = {}
     shared: list[Any] = []
-    specs: dict[str, Any] = {}
+    rows: dict[str, Any] = {}
     for variant in variants:
-        data = variant_data(variant)
+        data = specs[variant.key]
         params = data["parameters"]
         if params:
-            key = hashlib.sha256(repr(params).encode()).hexdigest()
+            key = kept(memo, (params,), partial(_digest, params), "digest")
             if key not in index:
                 index[key] = len(shared)
                 shared.append(params)
-            data["parameters"] = Code(f"_PARAMS[{index[key]}]")
-        specs[variant.key] = data
-    return specs, tuple(shared)
+            ref = f"_PARAMS[{index[key]}]"
+            data = kept(memo, (data,), partial(_with_parameters, data, Code(ref)), ("row", ref))
+        rows[variant.key] = data
+    return rows, tuple(shared)
+
+
+def _digest(params: Any) -> str:
+    return hashlib.sha256(repr(params).encode()).hexdigest()
+
+
+def _with_parameters(data: dict[str, Any], ref: Code) -> dict[str, Any]:
+    """``data`` with its parameter list replaced by a reference (a copy: ``data`` is shared)."""
+    return {**data, "parameters": ref}
 
 
 _LAST_VALUES: list[Any] = []  # [catalog, families, values] of the last call: both targets of a run share it
 
 
-def catalog_values(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, Any]:
+def catalog_values(
+    catalog: Catalog,
+    families: tuple[ResolvedFamily, ...],
+    specs: dict[str, dict[str, Any]] | None = None,
+    memo: Memo | None = None,
+) -> dict[str, Any]:
     """The values of catalog_data (Python and TypeScript alike), by template variable, in emit order.
 
     ``specs`` refers to shared parameter lists as ``Code("_PARAMS[i]")``; ``shared`` holds them.
     Computed once per run: the TypeScript target reuses what the Python one computed (same objects).
+    ``specs`` given are ``catalog_specs``'s; ``memo`` is ``generate --watch``'s (reuse.py).
     """
     if _LAST_VALUES and _LAST_VALUES[0] is catalog and _LAST_VALUES[1] is families:
         values: dict[str, Any] = _LAST_VALUES[2]
         return values
-    values = _catalog_values(catalog, families)
+    values = _catalog_values(catalog, families, catalog_specs(catalog, memo) if specs is None else specs, memo)
     _LAST_VALUES[:] = [catalog, families, values]
     return values
 
 
-def _catalog_values(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, Any]:
+def _catalog_values(
+    catalog: Catalog, families: tuple[ResolvedFamily, ...], data: dict[str, dict[str, Any]], memo: Memo | None
+) -> dict[str, Any]:
     project = catalog.project
-    specs, shared = _shared_parameters([v for t in catalog.tools for v in t.variants])
-    keys = {r.family.name: family_key(r.variants, project) for r in families}
+    specs, shared = _shared_parameters([v for t in catalog.tools for v in t.variants], data, memo)
+    # What family_key reads of the project besides the variants (the project object is new on each build).
+    read = (
+        tuple(p.field for p in project.placeholders),
+        tuple(f.name for f in project.context if f.type == "string_list"),
+    )
+    keys = {
+        r.family.name: kept(memo, tuple(r.variants), partial(family_key, r.variants, project), ("family-key", read))
+        for r in families
+    }
     return {
         **selection_data(catalog),
         "families": {
@@ -169,7 +213,13 @@ def _catalog_values(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> d
     }
 
 
-def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, str]:
+def emit(
+    catalog: Catalog,
+    families: tuple[ResolvedFamily, ...],
+    specs: dict[str, dict[str, Any]] | None = None,
+    memo: Memo | None = None,
+    layouts: Layouts | None = None,
+) -> dict[str, str]:
     project = catalog.project
     head = header(spec_sources(catalog))
     tool_members = [(member_name(t), t) for t in project.tool_order]
@@ -189,7 +239,9 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...]) -> dict[str, st
             fields_types={f.name: (f.type, f.nullable) for f in project.context},
             fields_docs={f.name: f.doc for f in project.context},
         ),
-        "catalog_data.py": render_python("catalog_data.py.j2", head, **catalog_values(catalog, families)),
+        "catalog_data.py": render_python(
+            "catalog_data.py.j2", head, layouts, **catalog_values(catalog, families, specs, memo)
+        ),
     }
     files["catalog.py"] = render_python("catalog.py.j2", head)
     files["__init__.py"] = render_python("__init__.py.j2", head)

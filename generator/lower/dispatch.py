@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Catalog, Tool
+from ..pyfmt import Layouts
 from ..render import header, render_python
 from ..runtime.variants import MCP_TOOL_ID, SUBAGENTS_TOOL_ID
 
@@ -49,8 +50,10 @@ def bindings_values(catalog: Catalog) -> dict[str, Any]:
     }
 
 
-def emit(catalog: Catalog) -> dict[str, str]:
+def emit(catalog: Catalog, layouts: Layouts | None = None) -> dict[str, str]:
     return {
         "dispatch.py": render_python("dispatch.py.j2", header(_sources(catalog))),
-        "bindings.py": render_python("bindings.py.j2", header(_sources(catalog)), **bindings_values(catalog)),
+        "bindings.py": render_python(
+            "bindings.py.j2", header(_sources(catalog)), layouts, **bindings_values(catalog)
+        ),
     }

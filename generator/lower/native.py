@@ -9,11 +9,14 @@ run time and build time agree, and the TypeScript runtime applies the same rules
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..diagnostics import Diagnostics
-from ..model import Catalog
+from ..memo import kept
+from ..model import Catalog, ToolVariant
 from ..pyfmt import Code
 from ..render import header, render_python
 from ..resolve import ResolvedFamily
@@ -21,7 +24,8 @@ from ..runtime.formats import FORMATS, FormatRecord
 from ..runtime.native import spec_meta
 from .checks import entries as check_entries
 from .checks import family_limits
-from .core import variant_data
+from .core import catalog_specs
+from .reuse import Reuse
 
 
 def emit(
@@ -31,37 +35,56 @@ def emit(
     families: tuple[ResolvedFamily, ...],
     sources: tuple[str, ...],
     diags: Diagnostics,
+    specs: Mapping[str, Mapping[str, Any]] | None = None,
+    reuse: Reuse | None = None,
 ) -> dict[str, str]:
+    """``<module>.py``: ``specs`` are ``core.catalog_specs``'s (computed here when not given);
+    ``reuse`` is what ``generate --watch`` keeps between runs (reuse.py)."""
+    memo = reuse.memo if reuse is not None else None
     constants: list[dict[str, Any]] = []
     names_by_value: dict[bytes, str] = {}
     tools: dict[str, Any] = {}
     metas: dict[str, Any] = {}
-    specs = {v.key: variant_data(v) for t in catalog.tools for v in t.variants}
-    entries = check_entries(dialect, catalog, diags, specs=specs)
+    if specs is None:
+        specs = catalog_specs(catalog, memo)
+    entries = check_entries(dialect, catalog, diags, memo, specs)
     for tool in catalog.tools:
-        for variant in tool.variants:
-            built = entries[variant.key]
-            metas[variant.key] = spec_meta(specs[variant.key], built)
-            if built is None:
+        built = tuple(entries[v.key] for v in tool.variants)
+        rows = kept(memo, (tool.variants, *built), partial(_rows, tool.variants, built, specs), ("native", dialect))
+        for variant, entry, (meta, fingerprint) in zip(tool.variants, built, rows, strict=True):
+            metas[variant.key] = meta
+            if entry is None or fingerprint is None:
                 tools[variant.key] = None
                 continue
-            # A digest, not the repr itself: at thousands of tools the reprs would rival the output in size.
-            fingerprint = hashlib.sha256(repr(built).encode()).digest()
             if fingerprint not in names_by_value:
                 names_by_value[fingerprint] = f"_ENTRIES[{len(constants)}]"
-                constants.append(built)
+                constants.append(entry)
             tools[variant.key] = Code(names_by_value[fingerprint])
-    family_limits(dialect, families, entries, diags)  # E501, W501 (checks.py)
+    family_limits(dialect, families, entries, diags, memo)  # E501, W501 (checks.py)
     return {
         f"{module}.py": render_python(
             "native_module.py.j2",
             header(sources),
+            reuse.layouts if reuse is not None else None,
             dialect=dialect,
             entries=tuple(constants),
             tools=tools,
             metas=metas,
         )
     }
+
+
+def _rows(
+    variants: tuple[ToolVariant, ...],
+    built: tuple[dict[str, Any] | None, ...],
+    specs: Mapping[str, Mapping[str, Any]],
+) -> tuple[tuple[Any, bytes | None], ...]:
+    """Per variant of one tool: its META value and its entry's fingerprint (None: no entry)."""
+    return tuple(
+        # A digest, not the repr itself: at thousands of tools the reprs would rival the output in size.
+        (spec_meta(specs[v.key], entry), None if entry is None else hashlib.sha256(repr(entry).encode()).digest())
+        for v, entry in zip(variants, built, strict=True)
+    )
 
 
 @dataclass(frozen=True)
@@ -79,9 +102,15 @@ class NativeEmitter:
         return self.record.module
 
     def emit(
-        self, catalog: Catalog, families: tuple[ResolvedFamily, ...], sources: tuple[str, ...], diags: Diagnostics
+        self,
+        catalog: Catalog,
+        families: tuple[ResolvedFamily, ...],
+        sources: tuple[str, ...],
+        diags: Diagnostics,
+        specs: Mapping[str, Mapping[str, Any]] | None = None,
+        reuse: Reuse | None = None,
     ) -> dict[str, str]:
-        return emit(self.record.name, self.record.module, catalog, families, sources, diags)
+        return emit(self.record.name, self.record.module, catalog, families, sources, diags, specs, reuse)
 
 
 #: One emitter per format, in declared order: a new format is a new record, not a row here.

@@ -28,7 +28,7 @@ from ..semantics import member_name
 from . import ts_package
 from .core import catalog_values, spec_sources
 from .ts_dispatch import emit_args, emit_dispatch, report_clashes
-from .ts_values import RUNTIME_FOLDER, JsChecker, JsWriter, shared_texts, string
+from .ts_values import RUNTIME_FOLDER, Call, JsChecker, JsWriter, shared_values, string
 
 _INDENT = "  "
 
@@ -64,22 +64,98 @@ def runtime_files() -> dict[str, str]:
 
 _SHARED_REF = re.compile(r"_PARAMS\[([0-9]+)\]")
 
+# catalog_data.ts writes a parameter and a spec variant as a call of a function taking their fields
+# in this order (the keys of core.param_data and core.variant_data, as _runtime/data.ts types them)
+# instead of spelling every key of every record: about a sixth of the data was key names. A record
+# whose keys are other (a field added on one side only) is written as an object; a spec's keys after
+# these fields (its host-facing ones) go to _s's last argument, an object.
+_PARAM_FIELDS = ("name", "required", "instruction", "description", "usage", "schema", "dependencies", "requires")
+_SPEC_FIELDS = ("id", "spec", "name", "description", "requires", "strict", "parameters")
+_BUILDERS = (
+    (
+        "/** A parameter from its fields, in ParameterData's order. */",
+        "_p",
+        "ParameterData",
+        _PARAM_FIELDS,
+        "",
+    ),
+    (
+        "/** A spec variant from its fields, in SpecData's order; the host-facing fields (title, ...) last. */",
+        "_s",
+        "SpecData",
+        _SPEC_FIELDS,
+        f"extra: Omit<SpecData, {' | '.join(map(string, _SPEC_FIELDS))}> = {{}}",
+    ),
+)
 
-def _shared_name(index: int) -> str:
-    return f"_PARAMS_{index}"
+
+def _builders() -> str:
+    lines = []
+    for doc, name, type_, fields, rest in _BUILDERS:
+        params = ", ".join([*(f"{field}: {type_}[{string(field)}]" for field in fields), *([rest] if rest else [])])
+        members = ", ".join([*fields, *(["...extra"] if rest else [])])
+        head = f"/* @__NO_SIDE_EFFECTS__ */ function {name}({params}): {type_} {{"
+        lines += [doc, head, f"{_INDENT}return {{ {members} }};", "}"]
+    return "\n".join(lines) + "\n"
 
 
-def _shared_refs(specs: Mapping[str, Any]) -> dict[str, Any]:
-    """SPECS with the shared-list references (``Code("_PARAMS[i]")``, as in Python) naming the TS constants."""
-    out = {}
+def _param_record(data: Mapping[str, Any]) -> Any:
+    return Call("_p", tuple(data.values())) if tuple(data) == _PARAM_FIELDS else data
+
+
+def _spec_records(specs: Mapping[str, Any], shared: tuple[Any, ...]) -> dict[str, Any]:
+    """SPECS as records (``_s`` and ``_p`` calls), each shared parameter list written in place: the
+    TS writer writes a repeated list once by itself (ts_values.shared_values)."""
+    out: dict[str, Any] = {}
     for key, data in specs.items():
         ref = data["parameters"]
-        match = _SHARED_REF.fullmatch(ref) if isinstance(ref, Code) else None
-        out[key] = {**data, "parameters": Code(_shared_name(int(match.group(1))))} if match else data
+        if isinstance(ref, Code):  # a list the Python module writes once: _PARAMS[i]
+            match = _SHARED_REF.fullmatch(ref)
+            if match is None:
+                raise ValueError(f"toolgen: {key}: parameters {ref!r} name no shared list")
+            ref = shared[int(match.group(1))]
+        data = {**data, "parameters": [_param_record(p) for p in ref]}
+        keys = tuple(data)
+        if keys[: len(_SPEC_FIELDS)] == _SPEC_FIELDS:
+            extra = {k: data[k] for k in keys[len(_SPEC_FIELDS) :]}
+            args = tuple(data[k] for k in _SPEC_FIELDS) + ((extra,) if extra else ())
+            out[key] = Call("_s", args)
+        else:
+            out[key] = data
     return out
 
 
-def _catalog_data(values: dict[str, Any], head: str, writer: JsWriter) -> str:
+def _native_part(values: dict[str, Any], specs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The families that use native tool calling, with their spec lists, and the records of those
+    lists' variants (in SPECS order)."""
+    families = values["families"]
+    native = {name: keys for name, keys in values["family_specs"].items() if families[name]["use_native_tools"]}
+    used = {key for keys in native.values() for key in keys}
+    return native, {key: record for key, record in specs.items() if key in used}
+
+
+def _data_object(out: Any, name: str, instead: dict[str, str]) -> None:
+    """``export const <name>: CatalogData`` naming the exports (or, by key, the constants ``instead``)."""
+    out.write(f"export const {name}: CatalogData = {{\n")
+    for export, _, key in DATA_EXPORTS:
+        field = "familySpecs" if key == "family_specs" else key
+        out.write(f"{_INDENT}{field}: {instead.get(key, export)},\n")
+    out.write("};\n")
+
+
+def _check_data(values: dict[str, Any], checker: JsWriter) -> None:
+    """Record in ``checker`` what of catalog_data JavaScript cannot hold, at its place in the
+    values as catalog_data.py holds them (_report locates the problems from there)."""
+    for index, params in enumerate(values["shared"]):
+        checker.check(params, "_PARAMS", index)
+    for name, _, key in DATA_EXPORTS:
+        checker.check(values[key], name)
+
+
+def _catalog_data(values: dict[str, Any], head: str) -> tuple[str, bool]:
+    """catalog_data.ts, and whether JavaScript cannot hold something in it (``_check_data`` then
+    says what, and where: here a problem is seen once per value written, not per place in the data)."""
+    writer = JsWriter()
     out = writer.out
     out.write(head)
     out.write(
@@ -89,35 +165,50 @@ def _catalog_data(values: dict[str, Any], head: str, writer: JsWriter) -> str:
         f'import type {{ CatalogData, {_DATA_TYPES} }} from "./{RUNTIME_FOLDER}/data.js";\n\n'
         f'checkVersion({RUNTIME_VERSION}, "catalog_data");\n\n'
     )
-    texts, (shared, *exported) = shared_texts([values["shared"], *(values[key] for _, _, key in DATA_EXPORTS)])
-    if texts:
-        out.write("// Texts the data below holds more than once, written once.\n")
-    for index, text in enumerate(texts):
+    out.write(_builders())
+    names = [name for name, _, _ in DATA_EXPORTS]
+    exported = [values[key] for _, _, key in DATA_EXPORTS]
+    specs = exported[names.index("SPECS")] = _spec_records(values["specs"], values["shared"])
+    native, native_specs = _native_part(values, specs)
+    shared = shared_values([*exported, native_specs, native])
+    if shared.texts or shared.values:
+        out.write("\n// Texts and values the data below holds more than once, written once.\n")
+    for index, text in enumerate(shared.texts):
         out.write(f"const _T{index} = ")
         writer.value(text, f"_T{index}")
         out.write(";\n")
-    # One constant per shared parameter list (not one array of them), so that a reference is
-    # exactly typed under the host's noUncheckedIndexedAccess.
-    out.write("\n")
-    for index, params in enumerate(shared):
-        out.write(f"const {_shared_name(index)}: readonly ParameterData[] = ")
-        writer.value(params, "_PARAMS", index)
-        out.write(";\n")
+    for index, value in enumerate(shared.values):
+        out.write(f"const _V{index} = ")
+        writer.value(value, f"_V{index}", compact=True)
+        out.write(";\n" if isinstance(value, Call) else " as const;\n")
+    *exported, native_specs, native = shared.out
     for (name, type_, _key), value in zip(DATA_EXPORTS, exported, strict=True):
         if name == "SPECS":
             out.write('\n/** Every spec variant, keyed "<family>/<tool id>"; families share them by key. */')
         elif name == "FAMILY_SPECS":
             out.write("\n/** Each prompt family's resolved tool list, as SPECS keys in prompt order. */")
         out.write(f"\nexport const {name}: {type_} = ")
-        writer.value(_shared_refs(value) if name == "SPECS" else value, name)
+        writer.value(value, name)
         out.write(";\n")
     out.write("\n/** All of the above as one object, the shape the runtime's catalog reads. */\n")
-    out.write("export const CATALOG_DATA: CatalogData = {\n")
-    for name, _, key in DATA_EXPORTS:
-        field = "familySpecs" if key == "family_specs" else key
-        out.write(f"{_INDENT}{field}: {name},\n")
-    out.write("};\n")
-    return out.getvalue()
+    _data_object(out, "CATALOG_DATA", {})
+    out.write(
+        "\n/** The spec variants of the families that use native tool calling, and their lists: what\n"
+        " * NATIVE_CATALOG_DATA holds instead of SPECS and FAMILY_SPECS. */\n"
+        "const NATIVE_SPECS: { readonly [key: string]: SpecData } = "
+    )
+    writer.value(native_specs, "NATIVE_SPECS")
+    out.write(";\nconst NATIVE_FAMILY_SPECS: { readonly [family: string]: readonly string[] } = ")
+    writer.value(native, "NATIVE_FAMILY_SPECS")
+    out.write(
+        ";\n\n/** CATALOG_DATA with only the variants of the families that use native tool calling: what\n"
+        " * native tool lists read (native_catalog.ts, for the one-format modules anthropic.ts, ...), as\n"
+        " * the others' lists are refused before their variants are read. A bundle of one format then\n"
+        " * leaves out SPECS, FAMILY_SPECS and what only they hold (the functions above are marked free\n"
+        " * of side effects for that). Not exported by index.ts. */\n"
+    )
+    _data_object(out, "NATIVE_CATALOG_DATA", {"specs": "NATIVE_SPECS", "family_specs": "NATIVE_FAMILY_SPECS"})
+    return out.getvalue(), bool(writer.problems)
 
 
 def _const_object(name: str, doc: str, members: list[tuple[str, str]]) -> str:
@@ -279,11 +370,12 @@ def _check_regexes(catalog: Catalog, diags: Diagnostics) -> None:
 
 
 def check(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnostics) -> None:
-    """What :func:`emit` reports (E800, E801, E820), without rendering a template: the data modules
-    are written exactly as emit writes them (that is where the values are checked), then dropped."""
+    """What :func:`emit` reports (E800, E801, E820), without rendering a template: the catalog data
+    is checked as emit checks it, and context.ts written as emit writes it (where its values are
+    checked), then dropped."""
     data_writer, context_writer = JsChecker(), JsChecker()
     values = catalog_values(catalog, families)
-    _catalog_data(values, "", data_writer)
+    _check_data(values, data_writer)
     _context(catalog, context_writer)
     _report(catalog, values, data_writer.problems + context_writer.problems, diags)
     _check_regexes(catalog, diags)
@@ -298,17 +390,20 @@ def emit(catalog: Catalog, families: tuple[ResolvedFamily, ...], diags: Diagnost
     """Every file of the TypeScript package, relative to its output folder."""
     head = header(spec_sources(catalog), "//")
     files = runtime_files()
-    data_writer, context_writer = JsWriter(), JsWriter()
+    data_writer, context_writer = JsChecker(), JsWriter()
     values = catalog_values(catalog, families)
-    files["catalog_data.ts"] = _catalog_data(values, head, data_writer)
+    files["catalog_data.ts"], unfit = _catalog_data(values, head)
+    if unfit:
+        _check_data(values, data_writer)
     files["context.ts"] = _context(catalog, context_writer)
     _report(catalog, values, data_writer.problems + context_writer.problems, diags)
     _check_regexes(catalog, diags)
     files["ids.ts"] = _ids(catalog)
     files["args.ts"] = emit_args(catalog, diags)
     files["dispatch.ts"] = emit_dispatch(catalog)
-    for name in ("catalog", "prompt", "providers", "offer", "index"):  # bindings without data: ts_<name>.ts.j2
-        files[f"{name}.ts"] = render_text(f"ts_{name}.ts.j2", header=head, runtime=RUNTIME_FOLDER)
+    public = [name for name, _, _ in DATA_EXPORTS] + ["CATALOG_DATA"]  # NATIVE_CATALOG_DATA: the modules' own
+    for name in ("catalog", "native_catalog", "prompt", "providers", "offer", "index"):  # ts_<name>.ts.j2
+        files[f"{name}.ts"] = render_text(f"ts_{name}.ts.j2", header=head, runtime=RUNTIME_FOLDER, data_exports=public)
     files.update(ts_package.emit(catalog))
     for rec in FORMATS.values():  # one entry module per format generated, as generated/<module>.py
         if rec.name in catalog.project.formats:

@@ -17,21 +17,31 @@ function answers(calls: readonly ToolUse[]): [ToolUse, ToolResult][] {
   return calls.map((use, i) => [use, i % 2 === 0 ? ToolResult.ok(`done ${i}`) : ToolResult.error("failed")]);
 }
 
+/** What `make` returns, or the error it throws, as data. */
+function outcome(make: () => Json): Json {
+  try {
+    return { ok: make() };
+  } catch (error) {
+    return { error: `${(error as Error).name}: ${(error as Error).message}` };
+  }
+}
+
 export function handle(input: Json): Json {
   const entry = MODULES[input.module as keyof typeof MODULES];
   const family = input.family as PromptFamily;
+  const format = input.format as string;
+  const options = { cacheControl: input.cacheControl, extraVariants: input.extraVariants };
   const calls = entry.readCalls(input.response);
   const viaEntry = {
     dialect: entry.DIALECT,
-    tools: entry.tools(family, input.context, { cacheControl: input.cacheControl }),
+    tools: outcome(() => entry.tools(family, input.context, options)),
     calls,
     results: entry.resultMessages(answers(calls)),
   };
-  const format = input.format as string;
   const indexCalls = readCalls(input.response, format);
   const viaIndex = {
     dialect: format,
-    tools: nativeTools(family, input.context, { format, cacheControl: input.cacheControl }),
+    tools: outcome(() => nativeTools(family, input.context, { ...options, format })),
     calls: indexCalls,
     results: resultMessages(answers(indexCalls), format),
   };

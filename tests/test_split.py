@@ -62,3 +62,22 @@ def test_when_a_second_process_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not split.worth_it(10 * split.MIN_VARIANTS)
     monkeypatch.setenv(split.JOBS_ENV, "2")
     assert split.worth_it(1) == hasattr(os, "fork")
+
+
+def test_no_fork_of_its_own_accord_beside_other_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host program with threads (a server calling the pipeline) never gets a forked render
+    unless it asks with TOOLGEN_JOBS=2: a lock held by another thread would hang the child."""
+    import threading
+
+    monkeypatch.delenv(split.JOBS_ENV, raising=False)
+    monkeypatch.setattr(split, "_idle_cpu", lambda: True)
+    if threading.active_count() == 1:
+        assert split.worth_it(split.MIN_VARIANTS) == hasattr(os, "fork")
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, daemon=True)
+    other.start()
+    try:
+        assert not split.worth_it(split.MIN_VARIANTS)
+    finally:
+        stop.set()
+        other.join()

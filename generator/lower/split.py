@@ -10,7 +10,9 @@ bytes, the order of the files and of the diagnostics are those of a run without 
 
 Only where it pays: fork exists (POSIX), this process may run on two CPUs or more and about one of
 them is idle (the one-minute load average at most the CPUs less one: on a busy machine the child
-only adds its cost, about 6-10 % more CPU, docs/performance.md), the catalog is large (below
+only adds its cost, about 6-10 % more CPU, docs/performance.md), this process runs no other thread
+(a fork copies only the calling thread: a lock another thread held, the import lock or a logging
+handler's, would stay locked in the child for good), the catalog is large (below
 ``MIN_VARIANTS`` the fork costs more than it saves), and ``TOOLGEN_JOBS`` is not 1. Whichever way
 is taken, the output is the same.
 """
@@ -21,6 +23,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import traceback
 from collections.abc import Callable
 from contextlib import suppress
@@ -39,7 +42,7 @@ def worth_it(variants: int) -> bool:
     if not hasattr(os, "fork") or os.environ.get(JOBS_ENV, "").strip() == "1":
         return False
     forced = os.environ.get(JOBS_ENV, "").strip() == "2"  # always (the tests' way on small specs)
-    return forced or (variants >= MIN_VARIANTS and _idle_cpu())
+    return forced or (variants >= MIN_VARIANTS and threading.active_count() == 1 and _idle_cpu())
 
 
 def _idle_cpu() -> bool:

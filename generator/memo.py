@@ -55,13 +55,12 @@ class Memo:
 
     def kept(self, key: tuple[object, ...], compute: Callable[[], T], tag: Hashable = None) -> T:
         """:meth:`get` for a computation that reports nothing."""
-        ident = (tag, *map(id, key))
-        hit = self._hit(ident, key)
+        hit = self._hit((tag, *map(id, key)), key)
         if hit is not None:
             result: T = hit[1]
             return result
         value = compute()
-        self._now[ident] = (key, value, ())
+        self.put(key, value, tag)
         return value
 
     def peek(self, key: tuple[object, ...], tag: Hashable = None) -> object:

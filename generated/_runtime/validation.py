@@ -56,10 +56,11 @@ Check = Callable[[Any, str, list[str], bool], Any]
 ArgumentsChecker = Callable[[Mapping[str, Any], bool], tuple[dict[str, Any], list[str]]]
 """A tool's argument check: ``(params, coerce) -> (typed arguments, problems)``."""
 
-_TOO_DEEP = "nested too deeply to check"
+TOO_DEEP = "nested too deeply to check"
 
 
-def _text(problem: Problem, path: str) -> str:
+def problem_text(problem: Problem, path: str) -> str:
+    """One problem as the model reads it: its place (or ``arguments``), then what is wrong."""
     return f"{place_text(problem, path) or 'arguments'}: {problem[0]}"
 
 
@@ -76,23 +77,30 @@ def schema_refusals(
     return compile_root(schema, dialect, retrieve)[1]
 
 
+def enforced_run(schema: Any, dialect: str, retrieve: Retrieve | None) -> Any:
+    """The compiled root check ``run(value, found, coerce)`` of a schema every keyword of which is
+    enforced; raises SchemaRefused (listing every place) otherwise. The checks built on it add
+    how a RecursionError and the problems found are reported (``problem_text``)."""
+    root, refusals = compile_root(schema, dialect, retrieve)
+    if refusals:
+        raise SchemaRefused(refusals)
+    return root.run
+
+
 def compile_schema(
     schema: Any, *, dialect: str = "2020-12", retrieve: Retrieve | None = None
 ) -> Check:
     """The check for a schema; raises SchemaRefused (listing every place) when it cannot be enforced."""
-    root, refusals = compile_root(schema, dialect, retrieve)
-    if refusals:
-        raise SchemaRefused(refusals)
-    run = root.run
+    run = enforced_run(schema, dialect, retrieve)
 
     def check(value: Any, path: str, problems: list[str], coerce: bool) -> Any:
         found: list[Problem] = []
         try:
             value = run(value, found, coerce)
         except RecursionError:
-            found.append([_TOO_DEEP])
+            found.append([TOO_DEEP])
         if found:
-            problems += [_text(p, path) for p in found]
+            problems += [problem_text(p, path) for p in found]
         return value
 
     return check
@@ -110,10 +118,7 @@ def arguments_checker(
     schema does not require is removed first: strict formats make optional parameters
     nullable and the model sends ``null`` for one it leaves out.
     """
-    root, refusals = compile_root(schema, dialect, retrieve)
-    if refusals:
-        raise SchemaRefused(refusals)
-    run = root.run
+    run = enforced_run(schema, dialect, retrieve)
     raw = schema.get("required") if isinstance(schema, Mapping) else None
     required = frozenset(
         r for r in (raw if isinstance(raw, (list, tuple)) else ()) if isinstance(r, str)
@@ -132,12 +137,12 @@ def arguments_checker(
         try:
             value = run(cleaned, found, coerce)
         except RecursionError:
-            found.append([_TOO_DEEP])
+            found.append([TOO_DEEP])
             value = cleaned
         if not found:
             return value if isinstance(value, dict) else cleaned, []
         return (value if isinstance(value, dict) else cleaned), [
-            _text(p, "") for p in found
+            problem_text(p, "") for p in found
         ]
 
     return check

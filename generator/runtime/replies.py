@@ -340,9 +340,7 @@ def decode_arguments(
             # the general steps below, which check the nesting before anything is parsed.
             try:
                 decoded, end = _SCAN(value, 0)
-            except StopIteration:
-                end = -1
-            except RecursionError:
+            except (StopIteration, RecursionError):  # not one object, or too deep for C
                 end = -1
             except ValueError as exc:
                 if json_text_too_deep(value):

@@ -23,8 +23,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from .formats import FORMATS, PARAMETERS
-from .validation import _TOO_DEEP, _text
-from .validation_compile import SchemaRefused, compile_root
+from .validation import TOO_DEEP, enforced_run, problem_text
 
 __all__ = [
     "CACHE_LIMIT",
@@ -132,14 +131,9 @@ class _Anchored:
 
 
 def _checker(schema: Any, dialect: str, required: frozenset[str]) -> ArgumentsChecker:
-    # compile_schema, with its check inlined in ``run`` below (one call less per argument
-    # object): the same run, the same refusal, the same problem texts.
-    root, refusals = compile_root(
-        schema, "gemini" if dialect == GEMINI else "2020-12", None
-    )
-    if refusals:
-        raise SchemaRefused(refusals)
-    check = root.run
+    # compile_schema's run, called directly in ``run`` below (one call less per argument
+    # object): the same refusal, the same problem texts.
+    check = enforced_run(schema, "gemini" if dialect == GEMINI else "2020-12", None)
 
     def run(
         params: Mapping[str, Any], coerce: bool
@@ -152,8 +146,8 @@ def _checker(schema: Any, dialect: str, required: frozenset[str]) -> ArgumentsCh
         try:
             value = check(given, found, False)
         except RecursionError:
-            found.append([_TOO_DEEP])
-        problems = [_text(p, "") for p in found] if found else []
+            found.append([TOO_DEEP])
+        problems = [problem_text(p, "") for p in found] if found else []
         typed = value if isinstance(value, dict) else given
         if not problems and None in typed.values():
             typed = {k: v for k, v in typed.items() if v is not None or k in required}
